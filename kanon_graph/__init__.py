@@ -1,0 +1,55 @@
+"""kanon_graph: k-anonymization of tabular microdata, built on three graphs.
+
+* hierarchy trees, one per quasi-identifier (:mod:`kanon_graph.hierarchy`);
+* the record distance graph and the clusterings that walk it;
+* the generalization lattice and its searches.
+
+Quick start::
+
+    import kanon_graph as kg
+    table = kg.datasets.make_census(1000, seed=0)
+    res = kg.anonymize(table, kg.datasets.census_schema(), k=5, algorithm="datafly")
+    print(res.summary())
+"""
+
+from . import datasets, hierarchy, metrics, privacy, recoding, registry
+from . import baselines  # noqa: F401  (registers the baseline algorithms)
+from .api import Violation, anonymize, apply_levels, constraint_violations
+from .encoding import EncodedTable, encode
+from .exceptions import DataError, HierarchyError, PrivacyError, SchemaError
+from .hierarchy import Hierarchy, load_hierarchies, read_hierarchy, write_hierarchy
+from .metrics import register_metric
+from .registry import Partition, algorithms, register_algorithm
+from .result import AnonymizationResult
+from .schema import Schema
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AnonymizationResult",
+    "DataError",
+    "EncodedTable",
+    "Hierarchy",
+    "HierarchyError",
+    "Partition",
+    "PrivacyError",
+    "Schema",
+    "SchemaError",
+    "Violation",
+    "algorithms",
+    "anonymize",
+    "apply_levels",
+    "constraint_violations",
+    "datasets",
+    "encode",
+    "hierarchy",
+    "load_hierarchies",
+    "metrics",
+    "privacy",
+    "read_hierarchy",
+    "recoding",
+    "register_algorithm",
+    "register_metric",
+    "registry",
+    "write_hierarchy",
+]

@@ -1,0 +1,343 @@
+"""The public entry points: anonymize, apply_levels, constraint_violations.
+
+Validation happens here, once; algorithms receive clean encoded data.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .encoding import encode
+from .exceptions import DataError, PrivacyError, SchemaError
+from .metrics import compute_metrics
+from .privacy import DIVERSITY_KINDS, PrivacyModel, k_anonymity
+from .recoding import recode_levels, recode_partition
+from .registry import Partition, get_algorithm
+from .result import AnonymizationResult
+
+__all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation"]
+
+
+def _check_int(value, name, where, lo, hi, what=""):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+            or not lo <= value <= hi:
+        raise ValueError(
+            f"The {name!r} parameter of {where} must be an integer in [{lo}, {hi}]{what}. "
+            f"Got {value!r}."
+        )
+    return int(value)
+
+
+def _check_fraction(value, name, where):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating)) \
+            or not 0 <= value <= 1:
+        raise ValueError(f"The {name!r} parameter of {where} must be a number in [0, 1]. "
+                         f"Got {value!r}.")
+    return float(value)
+
+
+def _model(k, l, diversity, c, t, sensitive, n, where):
+    k = _check_int(k, "k", where, 1, n, " (the number of records)")
+    if l is not None and (isinstance(l, bool) or not isinstance(l, (int, float, np.number))
+                          or l < 1):
+        raise ValueError(f"The 'l' parameter of {where} must be a number >= 1. Got {l!r}.")
+    if diversity not in DIVERSITY_KINDS:
+        raise ValueError(f"The 'diversity' parameter of {where} must be one of "
+                         f"{list(DIVERSITY_KINDS)}. Got {diversity!r}.")
+    if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float, np.number))
+                          or not 0 <= t <= 1):
+        raise ValueError(f"The 't' parameter of {where} must be a number in [0, 1]. Got {t!r}.")
+    return PrivacyModel(k, l, diversity, float(c), t, sensitive)
+
+
+def _level_vector(levels, data, where):
+    names = data.names
+    if isinstance(levels, dict):
+        unknown = sorted(set(levels) - set(names))
+        if unknown:
+            raise SchemaError(f"{where}: levels given for {unknown}, which are not "
+                              f"quasi-identifiers {names}")
+        missing = [a for a in names if a not in levels]
+        if missing:
+            raise SchemaError(f"{where}: no level given for quasi-identifier(s) {missing}")
+        levels = [levels[a] for a in names]
+    levels = list(levels)
+    if len(levels) != len(names):
+        raise ValueError(f"The 'levels' parameter of {where} must give one level per "
+                         f"quasi-identifier ({len(names)}: {names}). Got {len(levels)}.")
+    return tuple(_check_int(l, f"levels[{a.name!r}]", where, 0, a.height)
+                 for l, a in zip(levels, data.attributes))
+
+
+def _recode(data, partition):
+    if partition.levels is not None:
+        suppress = np.asarray(partition.class_of) < 0
+        return recode_levels(data, partition.levels, suppress=suppress)
+    return recode_partition(data, partition.class_of)
+
+
+def _check_cover(release):
+    """Every record is in the release once, and every released value covers it."""
+    data = release.data
+    if release.class_of.shape != (data.n,):
+        raise PrivacyError(f"the release has {release.class_of.shape} class labels for "
+                           f"{data.n} records")
+    rows = np.flatnonzero(release.class_of >= 0)
+    cls = release.class_of[rows]
+    for attr in data.attributes:
+        rel = release.attributes[attr.name]
+        if rel.level is not None:
+            ancestor = np.empty(len(rows), dtype=np.int64)
+            for level in np.unique(rel.level):
+                pick = rel.level[cls] == level
+                ancestor[pick] = attr.hierarchy.level_map[level][attr.codes[rows[pick]]]
+            bad = ancestor != rel.node[cls]
+        elif rel.lo is not None:
+            values = attr.values[rows]
+            bad = (values < rel.lo[cls]) | (values > rel.hi[cls])
+        else:
+            continue
+        if bad.any():
+            row = int(rows[np.flatnonzero(bad)[0]])
+            raise PrivacyError(f"released value of {attr.name!r} in row {row} does not cover "
+                               f"the original value {attr.domain[attr.codes[row]]!r}")
+
+
+def _level_labels(data, levels):
+    out = {}
+    for attr, level in zip(data.attributes, levels):
+        if attr.hierarchy is not None:
+            out[attr.name] = attr.hierarchy.label(level, 0)
+        else:
+            out[attr.name] = "value" if level == 0 else "range/set"
+    return out
+
+
+def _result(data, release, verification, *, algorithm, k, metrics, stats):
+    table = release.table()
+    positions = data.positions
+    classes = [positions[c] for c in release.classes()]
+    suppressed_rows = positions[np.flatnonzero(release.class_of < 0)]
+    levels = dict(zip(data.names, release.levels)) if release.levels is not None else None
+    labels = _level_labels(data, release.levels) if release.levels is not None else None
+    values = compute_metrics(release, k, metrics)
+    return AnonymizationResult(
+        table=table, classes=classes, levels=levels, level_labels=labels, metrics=values,
+        suppressed=release.suppressed, suppressed_rows=suppressed_rows, dropped=data.dropped,
+        verification=verification, algorithm=algorithm, k=k, stats=stats, release=release)
+
+
+def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="distinct", c=1.0,
+              t=None, sensitive=None, suppression=None, missing="error", metrics=None,
+              seed=None, **options):
+    """Anonymize ``table`` so that it is k-anonymous (and l-diverse / t-close when asked).
+
+    The release is verified before it is returned: its equivalence classes
+    are recomputed from the released values themselves, and a
+    :class:`~kanon_graph.exceptions.PrivacyError` is raised if any
+    requested criterion fails, if a record is lost, or if a released value
+    does not cover the original one.
+
+    Parameters
+    ----------
+    table : DataFrame
+    schema : Schema
+    k : int
+        Every released equivalence class holds at least ``k`` records.
+    algorithm : str
+        A registered algorithm (:func:`kanon_graph.algorithms` lists them).
+    l : float, optional
+        Required l-diversity of the sensitive attribute.
+    diversity : {"distinct", "entropy", "recursive"}
+    c : float
+        The constant of recursive (c, l)-diversity.
+    t : float, optional
+        Required t-closeness (largest EMD) of the sensitive attribute.
+    sensitive : str, optional
+        The sensitive attribute for l and t (default: the schema's first).
+    suppression : float, optional
+        Fraction of records that may be suppressed (``None``: the
+        algorithm's default). Suppressed records stay in the released table
+        with ``*`` quasi-identifiers and are counted in ``result.suppressed``.
+    missing : {"error", "drop"}
+        Rows with missing values: raise, or drop and count them.
+    metrics : list of str, optional
+        Metrics to compute (default: every registered metric).
+    seed : int, optional
+        Seed for algorithms that use randomness.
+    **options
+        Passed to the algorithm.
+
+    Returns
+    -------
+    AnonymizationResult
+
+    Examples
+    --------
+    >>> import kanon_graph as kg
+    >>> table = kg.datasets.make_census(500, seed=1)
+    >>> res = kg.anonymize(table, kg.datasets.census_schema(), k=5)
+    >>> res.verification.k_achieved >= 5
+    True
+    """
+    started = time.perf_counter()
+    info = get_algorithm(algorithm)
+    _check_options(info, options)
+    suppression = _check_fraction(suppression, "suppression", "anonymize")
+    data = encode(table, schema, missing=missing, where="anonymize")
+    model = _model(k, l, diversity, c, t, sensitive, data.n, "anonymize").bind(data)
+    if info.needs_hierarchies:
+        lacking = [a.name for a in data.attributes if a.hierarchy is None]
+        if lacking:
+            raise SchemaError(f"algorithm {algorithm!r} needs a hierarchy for every "
+                              f"quasi-identifier; none is given for {lacking}")
+    rng = np.random.default_rng(seed)
+    partition = info.function(data, model, rng=rng, suppression=suppression, **options)
+    if not isinstance(partition, Partition):
+        raise PrivacyError(f"algorithm {algorithm!r} returned {type(partition).__name__}, "
+                           f"not a kg.Partition")
+    release = _recode(data, partition)
+    _check_cover(release)
+    verification = model.verify(release.class_of, data)
+    table_out = release.table()
+    independent = k_anonymity(table_out, list(schema.quasi_identifiers))
+    if not verification.holds or (verification.released and independent < model.k):
+        raise PrivacyError(f"algorithm {algorithm!r} produced a release that fails its privacy "
+                           f"check: {verification.describe()}; it is not returned")
+    if suppression is not None and release.suppressed > np.floor(suppression * data.n):
+        raise PrivacyError(f"algorithm {algorithm!r} suppressed {release.suppressed} records, "
+                           f"more than the allowed {suppression:.2%} of {data.n}")
+    stats = dict(partition.stats)
+    stats["seconds"] = time.perf_counter() - started
+    return _result(data, release, verification, algorithm=algorithm, k=model.k,
+                   metrics=metrics, stats=stats)
+
+
+def _check_options(info, options):
+    if not options or info.accepts_any_option():
+        return
+    known = info.options()
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise ValueError(f"Unknown option(s) {unknown} for algorithm {info.name!r}; "
+                         f"it accepts {known or 'no options'}.")
+
+
+def apply_levels(table, schema, levels, *, k=1, suppress=None, missing="error", metrics=None):
+    """Full-domain generalization of ``table`` to ``levels``.
+
+    The result has the same type as :func:`anonymize`'s but is not required
+    to be k-anonymous: ``result.verification`` says what it achieves for
+    ``k`` (which also sets the threshold of the discernibility and CAVG
+    metrics).
+
+    Parameters
+    ----------
+    table : DataFrame
+    schema : Schema
+    levels : sequence of int or dict
+        One level per quasi-identifier, in schema order or by name.
+    k : int
+    suppress : array of bool, optional
+        Records to suppress.
+
+    Examples
+    --------
+    >>> import kanon_graph as kg
+    >>> table = kg.datasets.paper_003_table()
+    >>> rel = kg.apply_levels(table, kg.datasets.paper_003_schema(), [0, 3, 2], k=3)
+    >>> rel.table["age"].unique().tolist(), len(rel.classes)
+    (['[20-40]'], 2)
+    """
+    started = time.perf_counter()
+    data = encode(table, schema, missing=missing, where="apply_levels")
+    vector = _level_vector(levels, data, "apply_levels")
+    k = _check_int(k, "k", "apply_levels", 1, data.n, " (the number of records)")
+    if suppress is not None:
+        suppress = np.asarray(suppress, dtype=bool)
+        if suppress.shape != (len(table),):
+            raise ValueError(f"The 'suppress' parameter of apply_levels must be a boolean "
+                             f"array of length {len(table)}. Got shape {suppress.shape}.")
+        suppress = suppress[data.positions]
+    release = recode_levels(data, vector, suppress=suppress)
+    verification = PrivacyModel(k).verify(release.class_of, data)
+    return _result(data, release, verification, algorithm="apply_levels", k=k,
+                   metrics=metrics, stats={"seconds": time.perf_counter() - started})
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A released value generalized beyond its MAGVal (Hussien et al., Definition 5)."""
+
+    row: object
+    attribute: str
+    value: str
+    released: str
+    magval: str
+
+
+def constraint_violations(result, schema=None, original=None):
+    """Every MAGVal violation of a release (Hussien et al. 2016, Definition 5).
+
+    A release satisfies constrained k-anonymity (Definition 6) when it is
+    k-anonymous and this list is empty.
+
+    Parameters
+    ----------
+    result : AnonymizationResult or DataFrame
+        A result of this library, or any released table (then ``original``
+        is needed to know each record's original value).
+    schema : Schema, optional
+        Where the hierarchies (with their MAGVal marks) come from; defaults
+        to the schema the result was made with.
+    original : DataFrame, optional
+        The original table, row-aligned with a released DataFrame.
+
+    Returns
+    -------
+    list of Violation
+
+    Notes
+    -----
+    A suppressed cell (``*``) counts as generalized to the root, so it is a
+    violation for any value whose MAGVal lies below the root.
+    """
+    if isinstance(result, AnonymizationResult):
+        schema = schema or result.release.data.schema
+        released = result.table
+        source = result.release.data.table.set_index(released.index)
+    else:
+        if original is None or schema is None:
+            raise ValueError("constraint_violations of a DataFrame needs the schema and the "
+                             "original table")
+        released, source = result, original
+        if len(released) != len(source):
+            raise DataError(f"constraint_violations: the released table has {len(released)} "
+                            f"rows but the original has {len(source)}")
+    violations = []
+    for column in schema.quasi_identifiers:
+        h = schema.hierarchy(column)
+        if h is None:
+            continue
+        cache = {}
+        for row, value, out in zip(released.index, source[column].to_numpy(),
+                                   released[column].to_numpy()):
+            if out == "*" and not h.is_leaf("*"):
+                out = h.root.name
+            key = (value, out)
+            if key not in cache:
+                try:
+                    cache[key] = h.allows(value, out)
+                except ValueError:  # not a node of the hierarchy: not a permitted value
+                    cache[key] = False
+            if not cache[key]:
+                violations.append(Violation(row, column, str(h._normalize(value)), str(out),
+                                            h.magval(value)))
+    return violations

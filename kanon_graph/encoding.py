@@ -1,0 +1,251 @@
+"""Encode a table once into integer codes, so algorithms work on numpy arrays.
+
+A quasi-identifier with a hierarchy is encoded as leaf indices of that
+hierarchy; generalizing it to level ``l`` is ``hierarchy.level_map[l][codes]``.
+A quasi-identifier without one is encoded as indices into its sorted distinct
+values (``domain``), and a numeric one also keeps its float values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .exceptions import DataError
+from .hierarchy import Hierarchy
+from .schema import Schema
+
+__all__ = ["EncodedAttribute", "EncodedTable", "encode"]
+
+
+@dataclass(frozen=True)
+class EncodedAttribute:
+    """One quasi-identifier as integer codes.
+
+    Attributes
+    ----------
+    name : str
+    kind : {"numeric", "categorical"}
+    codes : ndarray of int64, shape (n,)
+        Leaf index in ``hierarchy`` if there is one, else index into ``domain``.
+    hierarchy : Hierarchy or None
+    domain : list
+        Labels of the codes (the hierarchy's leaves, or the sorted distinct values).
+    values : ndarray of float or None
+        The numeric values (numeric attributes only).
+    """
+
+    name: str
+    kind: str
+    codes: np.ndarray
+    hierarchy: Hierarchy | None
+    domain: list
+    values: np.ndarray | None = None
+
+    @property
+    def height(self):
+        """Hierarchy height (1 for a hierarchy-free attribute: value or everything)."""
+        return self.hierarchy.height if self.hierarchy is not None else 1
+
+    @property
+    def n_codes(self):
+        return len(self.domain)
+
+    def at_level(self, level):
+        """Codes generalized to ``level`` (hierarchy-free: level 1 is all one code)."""
+        if self.hierarchy is not None:
+            return self.hierarchy.level_map[level][self.codes]
+        return self.codes if level == 0 else np.zeros_like(self.codes)
+
+    def n_at_level(self, level):
+        """Number of distinct codes possible at ``level``."""
+        if self.hierarchy is not None:
+            return len(self.hierarchy.leaf_counts[level])
+        return self.n_codes if level == 0 else 1
+
+
+@dataclass(frozen=True)
+class EncodedTable:
+    """A table with its quasi-identifiers and sensitive attributes encoded.
+
+    Attributes
+    ----------
+    table : DataFrame
+        The input rows that were kept (missing-value rows dropped on request),
+        with a fresh 0..n-1 index; ``row_labels`` holds the original labels.
+    schema : Schema
+    attributes : list of EncodedAttribute
+        The quasi-identifiers, in schema order.
+    sensitive : dict of str to ndarray
+        Codes of each sensitive attribute (indices into ``sensitive_domain``).
+    sensitive_domain : dict of str to list
+    row_labels, positions : ndarray
+        Index label and position in the input table of every kept row.
+    dropped : int
+        Rows removed for missing values (only with ``missing="drop"``).
+    """
+
+    table: pd.DataFrame
+    schema: Schema
+    attributes: list
+    sensitive: dict = field(default_factory=dict)
+    sensitive_domain: dict = field(default_factory=dict)
+    row_labels: np.ndarray | None = None
+    positions: np.ndarray | None = None
+    dropped: int = 0
+
+    @property
+    def n(self):
+        return len(self.table)
+
+    @property
+    def names(self):
+        return [a.name for a in self.attributes]
+
+    def attribute(self, name):
+        for a in self.attributes:
+            if a.name == name:
+                return a
+        raise KeyError(name)
+
+    @property
+    def heights(self):
+        return [a.height for a in self.attributes]
+
+    def generalized_codes(self, levels):
+        """(n, d) codes of every quasi-identifier generalized to ``levels``."""
+        return np.column_stack([a.at_level(l) for a, l in zip(self.attributes, levels)])
+
+    def group_keys(self, levels):
+        """One int64 key per row identifying its class under ``levels``."""
+        return combine_codes([a.at_level(l) for a, l in zip(self.attributes, levels)],
+                             [a.n_at_level(l) for a, l in zip(self.attributes, levels)])
+
+
+def combine_codes(columns, radices):
+    """Mixed-radix combination of code columns into one int64 key per row.
+
+    Falls back to a lexicographic ``np.unique`` over the stacked columns when
+    the product of radices would overflow 63 bits.
+    """
+    columns = list(columns)
+    if not columns:
+        return np.zeros(0, dtype=np.int64)
+    total = 1
+    for r in radices:
+        total *= max(int(r), 1)
+    if total < 2**62:
+        key = np.zeros(len(columns[0]), dtype=np.int64)
+        for col, r in zip(columns, radices):
+            key = key * max(int(r), 1) + col
+        return key
+    stacked = np.column_stack(columns)
+    _, inverse = np.unique(stacked, axis=0, return_inverse=True)
+    return inverse.reshape(-1).astype(np.int64)
+
+
+def _missing_mask(series):
+    mask = series.isna().to_numpy().copy()
+    if series.dtype == object or pd.api.types.is_string_dtype(series.dtype):
+        text = series.astype(str).str.strip()
+        mask |= text.isin(["", "?"]).to_numpy()
+    return mask
+
+
+def encode(table, schema, *, missing="error", where="anonymize"):
+    """Validate ``table`` against ``schema`` and encode it.
+
+    Parameters
+    ----------
+    table : DataFrame
+    schema : Schema
+    missing : {"error", "drop"}
+        What to do with rows that have a missing value (NaN, empty or ``?``)
+        in a quasi-identifier or sensitive column: raise, or drop them and
+        count them in ``EncodedTable.dropped``.
+    where : str
+        The public function to name in error messages.
+
+    Returns
+    -------
+    EncodedTable
+    """
+    if not isinstance(table, pd.DataFrame):
+        raise DataError(f"{where}: the table must be a pandas DataFrame, got {type(table).__name__}")
+    if not isinstance(schema, Schema):
+        raise DataError(f"{where}: the schema must be a kg.Schema, got {type(schema).__name__}")
+    if missing not in ("error", "drop"):
+        raise DataError(
+            f"The 'missing' parameter of {where} must be 'error' or 'drop'. Got {missing!r}."
+        )
+    schema.check_table(table, where=where)
+    if len(table) == 0:
+        raise DataError(f"{where}: the table is empty (no rows)")
+    checked = list(schema.quasi_identifiers) + list(schema.sensitive)
+    bad = np.zeros(len(table), dtype=bool)
+    for column in checked:
+        mask = _missing_mask(table[column])
+        if mask.any() and missing == "error":
+            row = int(np.flatnonzero(mask)[0])
+            raise DataError(
+                f"{where}: column {column!r} has {int(mask.sum())} missing value(s) "
+                f"(first at row {table.index[row]!r}); clean them or pass missing='drop'"
+            )
+        bad |= mask
+    dropped = int(bad.sum())
+    row_labels = table.index.to_numpy()[~bad]
+    positions = np.flatnonzero(~bad)
+    table = table.loc[~bad].reset_index(drop=True) if dropped else table.reset_index(drop=True)
+    if len(table) == 0:
+        raise DataError(f"{where}: every row has a missing value; nothing is left to release")
+
+    attributes = []
+    for column in schema.quasi_identifiers:
+        attributes.append(_encode_attribute(table[column], column, schema, where))
+    sensitive, sensitive_domain = {}, {}
+    for column in schema.sensitive:
+        uniques, codes = _factorize(table[column])
+        sensitive[column] = codes
+        sensitive_domain[column] = uniques
+    return EncodedTable(table=table, schema=schema, attributes=attributes, sensitive=sensitive,
+                        sensitive_domain=sensitive_domain, row_labels=row_labels,
+                        positions=positions, dropped=dropped)
+
+
+def _factorize(series):
+    codes, uniques = pd.factorize(series, sort=True)
+    return list(uniques), codes.astype(np.int64)
+
+
+def _numeric_values(series, column, where):
+    values = pd.to_numeric(series, errors="coerce")
+    bad = values.isna().to_numpy() & ~series.isna().to_numpy()
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise DataError(
+            f"{where}: numeric column {column!r} holds text {series.iloc[row]!r} "
+            f"(row {row}); declare it categorical=[{column!r}] or clean it"
+        )
+    return values.to_numpy(dtype=float)
+
+
+def _encode_attribute(series, column, schema, where):
+    kind = schema.kind(column, series.to_frame())
+    hierarchy = schema.hierarchy(column)
+    values = _numeric_values(series, column, where) if kind == "numeric" else None
+    if hierarchy is not None:
+        raw = values if values is not None else series.to_numpy(dtype=object)
+        codes = hierarchy.encode(raw)
+        return EncodedAttribute(column, kind, codes, hierarchy, hierarchy.leaf_labels, values)
+    if values is not None:
+        domain, codes = np.unique(values, return_inverse=True)
+        return EncodedAttribute(column, kind, codes.astype(np.int64), None,
+                                [_number_label(v) for v in domain], values)
+    domain, codes = _factorize(series.astype(str))
+    return EncodedAttribute(column, kind, codes, None, domain, None)
+
+
+def _number_label(value):
+    return str(int(value)) if float(value).is_integer() else repr(float(value))

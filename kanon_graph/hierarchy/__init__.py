@@ -1,0 +1,23 @@
+"""Value generalization hierarchies: one tree per quasi-identifier.
+
+Trees are built on anytree nodes and annotated with levels, leaf counts and
+MAGVal marks; they answer CHD / CHE / HDist (Venkata Ramana & Valli Kumari
+2013, Definitions 4-6) and MAGVal / MAGSet (Hussien et al. 2016,
+Definitions 3-4).
+"""
+
+from ._builders import intervals, masking
+from ._distance import che, hdist
+from ._io import load_hierarchies, read_hierarchy, write_hierarchy
+from ._tree import Hierarchy
+
+__all__ = [
+    "Hierarchy",
+    "che",
+    "hdist",
+    "intervals",
+    "load_hierarchies",
+    "masking",
+    "read_hierarchy",
+    "write_hierarchy",
+]

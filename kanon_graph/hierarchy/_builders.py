@@ -1,0 +1,148 @@
+"""Builders for the two hierarchy shapes people write by hand most often.
+
+* :func:`intervals` -- numeric values in nested bands (age in 5-, 10- and
+  20-year bands), or between explicit cut points;
+* :func:`masking` -- codes such as ZIP whose trailing characters are
+  replaced by ``*`` one at a time.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..exceptions import HierarchyError
+from ._tree import Hierarchy
+
+__all__ = ["intervals", "masking"]
+
+
+def _fmt(x):
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def intervals(values, *, widths=None, cuts=None, origin=0, name=None, root="*"):
+    """Hierarchy of nested numeric bands over ``values``.
+
+    Parameters
+    ----------
+    values : iterable of numbers
+        The leaves (duplicates are ignored). Pass ``range(1, 101)`` to cover
+        a domain rather than only the observed values.
+    widths : sequence of numbers, optional
+        Band width per level, finest first; each must divide the next
+        (``[5, 10, 20]``). Bands start at ``origin + i * width``.
+    cuts : sequence of sequences of numbers, optional
+        Instead of ``widths``: the cut points per level, finest first; each
+        level's cuts must be a subset of the previous level's so bands nest.
+        A band holds the values ``cut[i] <= v < cut[i + 1]``.
+    origin : number
+        Where width bands are anchored.
+    name : str, optional
+    root : str
+        The root label.
+
+    Returns
+    -------
+    Hierarchy
+        Labels ``[lo-hi]`` with the smallest and largest value the band can
+        hold (inclusive, for integer values), then ``root``.
+
+    Examples
+    --------
+    >>> h = intervals(range(20, 41), widths=[5, 10], name="age")
+    >>> h.ancestors(24)
+    ['24', '[20-24]', '[20-29]', '*']
+    >>> intervals([1, 5, 12], cuts=[[0, 10, 20]]).ancestors(12)
+    ['12', '[10-19]', '*']
+    """
+    try:
+        leaves = np.unique(np.asarray(list(values), dtype=float))
+    except (TypeError, ValueError):
+        raise HierarchyError(f"intervals for {name!r}: values must be numbers") from None
+    if leaves.size == 0:
+        raise HierarchyError(f"intervals for {name!r}: no values given")
+    if (widths is None) == (cuts is None):
+        raise HierarchyError(f"intervals for {name!r}: give exactly one of widths= or cuts=")
+    integral = bool(np.all(leaves == np.round(leaves)))
+    columns = []
+    if widths is not None:
+        widths = [float(w) for w in widths]
+        if any(w <= 0 for w in widths):
+            raise HierarchyError(f"intervals for {name!r}: widths must be positive, got {widths}")
+        for fine, coarse in zip(widths, widths[1:]):
+            if coarse / fine != round(coarse / fine):
+                raise HierarchyError(
+                    f"intervals for {name!r}: width {_fmt(coarse)} is not a multiple of "
+                    f"{_fmt(fine)}, so the bands would not nest"
+                )
+        for width in widths:
+            lo = origin + np.floor((leaves - origin) / width) * width
+            hi = lo + width - 1 if integral else lo + width
+            columns.append([_band(a, b, integral) for a, b in zip(lo, hi)])
+    else:
+        previous = None
+        for level_cuts in cuts:
+            edges = np.unique(np.asarray(level_cuts, dtype=float))
+            if previous is not None and not set(edges) <= set(previous):
+                raise HierarchyError(
+                    f"intervals for {name!r}: cut points {sorted(set(edges) - set(previous))} "
+                    f"are not cut points of the finer level, so the bands would not nest"
+                )
+            previous = edges
+            slot = np.searchsorted(edges, leaves, side="right") - 1
+            labels = []
+            for value, s in zip(leaves, slot):
+                lo = edges[s] if s >= 0 else -np.inf
+                hi = edges[s + 1] if s + 1 < len(edges) else np.inf
+                if integral and np.isfinite(hi):
+                    hi = hi - 1
+                labels.append(_band(lo, hi, integral))
+            columns.append(labels)
+    rows = [[_fmt(v)] + [col[i] for col in columns] + [root] for i, v in enumerate(leaves)]
+    return Hierarchy(rows, name=name, source="intervals")
+
+
+def _band(lo, hi, integral):
+    lo_s = "-inf" if not np.isfinite(lo) else _fmt(lo)
+    hi_s = "inf" if not np.isfinite(hi) else _fmt(hi)
+    return f"[{lo_s}-{hi_s}]" if integral else f"[{lo_s}-{hi_s})"
+
+
+def masking(values, *, levels=None, mask="*", name=None, root="*"):
+    """Hierarchy that masks trailing characters of fixed-length codes.
+
+    Level ``i`` replaces the last ``i`` characters with ``mask``. When the
+    top level still holds more than one label, ``root`` is added above it.
+
+    Parameters
+    ----------
+    values : iterable of str or int
+        The codes (all of one length).
+    levels : int, optional
+        How many characters to mask at most (default: all of them).
+
+    Examples
+    --------
+    >>> h = masking(["535280", "535285", "535292"], levels=2, name="zip")
+    >>> h.ancestors("535285"), h.height
+    (['535285', '53528*', '5352**'], 2)
+    """
+    codes = sorted({str(v) for v in values})
+    if not codes:
+        raise HierarchyError(f"masking for {name!r}: no values given")
+    lengths = {len(c) for c in codes}
+    if len(lengths) > 1:
+        short = min(codes, key=len)
+        long = max(codes, key=len)
+        raise HierarchyError(
+            f"masking for {name!r}: codes have different lengths ({short!r}, {long!r}); "
+            f"pad them (e.g. with leading zeros) first"
+        )
+    (length,) = lengths
+    levels = length if levels is None else int(levels)
+    if not 1 <= levels <= length:
+        raise HierarchyError(f"masking for {name!r}: levels must be in [1, {length}], got {levels}")
+    rows = [[c[: length - i] + mask * i for i in range(levels + 1)] for c in codes]
+    if len({row[-1] for row in rows}) > 1:
+        rows = [row + [root] for row in rows]
+    return Hierarchy(rows, name=name, source="masking")

@@ -1,0 +1,197 @@
+"""Reading and writing hierarchies in ARX's CSV format.
+
+ARX's format has one row per original value, from the value (level 0) to the
+root, separated by ``;`` (``,`` is accepted too), with no header.
+
+MAGVal marks (Hussien et al. 2016, Definition 3) travel with a hierarchy in
+one of two ways:
+
+* in the file itself, by wrapping a cell in asterisks as the paper's Figure 2
+  does: ``Geza;*South Egypt*;A.R.E`` marks ``South Egypt``. A cell counts as
+  marked when it is at least three characters long, starts and ends with
+  ``*`` and has something other than ``*`` in between (so masks such as
+  ``5352**`` and the root ``*`` are never taken for marks);
+* beside the file, in ``<hierarchy file>.magval``: one label per line, or
+  ``level;label`` where a label occurs on several levels. Lines starting with
+  ``#`` are comments.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+from pathlib import Path
+
+from ..exceptions import HierarchyError
+from ._tree import Hierarchy
+
+__all__ = ["read_hierarchy", "write_hierarchy", "load_hierarchies"]
+
+_MARK = re.compile(r"^\*(?=.*[^*])(.+)\*$")
+
+
+def _sniff_separator(text, path):
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    if ";" in first:
+        return ";"
+    if "," in first:
+        return ","
+    if "\t" in first:
+        return "\t"
+    return ";"
+
+
+def read_hierarchy(path, *, name=None, sep=None):
+    """Read one hierarchy from an ARX-format CSV file.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The CSV file: one row per leaf, leaf first, root last.
+    name : str, optional
+        The attribute name (defaults to the file's name without
+        ``*_hierarchy_`` prefix and extension).
+    sep : str, optional
+        Cell separator; sniffed from the first line (``;``, ``,`` or tab)
+        when omitted.
+
+    Returns
+    -------
+    Hierarchy
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> folder = tempfile.mkdtemp()
+    >>> path = os.path.join(folder, "location.csv")
+    >>> _ = open(path, "w").write("Geza;*South Egypt*;A.R.E\\nAlex;North Egypt;A.R.E\\n")
+    >>> h = read_hierarchy(path)
+    >>> h.name, h.magval("Geza"), h.magval("Alex")
+    ('location', 'South Egypt', 'A.R.E')
+    """
+    path = Path(path)
+    if name is None:
+        name = attribute_name_from_file(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise HierarchyError(f"hierarchy file {str(path)!r} does not exist") from None
+    except UnicodeDecodeError as exc:
+        raise HierarchyError(f"hierarchy file {str(path)!r} is not UTF-8 text: {exc}") from None
+    sep = sep or _sniff_separator(text, path)
+    rows, lines, marks = [], [], []
+    for number, row in enumerate(csv.reader(text.splitlines(), delimiter=sep), start=1):
+        if not row or all(not cell.strip() for cell in row):
+            continue
+        clean = []
+        for level, cell in enumerate(row):
+            cell = cell.strip()
+            match = _MARK.match(cell)
+            if match:
+                cell = match.group(1).strip()
+                marks.append((level, cell))
+            clean.append(cell)
+        rows.append(clean)
+        lines.append(number)
+    if not rows:
+        raise HierarchyError(f"hierarchy file {str(path)!r} is empty")
+    hierarchy = Hierarchy(rows, name=name, source=str(path), lines=lines)
+    for level, label in marks:
+        hierarchy.mark_magval(label, level)
+    sidecar = path.with_name(path.name + ".magval")
+    if sidecar.exists():
+        _read_magval_file(hierarchy, sidecar)
+    return hierarchy
+
+
+def _read_magval_file(hierarchy, path):
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        level = None
+        if ";" in line:
+            head, tail = line.split(";", 1)
+            if head.strip().isdigit():
+                level, line = int(head), tail.strip()
+        try:
+            hierarchy.mark_magval(line, level)
+        except HierarchyError as exc:
+            raise HierarchyError(f"{path}, line {number}: {exc}") from None
+
+
+def attribute_name_from_file(path):
+    """``adult_hierarchy_age.csv`` -> ``age``; ``age.csv`` -> ``age``."""
+    stem = Path(path).name
+    for suffix in (".csv", ".txt"):
+        if stem.endswith(suffix):
+            stem = stem[: -len(suffix)]
+    if "_hierarchy_" in stem:
+        stem = stem.split("_hierarchy_", 1)[1]
+    return stem
+
+
+def write_hierarchy(hierarchy, path, *, sep=";", mark_magvals=True):
+    """Write a hierarchy in ARX's CSV format (MAGVals as ``*label*`` cells)."""
+    lines = []
+    marks = hierarchy.magval_levels() if mark_magvals and hierarchy.has_magvals else None
+    for leaf, row in enumerate(hierarchy.to_rows()):
+        cells = list(row)
+        if marks is not None:
+            for level in range(hierarchy.height + 1):
+                if hierarchy._magval[level][hierarchy.level_map[level][leaf]]:
+                    cells[level] = f"*{cells[level]}*"
+        lines.append(sep.join(cells))
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def load_hierarchies(folder, *, columns=None, sep=None):
+    """Read every hierarchy file in ``folder`` into ``{column: Hierarchy}``.
+
+    Files named ``*_hierarchy_<column>.csv`` (ARX's convention) are read;
+    when the folder has none, every ``<column>.csv`` is read instead. So a
+    folder that holds a data table beside ARX-named hierarchies (as ARX's
+    own ``data/`` folder does) works as is.
+
+    Parameters
+    ----------
+    folder : str or path-like
+    columns : iterable of str, optional
+        Only these columns; a listed column without a file is an error.
+    sep : str, optional
+        Cell separator, sniffed when omitted.
+
+    Examples
+    --------
+    >>> import kanon_graph as kg
+    >>> hier = kg.load_hierarchies(kg.datasets.adult_hierarchies_path())
+    >>> sorted(hier)[:3], hier["age"].height
+    (['age', 'education', 'marital-status'], 5)
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise HierarchyError(f"hierarchy folder {str(folder)!r} does not exist")
+    found = {}
+    entries = [e for e in sorted(os.listdir(folder)) if e.endswith(".csv")]
+    if any("_hierarchy_" in e for e in entries):
+        entries = [e for e in entries if "_hierarchy_" in e]
+    for entry in entries:
+        column = attribute_name_from_file(entry)
+        if column in found:
+            raise HierarchyError(
+                f"hierarchy folder {str(folder)!r}: two files for column {column!r}"
+            )
+        found[column] = folder / entry
+    if columns is not None:
+        columns = list(columns)
+        missing = [c for c in columns if c not in found]
+        if missing:
+            raise HierarchyError(
+                f"hierarchy folder {str(folder)!r} has no file for column(s) {missing}; "
+                f"found {sorted(found)}"
+            )
+        found = {c: found[c] for c in columns}
+    if not found:
+        raise HierarchyError(f"hierarchy folder {str(folder)!r} holds no .csv hierarchy files")
+    return {column: read_hierarchy(path, name=column, sep=sep) for column, path in found.items()}

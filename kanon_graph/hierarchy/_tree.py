@@ -1,0 +1,489 @@
+"""The value generalization hierarchy of one attribute, as an anytree tree.
+
+A hierarchy is stored twice, for two kinds of reader:
+
+* an ``anytree`` tree (``Hierarchy.root``) whose nodes carry ``level``,
+  ``leaves`` (leaf count) and ``magval`` (a boolean mark), for people who
+  walk, render or inspect it;
+* integer arrays per level (``level_map``, ``leaf_counts``) for algorithms,
+  so that generalizing a million encoded values to a level is one numpy
+  indexing operation.
+
+Levels count from the leaves: level 0 holds the original values and level
+``height`` holds the root. Every leaf sits at level 0 and every root-to-leaf
+path has the same length; a tree with leaves at unequal depths is rejected
+when it is built (pad it by repeating a value on the short paths, as ARX's
+hierarchy format does).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+import numpy as np
+from anytree import Node, PreOrderIter
+
+from ..exceptions import HierarchyError
+
+__all__ = ["Hierarchy"]
+
+
+def _as_number(label):
+    """``float(label)`` when the label is a plain number, else ``None``."""
+    try:
+        value = float(label)
+    except (TypeError, ValueError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+class Hierarchy:
+    """Value generalization hierarchy (a tree) for one attribute.
+
+    Build one with :meth:`from_rows`, :func:`~kanon_graph.read_hierarchy`,
+    :meth:`from_mapping`, :func:`~kanon_graph.hierarchy.intervals` or
+    :func:`~kanon_graph.hierarchy.masking`, rather than calling the
+    constructor directly.
+
+    Parameters
+    ----------
+    rows : sequence of sequences of str
+        One row per leaf, from the leaf (level 0) to the root, all of the
+        same length (ARX's hierarchy format).
+    name : str, optional
+        The attribute the hierarchy belongs to; used in error messages.
+    source : str, optional
+        Where the rows came from (a file path); used in error messages.
+    lines : sequence of int, optional
+        The source line of each row; used in error messages.
+
+    Examples
+    --------
+    >>> h = Hierarchy.from_rows([["21", "[20-25]", "*"], ["26", "[26-30]", "*"]],
+    ...                         name="age")
+    >>> h.height
+    2
+    >>> h.generalize("21", 1)
+    '[20-25]'
+    >>> h.lca(["21", "26"])
+    '*'
+    """
+
+    def __init__(self, rows, *, name=None, source=None, lines=None):
+        self.name = name
+        self.source = source
+        rows = [[str(cell).strip() for cell in row] for row in rows]
+        lines = list(lines) if lines is not None else list(range(1, len(rows) + 1))
+        if not rows:
+            raise HierarchyError(f"{self._where()}: the hierarchy has no rows")
+        rows, lines = self._check_rows(rows, lines)
+        self.height = len(rows[0]) - 1
+        self._build_levels(rows, lines)
+        self._build_tree()
+
+    # ------------------------------------------------------------------ build
+    def _where(self, line=None):
+        where = f"hierarchy for {self.name!r}" if self.name else "hierarchy"
+        if self.source:
+            where += f" ({self.source}"
+            where += f", line {line})" if line is not None else ")"
+        elif line is not None:
+            where += f" (row {line})"
+        return where
+
+    def _check_rows(self, rows, lines):
+        width = len(rows[0])
+        for row, line in zip(rows, lines):
+            if len(row) != width:
+                raise HierarchyError(
+                    f"{self._where(line)}: row {row[0]!r} has {len(row)} levels but "
+                    f"the first row has {width}; every row must run from leaf to root"
+                )
+            if any(cell == "" for cell in row):
+                raise HierarchyError(f"{self._where(line)}: row {row[0]!r} has an empty cell")
+        seen = {}
+        kept_rows, kept_lines = [], []
+        for row, line in zip(rows, lines):
+            leaf = row[0]
+            if leaf in seen:
+                first_row, first_line = seen[leaf]
+                if first_row == row:
+                    warnings.warn(
+                        f"{self._where(line)}: duplicate row for value {leaf!r} "
+                        f"(same as line {first_line}); the duplicate is ignored",
+                        stacklevel=4,
+                    )
+                    continue
+                raise HierarchyError(
+                    f"{self._where(line)}: value {leaf!r} appears twice with different "
+                    f"generalizations (also on line {first_line})"
+                )
+            seen[leaf] = (row, line)
+            kept_rows.append(row)
+            kept_lines.append(line)
+        return kept_rows, kept_lines
+
+    def _build_levels(self, rows, lines):
+        height = self.height
+        labels = [[] for _ in range(height + 1)]
+        index = [{} for _ in range(height + 1)]
+        for row in rows:
+            for level, label in enumerate(row):
+                if label not in index[level]:
+                    index[level][label] = len(labels[level])
+                    labels[level].append(label)
+        if len(labels[height]) != 1:
+            raise HierarchyError(
+                f"{self._where()}: the last column must hold a single root, "
+                f"found {len(labels[height])}: {labels[height][:5]}"
+            )
+        parent = [np.full(len(labels[level]), -1, dtype=np.int64) for level in range(height)]
+        for row, line in zip(rows, lines):
+            for level in range(height):
+                child = index[level][row[level]]
+                above = index[level + 1][row[level + 1]]
+                if parent[level][child] == -1:
+                    parent[level][child] = above
+                elif parent[level][child] != above:
+                    raise HierarchyError(
+                        f"{self._where(line)}: value {row[level]!r} at level {level} has two "
+                        f"parents, {labels[level + 1][parent[level][child]]!r} and "
+                        f"{row[level + 1]!r}"
+                    )
+        self._labels = labels
+        self._index = index
+        self._parent = parent
+        self._leaf_lines = dict(zip((row[0] for row in rows), lines))
+        # level_map[l][leaf] = index of the leaf's ancestor at level l
+        level_map = [np.arange(len(labels[0]), dtype=np.int64)]
+        for level in range(height):
+            level_map.append(parent[level][level_map[-1]])
+        self.level_map = level_map
+        self.leaf_counts = [np.bincount(m, minlength=len(labels[l])) for l, m in enumerate(level_map)]
+        self._magval = [np.zeros(len(labels[l]), dtype=bool) for l in range(height + 1)]
+        numbers = [_as_number(label) for label in labels[0]]
+        if all(value is not None for value in numbers):
+            self.leaf_values = np.asarray(numbers, dtype=float)
+        else:
+            self.leaf_values = None
+        self._number_index = (
+            {value: i for i, value in enumerate(self.leaf_values)}
+            if self.leaf_values is not None else None
+        )
+
+    def _build_tree(self):
+        nodes = [[None] * len(level) for level in self._labels]
+        top = self.height
+        nodes[top][0] = Node(self._labels[top][0], level=top, index=0,
+                             leaves=int(self.leaf_counts[top][0]), magval=False)
+        for level in range(top - 1, -1, -1):
+            for j, label in enumerate(self._labels[level]):
+                nodes[level][j] = Node(label, parent=nodes[level + 1][self._parent[level][j]],
+                                       level=level, index=j,
+                                       leaves=int(self.leaf_counts[level][j]), magval=False)
+        self._nodes = nodes
+        self.root = nodes[top][0]
+
+    # ------------------------------------------------------------ constructors
+    @classmethod
+    def from_rows(cls, rows, *, name=None, source=None, lines=None):
+        """Build from leaf-to-root rows (ARX's format, already split)."""
+        return cls(rows, name=name, source=source, lines=lines)
+
+    @classmethod
+    def from_mapping(cls, mapping, *, name=None):
+        """Build from a nested mapping ``{root: {child: {leaf: None, ...}}}``.
+
+        A node's children may be given as a dict (recursing), a list or set of
+        leaf labels, or ``None`` / ``{}`` for a leaf. All leaves must lie at the
+        same depth.
+
+        Examples
+        --------
+        >>> h = Hierarchy.from_mapping({"*": {"M": ["Male"], "F": ["Female"]}}, name="sex")
+        >>> h.height, h.leaves("*")
+        (2, ['Male', 'Female'])
+        """
+        if not isinstance(mapping, dict) or len(mapping) != 1:
+            raise HierarchyError(
+                f"hierarchy for {name!r}: a mapping must have exactly one top-level key "
+                f"(the root), got {list(mapping)[:5] if isinstance(mapping, dict) else type(mapping).__name__}"
+            )
+        paths = []
+
+        def walk(label, children, path):
+            path = path + [str(label)]
+            if children is None or (isinstance(children, (dict, list, tuple, set)) and not children):
+                paths.append(path)
+            elif isinstance(children, dict):
+                for child, grand in children.items():
+                    walk(child, grand, path)
+            elif isinstance(children, (list, tuple, set)):
+                for child in children:
+                    paths.append(path + [str(child)])
+            else:
+                walk(children, None, path)
+
+        (root, children), = mapping.items()
+        walk(root, children, [])
+        depths = {len(p) for p in paths}
+        if len(depths) > 1:
+            short = min(paths, key=len)
+            long = max(paths, key=len)
+            raise HierarchyError(
+                f"hierarchy for {name!r}: leaves at unequal depths ({short[-1]!r} at depth "
+                f"{len(short) - 1}, {long[-1]!r} at depth {len(long) - 1}); repeat a value "
+                f"on the short paths so every leaf has the same depth"
+            )
+        return cls([p[::-1] for p in paths], name=name, source="mapping")
+
+    # ----------------------------------------------------------------- lookups
+    @property
+    def leaf_labels(self):
+        """The original values (level 0 labels), in hierarchy order."""
+        return list(self._labels[0])
+
+    @property
+    def n_leaves(self):
+        """Number of leaves, i.e. hierarchy rows (ARX's domain size)."""
+        return len(self._labels[0])
+
+    def labels(self, level):
+        """The node labels at ``level``."""
+        self._check_level(level)
+        return list(self._labels[level])
+
+    def label(self, level, index):
+        """The label of node number ``index`` at ``level``."""
+        return self._labels[level][index]
+
+    def _check_level(self, level):
+        if not isinstance(level, (int, np.integer)) or not 0 <= level <= self.height:
+            raise HierarchyError(
+                f"{self._where()}: level must be an integer in [0, {self.height}], got {level!r}"
+            )
+
+    def _find(self, label, level=None):
+        """(level, index) of a node given by label (and level if ambiguous)."""
+        label = self._normalize(label)
+        if level is not None:
+            self._check_level(level)
+            if label not in self._index[level]:
+                raise HierarchyError(f"{self._where()}: no node {label!r} at level {level}")
+            return level, self._index[level][label]
+        found = [(l, idx[label]) for l, idx in enumerate(self._index) if label in idx]
+        if not found:
+            raise HierarchyError(f"{self._where()}: no node labelled {label!r}")
+        # a label repeated on several levels (a value generalized to itself)
+        # names one concept: the lowest node stands for it
+        return found[0]
+
+    def _normalize(self, value):
+        if isinstance(value, str):
+            return value
+        if self._number_index is not None:
+            number = _as_number(value)
+            if number is not None and number in self._number_index:
+                return self._labels[0][self._number_index[number]]
+        if isinstance(value, float) and value.is_integer():
+            return str(int(value))
+        return str(value)
+
+    def node(self, label, level=None):
+        """The anytree node of ``label`` (the lowest one if it repeats)."""
+        level, index = self._find(label, level)
+        return self._nodes[level][index]
+
+    def level(self, label):
+        """The level of ``label`` (0 for leaves; the lowest if it repeats)."""
+        return self._find(label)[0]
+
+    def is_leaf(self, label):
+        return self._normalize(label) in self._index[0]
+
+    def leaf_index(self, value):
+        """Index of a leaf value, raising a clear error if it is not a leaf."""
+        label = self._normalize(value)
+        if label not in self._index[0]:
+            raise HierarchyError(
+                f"{self._where()}: value {value!r} is not a leaf of the hierarchy"
+            )
+        return self._index[0][label]
+
+    def encode(self, values):
+        """Leaf indices of ``values``; every missing value is named in the error.
+
+        Examples
+        --------
+        >>> h = Hierarchy.from_rows([["a", "*"], ["b", "*"]], name="x")
+        >>> h.encode(["b", "a", "b"]).tolist()
+        [1, 0, 1]
+        """
+        values = np.asarray(values, dtype=object)
+        uniques, inverse = np.unique(values.astype(str) if self._number_index is None
+                                     else values, return_inverse=True)
+        codes = np.empty(len(uniques), dtype=np.int64)
+        missing = []
+        for i, value in enumerate(uniques):
+            label = self._normalize(value)
+            position = self._index[0].get(label)
+            if position is None:
+                missing.append(value)
+            else:
+                codes[i] = position
+        if missing:
+            shown = ", ".join(repr(v) for v in missing[:10])
+            more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
+            raise HierarchyError(
+                f"{self._where()}: {len(missing)} value(s) in the data are not leaves of the "
+                f"hierarchy: {shown}{more}"
+            )
+        return codes[inverse.reshape(-1)]
+
+    # ------------------------------------------------------------- operations
+    def generalize(self, value, level):
+        """The ancestor of leaf ``value`` at ``level``."""
+        self._check_level(level)
+        return self._labels[level][self.level_map[level][self.leaf_index(value)]]
+
+    def ancestors(self, value):
+        """Labels on the path from leaf ``value`` (included) to the root."""
+        leaf = self.leaf_index(value)
+        return [self._labels[l][self.level_map[l][leaf]] for l in range(self.height + 1)]
+
+    def lca_level(self, leaf_codes):
+        """Lowest level at which all encoded leaves share one ancestor."""
+        leaf_codes = np.asarray(leaf_codes)
+        for level in range(self.height + 1):
+            mapped = self.level_map[level][leaf_codes]
+            if (mapped == mapped[0]).all():
+                return level
+        return self.height  # pragma: no cover - the root is shared by construction
+
+    def lca(self, values):
+        """Label of the lowest common ancestor of leaf ``values``."""
+        codes = np.array([self.leaf_index(v) for v in values])
+        if codes.size == 0:
+            raise HierarchyError(f"{self._where()}: lca of an empty set of values")
+        level = self.lca_level(codes)
+        return self._labels[level][self.level_map[level][codes[0]]]
+
+    def leaves(self, label, level=None):
+        """Leaf labels under node ``label``."""
+        level, index = self._find(label, level)
+        return [self._labels[0][i] for i in np.flatnonzero(self.level_map[level] == index)]
+
+    def numeric_span(self, level, index):
+        """(min, max) of the numeric leaves under a node, or ``None``."""
+        if self.leaf_values is None:
+            return None
+        under = self.leaf_values[self.level_map[level] == index]
+        return float(under.min()), float(under.max())
+
+    def chd(self, value, other):
+        """Concept hierarchical distance, CHD(v, v') = |level(v') - level(v)| / H.
+
+        Venkata Ramana & Valli Kumari (2013), Definition 4, eq. (1).
+
+        Examples
+        --------
+        >>> from kanon_graph.datasets import paper_003_hierarchies
+        >>> age = paper_003_hierarchies()["age"]
+        >>> round(age.chd("24", "[20-30]"), 4)
+        0.6667
+        """
+        if self.height == 0:
+            return 0.0
+        return abs(self.level(other) - self.level(value)) / self.height
+
+    # ------------------------------------------------------------------ MAGVal
+    def mark_magval(self, label, level=None):
+        """Mark node ``label`` as a maximum allowed generalization value.
+
+        Hussien, Darwish & Hefny (2016), Definition 3. Returns ``self`` so
+        calls can be chained.
+        """
+        level, index = self._find(label, level)
+        self._magval[level][index] = True
+        self._nodes[level][index].magval = True
+        return self
+
+    def clear_magvals(self):
+        for level, marks in enumerate(self._magval):
+            marks[:] = False
+            for node in self._nodes[level]:
+                node.magval = False
+        return self
+
+    def is_magval(self, label, level=None):
+        level, index = self._find(label, level)
+        return bool(self._magval[level][index])
+
+    @property
+    def has_magvals(self):
+        return any(marks.any() for marks in self._magval)
+
+    def magval_levels(self):
+        """For every leaf, the level of its MAGVal (the height when unmarked).
+
+        The MAGVal of a leaf is the first marked node on the path from the leaf
+        to the root (Definition 3, second condition); with no mark on the path
+        it is the root.
+        """
+        result = np.full(self.n_leaves, self.height, dtype=np.int64)
+        pending = np.ones(self.n_leaves, dtype=bool)
+        for level in range(self.height + 1):
+            hit = pending & self._magval[level][self.level_map[level]]
+            result[hit] = level
+            pending &= ~hit
+        return result
+
+    def magval(self, value):
+        """MAGVal(v) of leaf ``value`` (Definition 3).
+
+        Examples
+        --------
+        >>> h = Hierarchy.from_mapping({"A.R.E": {"South Egypt": ["Geza", "Aswan"],
+        ...                                       "North Egypt": ["Alex", "Tanta"]}})
+        >>> h.mark_magval("South Egypt").magval("Geza"), h.magval("Alex")
+        ('South Egypt', 'A.R.E')
+        """
+        leaf = self.leaf_index(value)
+        level = self.magval_levels()[leaf]
+        return self._labels[level][self.level_map[level][leaf]]
+
+    def magset(self):
+        """MAGSet(Q): the set of MAGVals of all leaves (Definition 4)."""
+        levels = self.magval_levels()
+        return {self._labels[l][self.level_map[l][leaf]] for leaf, l in enumerate(levels)}
+
+    def allows(self, value, generalized, level=None):
+        """Whether releasing leaf ``value`` as ``generalized`` respects its MAGVal.
+
+        False when ``generalized`` is not an ancestor of ``value`` at all.
+        """
+        leaf = self.leaf_index(value)
+        g_level, g_index = self._find(generalized, level)
+        if self.level_map[g_level][leaf] != g_index:
+            return False
+        return g_level <= self.magval_levels()[leaf]
+
+    # -------------------------------------------------------------- dunder
+    def __iter__(self):
+        return PreOrderIter(self.root)
+
+    def __len__(self):
+        return sum(len(level) for level in self._labels)
+
+    def __repr__(self):
+        return (f"Hierarchy({self.name!r}, height={self.height}, "
+                f"leaves={self.n_leaves}, nodes={len(self)})")
+
+    def to_rows(self):
+        """The hierarchy as leaf-to-root rows (ARX's format)."""
+        return [self.ancestors(leaf) for leaf in self._labels[0]]
+
+    def line_of(self, leaf):
+        """Source line of a leaf's row, when read from a file."""
+        return self._leaf_lines.get(self._normalize(leaf))
+

@@ -1,0 +1,43 @@
+"""Information-loss metrics, found through an open registry.
+
+Every metric is ``metric(release, k) -> float`` and declares whether lower is
+better and whether it is monotone under generalization.
+
+========================  ==============================================  =======
+name                      formula                                         better
+========================  ==============================================  =======
+``ncp``                   sum_E abs(E) sum_A NCP_A(E) (000 eq. 2-3)       lower
+``gcp``                   ncp / (d N) (003 eq. 7)                         lower
+``utility``               1 - gcp (000 eq. 4)                             higher
+``discernibility``        sum abs(E)^2, abs(D) abs(E) when < k (000 eq. 1) lower
+``cavg``                  released / (classes k) (003 eq. 9)              lower
+``loss``                  ARX's Loss, geometric mean over attributes      lower
+``minimal_distortion``    generalization steps over all cells             lower
+``byun_il``               Byun et al.'s IL (001 section 4.1)              lower
+========================  ==============================================  =======
+"""
+
+from ._loss import (arx_loss, arx_loss_per_attribute, byun_il, cavg, discernibility, gcp,
+                    minimal_distortion, ncp_per_attribute, total_ncp, utility)
+from ._registry import (MetricInfo, compute_metrics, get_metric, metric_names, metrics,
+                        register_metric, unregister_metric)
+
+__all__ = [
+    "MetricInfo",
+    "arx_loss",
+    "arx_loss_per_attribute",
+    "byun_il",
+    "cavg",
+    "compute_metrics",
+    "discernibility",
+    "gcp",
+    "get_metric",
+    "metric_names",
+    "metrics",
+    "minimal_distortion",
+    "ncp_per_attribute",
+    "register_metric",
+    "total_ncp",
+    "unregister_metric",
+    "utility",
+]

@@ -1,0 +1,101 @@
+"""An open registry of information-loss metrics.
+
+A metric is a plain function ``metric(release, k) -> float`` that declares,
+when registered, whether lower is better and whether it is monotone under
+generalization (never decreases when any value is generalized further; the
+lattice searches prune only with monotone metrics).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+__all__ = ["MetricInfo", "register_metric", "get_metric", "metrics", "compute_metrics"]
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    """A registered metric and what it declares about itself."""
+
+    name: str
+    function: Callable
+    lower_is_better: bool
+    monotone: bool
+    description: str
+
+    def __call__(self, release, k):
+        return float(self.function(release, k))
+
+
+_METRICS: dict[str, MetricInfo] = {}
+
+
+def register_metric(name, function=None, *, lower_is_better=True, monotone=True,
+                    description=None, replace=False):
+    """Register ``function`` as metric ``name`` (usable as a decorator).
+
+    Parameters
+    ----------
+    name : str
+    function : callable ``(release, k) -> float``
+    lower_is_better : bool
+    monotone : bool
+        Whether the value never improves when the release is generalized
+        further (full-domain: raising any level).
+    description : str, optional
+        One line; defaults to the first line of the docstring.
+    replace : bool
+        Allow replacing an existing registration.
+
+    Examples
+    --------
+    >>> import kanon_graph as kg
+    >>> @kg.register_metric("classes", lower_is_better=False, monotone=True)
+    ... def n_classes(release, k):
+    ...     "Number of equivalence classes."
+    ...     return release.n_classes
+    >>> "classes" in kg.metrics.metric_names()
+    True
+    >>> kg.metrics.unregister_metric("classes")
+    """
+    def decorate(fn):
+        if name in _METRICS and not replace:
+            raise ValueError(f"A metric named {name!r} is already registered; "
+                             f"pass replace=True to replace it.")
+        doc = description or (fn.__doc__ or name).strip().splitlines()[0]
+        _METRICS[name] = MetricInfo(name, fn, lower_is_better, monotone, doc)
+        return fn
+
+    return decorate if function is None else decorate(function)
+
+
+def unregister_metric(name):
+    """Remove a registered metric."""
+    _METRICS.pop(name, None)
+
+
+def get_metric(name):
+    """The :class:`MetricInfo` registered as ``name``; unknown names list the known ones."""
+    try:
+        return _METRICS[name]
+    except KeyError:
+        raise ValueError(
+            f"Unknown metric {name!r}. Known metrics: {sorted(_METRICS)}."
+        ) from None
+
+
+def metric_names():
+    """Names of all registered metrics, sorted."""
+    return sorted(_METRICS)
+
+
+def metrics():
+    """All registered metrics as ``{name: MetricInfo}``."""
+    return dict(_METRICS)
+
+
+def compute_metrics(release, k, names=None):
+    """``{name: value}`` for ``names`` (default: every registered metric)."""
+    names = metric_names() if names is None else list(names)
+    return {name: get_metric(name)(release, k) for name in names}

@@ -1,0 +1,119 @@
+"""Privacy checks on any released DataFrame (ours or another tool's).
+
+Records whose quasi-identifiers are all ``*`` are suppressed records: they
+are left out of every check and counted instead.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..exceptions import SchemaError
+from . import _measures as m
+
+__all__ = [
+    "equivalence_classes",
+    "k_anonymity",
+    "is_k_anonymous",
+    "l_diversity",
+    "t_closeness",
+    "prosecutor_risk",
+]
+
+
+def _class_of(table, quasi_identifiers):
+    quasi_identifiers = list(quasi_identifiers)
+    missing = [q for q in quasi_identifiers if q not in table.columns]
+    if missing:
+        raise SchemaError(f"quasi-identifier column(s) {missing} are not in the table")
+    text = table[quasi_identifiers].astype(str)
+    suppressed = (text == "*").all(axis=1).to_numpy()
+    codes, _ = pd.MultiIndex.from_frame(text).factorize()
+    codes = np.asarray(codes, dtype=np.int64)
+    _, dense = np.unique(codes[~suppressed], return_inverse=True)
+    class_of = np.full(len(table), -1, dtype=np.int64)
+    class_of[~suppressed] = dense.reshape(-1)
+    return class_of
+
+
+def equivalence_classes(table, quasi_identifiers):
+    """Row positions of each equivalence class (suppressed rows left out).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"a": ["x", "x", "y", "*"], "b": [1, 1, 2, "*"]})
+    >>> [c.tolist() for c in equivalence_classes(t, ["a", "b"])]
+    [[0, 1], [2]]
+    """
+    class_of = _class_of(table, quasi_identifiers)
+    order = np.argsort(class_of, kind="stable")
+    order = order[class_of[order] >= 0]
+    groups = np.split(order, np.flatnonzero(np.diff(class_of[order])) + 1) if order.size else []
+    return sorted(groups, key=lambda g: g[0])
+
+
+def k_anonymity(table, quasi_identifiers):
+    """The k a table achieves: its smallest equivalence class (0 if all suppressed)."""
+    sizes = m.class_sizes(_class_of(table, quasi_identifiers))
+    return int(sizes.min()) if sizes.size else 0
+
+
+def is_k_anonymous(table, quasi_identifiers, k):
+    """Whether every equivalence class holds at least ``k`` records."""
+    return k_anonymity(table, quasi_identifiers) >= k
+
+
+def _sensitive_codes(table, sensitive):
+    if sensitive not in table.columns:
+        raise SchemaError(f"sensitive column {sensitive!r} is not in the table")
+    codes, uniques = pd.factorize(table[sensitive], sort=True)
+    return codes.astype(np.int64), len(uniques)
+
+
+def l_diversity(table, quasi_identifiers, sensitive, *, kind="distinct", c=1.0):
+    """The l a table achieves on ``sensitive`` (the least diverse class).
+
+    ``kind`` is ``"distinct"`` (distinct values), ``"entropy"`` (exp of the
+    entropy) or ``"recursive"`` (largest l with recursive (c, l)-diversity).
+    """
+    class_of = _class_of(table, quasi_identifiers)
+    values, _ = _sensitive_codes(table, sensitive)
+    if kind == "distinct":
+        per_class = m.distinct_values(class_of, values)
+    elif kind == "entropy":
+        per_class = m.entropy_l(class_of, values)
+    elif kind == "recursive":
+        per_class = m.recursive_l(class_of, values, c)
+    else:
+        raise ValueError(f"The 'kind' parameter of l_diversity must be one of "
+                         f"['distinct', 'entropy', 'recursive']. Got {kind!r}.")
+    return float(per_class.min()) if per_class.size else 0.0
+
+
+def t_closeness(table, quasi_identifiers, sensitive, *, ordered=None):
+    """The t a table achieves: the largest EMD of a class to the whole table.
+
+    ``ordered`` chooses the ordered ground distance (numeric values) or the
+    equal one (categorical); by default it follows the column's dtype.
+    """
+    class_of = _class_of(table, quasi_identifiers)
+    values, n_values = _sensitive_codes(table, sensitive)
+    if ordered is None:
+        ordered = pd.api.types.is_numeric_dtype(table[sensitive].dtype)
+    emd = m.emd_to_table(class_of, values, n_values, ordered=ordered)
+    return float(emd.max()) if emd.size else 0.0
+
+
+def prosecutor_risk(table, quasi_identifiers):
+    """Prosecutor re-identification risk: ``(highest, average)``.
+
+    A record in a class of size ``|E|`` is re-identified with probability
+    ``1/|E|``; the highest risk is ``1/min |E|`` and the average over released
+    records is ``classes / records``.
+    """
+    sizes = m.class_sizes(_class_of(table, quasi_identifiers))
+    if not sizes.size:
+        return 0.0, 0.0
+    return float(1.0 / sizes.min()), float(len(sizes) / sizes.sum())

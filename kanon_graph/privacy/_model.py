@@ -1,0 +1,154 @@
+"""The privacy model a release must satisfy: k, and optionally l and t.
+
+:class:`PrivacyModel` is what algorithms receive: ``model.failing(class_of)``
+tells which classes break any criterion, so an algorithm that honours it
+(Datafly, the lattice searches) satisfies l-diversity and t-closeness as
+readily as k-anonymity. Every criterion here is monotone under
+generalization: merging two classes that satisfy it gives a class that
+satisfies it (for t-closeness this holds for the EMD; Li et al. 2007).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..exceptions import SchemaError
+from . import _measures as m
+
+__all__ = ["PrivacyModel", "Verification", "DIVERSITY_KINDS"]
+
+DIVERSITY_KINDS = ("distinct", "entropy", "recursive")
+
+
+@dataclass(frozen=True)
+class PrivacyModel:
+    """k-anonymity plus optional l-diversity and t-closeness.
+
+    Parameters
+    ----------
+    k : int
+    l : float, optional
+        Required diversity of the sensitive attribute in every class.
+    diversity : {"distinct", "entropy", "recursive"}
+    c : float
+        The constant of recursive (c, l)-diversity.
+    t : float, optional
+        Largest allowed EMD between a class's and the table's distribution.
+    sensitive : str, optional
+        The sensitive attribute l and t apply to (the schema's first
+        sensitive column by default).
+    """
+
+    k: int
+    l: float | None = None
+    diversity: str = "distinct"
+    c: float = 1.0
+    t: float | None = None
+    sensitive: str | None = None
+
+    monotone = True
+
+    @property
+    def needs_sensitive(self):
+        return self.l is not None or self.t is not None
+
+    def bind(self, data):
+        """Check the model against an encoded table and fill in ``sensitive``."""
+        if not self.needs_sensitive:
+            return self
+        sensitive = self.sensitive
+        if sensitive is None:
+            if not data.schema.sensitive:
+                raise SchemaError(
+                    "l-diversity / t-closeness need a sensitive attribute: list one in "
+                    "Schema(sensitive=[...])"
+                )
+            sensitive = data.schema.sensitive[0]
+        if sensitive not in data.sensitive:
+            raise SchemaError(
+                f"The 'sensitive' parameter names {sensitive!r}, which is not a sensitive "
+                f"column of the schema {list(data.schema.sensitive)}"
+            )
+        return PrivacyModel(self.k, self.l, self.diversity, self.c, self.t, sensitive)
+
+    def failing(self, class_of, data, n_classes=None):
+        """Boolean per class: does the class break any criterion?"""
+        class_of = np.asarray(class_of, dtype=np.int64)
+        if n_classes is None:
+            n_classes = int(class_of.max()) + 1 if class_of.size and class_of.max() >= 0 else 0
+        bad = m.class_sizes(class_of, n_classes) < self.k
+        if self.needs_sensitive:
+            values = data.sensitive[self.sensitive]
+            if self.l is not None:
+                bad |= self._diversity(class_of, values, n_classes) < self.l
+            if self.t is not None:
+                bad |= self._closeness(class_of, values, data, n_classes) > self.t + 1e-12
+        return bad
+
+    def _diversity(self, class_of, values, n_classes):
+        if self.diversity == "distinct":
+            return m.distinct_values(class_of, values, n_classes)
+        if self.diversity == "entropy":
+            return m.entropy_l(class_of, values, n_classes) + 1e-9
+        return m.recursive_l(class_of, values, self.c, n_classes)
+
+    def _closeness(self, class_of, values, data, n_classes):
+        ordered = data.schema.kind(self.sensitive, data.table) == "numeric"
+        n_values = len(data.sensitive_domain[self.sensitive])
+        return m.emd_to_table(class_of, values, n_values, ordered=ordered, n_classes=n_classes)
+
+    def verify(self, class_of, data):
+        """Measure every criterion on a release and say whether all hold."""
+        class_of = np.asarray(class_of, dtype=np.int64)
+        n_classes = int(class_of.max()) + 1 if class_of.size and class_of.max() >= 0 else 0
+        sizes = m.class_sizes(class_of, n_classes)
+        k_achieved = int(sizes.min()) if n_classes else 0
+        l_achieved = t_achieved = None
+        if self.needs_sensitive and n_classes:
+            values = data.sensitive[self.sensitive]
+            if self.l is not None:
+                l_achieved = float(self._diversity(class_of, values, n_classes).min())
+            if self.t is not None:
+                t_achieved = float(self._closeness(class_of, values, data, n_classes).max())
+        released = int((class_of >= 0).sum())
+        holds = (released == 0 or k_achieved >= self.k) \
+            and (self.l is None or released == 0 or l_achieved >= self.l) \
+            and (self.t is None or released == 0 or t_achieved <= self.t + 1e-12)
+        return Verification(
+            k=self.k, k_achieved=k_achieved, l=self.l, l_achieved=l_achieved,
+            diversity=self.diversity if self.l is not None else None,
+            t=self.t, t_achieved=t_achieved, released=released,
+            suppressed=int((class_of < 0).sum()), classes=n_classes, holds=bool(holds))
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What a release was checked against, and what it achieved.
+
+    ``k_achieved`` is the smallest class among released (not suppressed)
+    records; ``l_achieved`` the smallest diversity; ``t_achieved`` the
+    largest EMD. ``holds`` is true when every requested criterion holds.
+    """
+
+    k: int
+    k_achieved: int
+    l: float | None
+    l_achieved: float | None
+    diversity: str | None
+    t: float | None
+    t_achieved: float | None
+    released: int
+    suppressed: int
+    classes: int
+    holds: bool
+
+    def describe(self):
+        parts = [f"k={self.k} (smallest class {self.k_achieved})"]
+        if self.l is not None:
+            parts.append(f"{self.diversity} l={self.l:g} (achieved {self.l_achieved:g})")
+        if self.t is not None:
+            parts.append(f"t={self.t:g} (largest EMD {self.t_achieved:.4f})")
+        parts.append(f"{self.suppressed} suppressed")
+        return ("holds: " if self.holds else "FAILS: ") + ", ".join(parts)

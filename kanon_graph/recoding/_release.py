@@ -1,0 +1,264 @@
+"""From a partition of the records to released values.
+
+Two recodings are supported, and both produce a :class:`Release`:
+
+* **global (full-domain)**: one level per quasi-identifier; every value is
+  replaced by its ancestor at that level (:func:`recode_levels`);
+* **local**: records are grouped into classes; within a class each value is
+  replaced by the lowest common ancestor of the class's values in the
+  hierarchy; without a hierarchy a numeric attribute becomes ``[min-max]`` and
+  a categorical one the value set ``{a,b}`` (:func:`recode_partition`).
+
+Suppressed records (class ``-1``) have every quasi-identifier replaced by
+``*``. They stay in the released table and are counted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..encoding import combine_codes
+
+__all__ = ["AttributeRelease", "Release", "recode_levels", "recode_partition", "SUPPRESSED"]
+
+SUPPRESSED = "*"
+
+
+@dataclass(frozen=True)
+class AttributeRelease:
+    """The released value of one attribute, per class.
+
+    ``level``/``node`` locate hierarchy nodes; ``lo``/``hi`` are the numeric
+    range the value stands for (hierarchy-free numeric, or numeric leaves);
+    ``distinct`` counts the original values a hierarchy-free categorical
+    value set holds (or the leaves under a hierarchy node).
+    """
+
+    labels: np.ndarray            # (n_classes,) str
+    level: np.ndarray | None      # (n_classes,) hierarchy level, or None
+    node: np.ndarray | None       # (n_classes,) node index at that level
+    lo: np.ndarray | None         # (n_classes,) float
+    hi: np.ndarray | None
+    distinct: np.ndarray          # (n_classes,) leaves / values covered
+
+
+@dataclass(frozen=True)
+class Release:
+    """A recoded table before it is wrapped in a result.
+
+    Attributes
+    ----------
+    data : EncodedTable
+    class_of : ndarray of int64, shape (n,)
+        Equivalence class of every record, ``-1`` for suppressed records.
+    sizes : ndarray, shape (n_classes,)
+    attributes : dict of str to AttributeRelease
+    levels : tuple of int or None
+        The level vector, for a global recoding.
+    """
+
+    data: object
+    class_of: np.ndarray
+    sizes: np.ndarray
+    attributes: dict
+    levels: tuple | None = None
+
+    @property
+    def n_classes(self):
+        return len(self.sizes)
+
+    @property
+    def suppressed(self):
+        return int((self.class_of < 0).sum())
+
+    def classes(self):
+        """Row positions of each class, classes ordered by first row."""
+        order = np.argsort(self.class_of, kind="stable")
+        bounds = np.searchsorted(self.class_of[order], np.arange(self.n_classes + 1))
+        groups = [order[bounds[i]:bounds[i + 1]] for i in range(self.n_classes)]
+        return sorted(groups, key=lambda g: g[0])
+
+    def table(self):
+        """The released DataFrame: identifiers removed, quasi-identifiers recoded."""
+        source = self.data.table
+        schema = self.data.schema
+        out = {}
+        suppressed = self.class_of < 0
+        safe = np.where(suppressed, 0, self.class_of)
+        for column in schema.released_columns(source):
+            if column in self.attributes:
+                labels = self.attributes[column].labels
+                values = labels[safe] if len(labels) else np.full(len(safe), SUPPRESSED, object)
+                values = np.where(suppressed, SUPPRESSED, values).astype(object)
+                out[column] = values
+            else:
+                out[column] = source[column].to_numpy()
+        frame = pd.DataFrame(out, columns=list(out))
+        if self.data.row_labels is not None:
+            frame.index = self.data.row_labels
+        return frame
+
+
+def _fmt(x):
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def _range_label(lo, hi):
+    return _fmt(lo) if lo == hi else f"[{_fmt(lo)}-{_fmt(hi)}]"
+
+
+def _classes_from_keys(keys, valid):
+    """Dense class ids (by first appearance) from per-row keys; -1 where not valid."""
+    class_of = np.full(len(keys), -1, dtype=np.int64)
+    if valid.any():
+        _, first, inverse = np.unique(keys[valid], return_index=True, return_inverse=True)
+        rank = np.empty(len(first), dtype=np.int64)
+        rank[np.argsort(first, kind="stable")] = np.arange(len(first))
+        class_of[valid] = rank[inverse.reshape(-1)]
+    return class_of
+
+
+def _representatives(class_of, n_classes):
+    """One row position per class (its first row)."""
+    rows = np.flatnonzero(class_of >= 0)
+    rep = np.empty(n_classes, dtype=np.int64)
+    rep[class_of[rows][::-1]] = rows[::-1]
+    return rep
+
+
+def _hierarchy_release(attr, level, node):
+    h = attr.hierarchy
+    labels = np.array([h.label(l, j) for l, j in zip(level, node)], dtype=object)
+    distinct = np.array([h.leaf_counts[l][j] for l, j in zip(level, node)], dtype=np.int64)
+    lo = hi = None
+    if attr.kind == "numeric" and h.leaf_values is not None:
+        spans = [h.numeric_span(l, j) for l, j in zip(level, node)]
+        lo = np.array([s[0] for s in spans])
+        hi = np.array([s[1] for s in spans])
+    return AttributeRelease(labels, np.asarray(level), np.asarray(node), lo, hi, distinct)
+
+
+def recode_levels(data, levels, *, suppress=None):
+    """Full-domain generalization of ``data`` to ``levels``.
+
+    Parameters
+    ----------
+    data : EncodedTable
+    levels : sequence of int
+        One level per quasi-identifier (hierarchy-free attributes: 0 or 1).
+    suppress : ndarray of bool, optional
+        Records to suppress.
+    """
+    levels = tuple(int(l) for l in levels)
+    keys = data.group_keys(levels)
+    valid = np.ones(data.n, dtype=bool) if suppress is None else ~np.asarray(suppress, bool)
+    class_of = _classes_from_keys(keys, valid)
+    n_classes = int(class_of.max()) + 1 if valid.any() else 0
+    sizes = np.bincount(class_of[valid], minlength=n_classes)
+    rep = _representatives(class_of, n_classes)
+    attributes = {}
+    for attr, level in zip(data.attributes, levels):
+        if attr.hierarchy is not None:
+            node = attr.hierarchy.level_map[level][attr.codes[rep]]
+            attributes[attr.name] = _hierarchy_release(attr, np.full(n_classes, level), node)
+        elif level == 0:
+            attributes[attr.name] = _free_release(attr, class_of, n_classes)
+        else:
+            everyone = np.zeros_like(class_of)
+            whole = _free_release(attr, np.where(valid, everyone, -1), 1)
+            attributes[attr.name] = AttributeRelease(
+                np.repeat(whole.labels, n_classes), None, None,
+                None if whole.lo is None else np.repeat(whole.lo, n_classes),
+                None if whole.hi is None else np.repeat(whole.hi, n_classes),
+                np.repeat(whole.distinct, n_classes))
+    return Release(data, class_of, sizes, attributes, levels)
+
+
+def _free_release(attr, class_of, n_classes):
+    """Hierarchy-free released values: ``[min-max]`` or ``{a,b}`` per class."""
+    rows = np.flatnonzero(class_of >= 0)
+    cls = class_of[rows]
+    if attr.kind == "numeric":
+        vals = attr.values[rows]
+        lo = np.full(n_classes, np.inf)
+        hi = np.full(n_classes, -np.inf)
+        np.minimum.at(lo, cls, vals)
+        np.maximum.at(hi, cls, vals)
+        pairs = np.unique(np.column_stack([cls, attr.codes[rows]]), axis=0)
+        distinct = np.bincount(pairs[:, 0], minlength=n_classes)
+        labels = np.array([_range_label(a, b) for a, b in zip(lo, hi)], dtype=object)
+        return AttributeRelease(labels, None, None, lo, hi, distinct)
+    pairs = np.unique(np.column_stack([cls, attr.codes[rows]]), axis=0)
+    distinct = np.bincount(pairs[:, 0], minlength=n_classes)
+    members = [[] for _ in range(n_classes)]
+    for c, code in pairs:
+        members[c].append(attr.domain[code])
+    labels = np.array([m[0] if len(m) == 1 else "{" + ",".join(sorted(map(str, m))) + "}"
+                       for m in members], dtype=object)
+    return AttributeRelease(labels, None, None, None, None, distinct)
+
+
+def recode_partition(data, class_of):
+    """Local recoding: each class released at its lowest common ancestors.
+
+    Classes whose released tuples coincide are merged into one equivalence
+    class (they are indistinguishable in the release).
+
+    Parameters
+    ----------
+    data : EncodedTable
+    class_of : array of int, shape (n,)
+        A class label per record; ``-1`` marks a suppressed record.
+    """
+    class_of = np.asarray(class_of, dtype=np.int64)
+    valid = class_of >= 0
+    class_of = _classes_from_keys(class_of, valid)
+    n_classes = int(class_of.max()) + 1 if valid.any() else 0
+    rows = np.flatnonzero(valid)
+    cls = class_of[rows]
+    attributes = {}
+    for attr in data.attributes:
+        if attr.hierarchy is None:
+            attributes[attr.name] = _free_release(attr, class_of, n_classes)
+            continue
+        h = attr.hierarchy
+        level = np.full(n_classes, -1, dtype=np.int64)
+        node = np.zeros(n_classes, dtype=np.int64)
+        for l in range(h.height + 1):
+            mapped = h.level_map[l][attr.codes[rows]]
+            lo = np.full(n_classes, np.iinfo(np.int64).max)
+            hi = np.full(n_classes, -1, dtype=np.int64)
+            np.minimum.at(lo, cls, mapped)
+            np.maximum.at(hi, cls, mapped)
+            fresh = (level < 0) & (lo == hi)
+            level[fresh] = l
+            node[fresh] = lo[fresh]
+            if (level >= 0).all():
+                break
+        attributes[attr.name] = _hierarchy_release(attr, level, node)
+    # merge classes whose released tuples coincide
+    if n_classes:
+        tuple_keys = combine_codes(
+            [pd.factorize(attributes[a.name].labels)[0] for a in data.attributes],
+            [n_classes] * len(data.attributes))
+        _, first, inverse = np.unique(tuple_keys, return_index=True, return_inverse=True)
+        if len(first) < n_classes:
+            order = np.argsort(first, kind="stable")
+            rank = np.empty(len(first), dtype=np.int64)
+            rank[order] = np.arange(len(first))
+            new_of_old = rank[inverse.reshape(-1)]
+            keep = first[order]
+            class_of = np.where(valid, new_of_old[np.maximum(class_of, 0)], -1)
+            attributes = {name: _take(rel, keep) for name, rel in attributes.items()}
+            n_classes = len(first)
+    sizes = np.bincount(class_of[valid], minlength=n_classes)
+    return Release(data, class_of, sizes, attributes, None)
+
+
+def _take(rel, idx):
+    pick = (lambda a: None if a is None else a[idx])
+    return AttributeRelease(rel.labels[idx], pick(rel.level), pick(rel.node),
+                            pick(rel.lo), pick(rel.hi), rel.distinct[idx])

@@ -1,0 +1,138 @@
+"""The open registry of anonymization algorithms.
+
+An algorithm is a plain function::
+
+    def my_algorithm(data, model, *, rng, suppression=None, **options) -> Partition
+
+``data`` is an :class:`~kanon_graph.encoding.EncodedTable`, ``model`` a
+:class:`~kanon_graph.privacy.PrivacyModel` (``model.k``, and
+``model.failing(class_of, data)`` for l / t), ``rng`` a seeded
+``numpy.random.Generator`` and ``suppression`` the fraction of records the
+user allows to be suppressed (``None``: the algorithm's own default). It
+returns a :class:`Partition`; :func:`kanon_graph.anonymize` recodes it,
+verifies it and measures it. Register it with :func:`register_algorithm`
+from any module, and ``kg.anonymize(..., algorithm="name")`` finds it.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+__all__ = ["Partition", "AlgorithmInfo", "register_algorithm", "get_algorithm", "algorithms"]
+
+RECODINGS = ("global", "local")
+
+
+@dataclass(frozen=True)
+class Partition:
+    """What an algorithm returns.
+
+    Attributes
+    ----------
+    class_of : ndarray of int, shape (n,)
+        A class label per record; ``-1`` suppresses the record.
+    levels : tuple of int, optional
+        For a global (full-domain) recoding: the level of every
+        quasi-identifier. Classes then follow from the levels, and
+        ``class_of`` only marks suppressed records.
+    stats : dict
+        Anything the algorithm wants to report (merged into ``result.stats``).
+    """
+
+    class_of: np.ndarray
+    levels: tuple | None = None
+    stats: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AlgorithmInfo:
+    """A registered algorithm and what it declares about itself."""
+
+    name: str
+    function: Callable
+    recoding: str
+    needs_hierarchies: bool
+    supports_suppression: bool
+    description: str
+
+    def options(self):
+        """Names of the keyword options the function accepts beyond the protocol."""
+        params = inspect.signature(self.function).parameters
+        return [n for n, p in params.items()
+                if p.kind == p.KEYWORD_ONLY and n not in ("rng", "suppression")]
+
+    def accepts_any_option(self):
+        return any(p.kind == p.VAR_KEYWORD
+                   for p in inspect.signature(self.function).parameters.values())
+
+
+_ALGORITHMS: dict[str, AlgorithmInfo] = {}
+
+
+def register_algorithm(name, function=None, *, recoding, needs_hierarchies=False,
+                       supports_suppression=False, description=None, replace=False):
+    """Register ``function`` as algorithm ``name`` (usable as a decorator).
+
+    Parameters
+    ----------
+    name : str
+    function : callable
+        ``function(data, model, *, rng, suppression=None, **options) -> Partition``.
+    recoding : {"global", "local"}
+        Whether it releases one level per attribute or per-class values.
+    needs_hierarchies : bool
+        Whether every quasi-identifier must have a hierarchy.
+    supports_suppression : bool
+        Whether it may suppress records.
+    replace : bool
+        Allow replacing an existing registration.
+
+    Examples
+    --------
+    >>> import numpy as np, kanon_graph as kg
+    >>> @kg.register_algorithm("one-class", recoding="local")
+    ... def one_class(data, model, *, rng, suppression=None):
+    ...     "Put every record in a single class."
+    ...     return kg.Partition(np.zeros(data.n, dtype=int))
+    >>> "one-class" in kg.algorithms()
+    True
+    >>> kg.registry.unregister_algorithm("one-class")
+    """
+    if recoding not in RECODINGS:
+        raise ValueError(f"The 'recoding' parameter of register_algorithm must be one of "
+                         f"{list(RECODINGS)}. Got {recoding!r}.")
+
+    def decorate(fn):
+        if name in _ALGORITHMS and not replace:
+            raise ValueError(f"An algorithm named {name!r} is already registered; "
+                             f"pass replace=True to replace it.")
+        doc = description or (fn.__doc__ or name).strip().splitlines()[0]
+        _ALGORITHMS[name] = AlgorithmInfo(name, fn, recoding, needs_hierarchies,
+                                          supports_suppression, doc)
+        return fn
+
+    return decorate if function is None else decorate(function)
+
+
+def unregister_algorithm(name):
+    """Remove a registered algorithm."""
+    _ALGORITHMS.pop(name, None)
+
+
+def get_algorithm(name):
+    """The :class:`AlgorithmInfo` registered as ``name``; unknown names list the known ones."""
+    try:
+        return _ALGORITHMS[name]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"Unknown algorithm {name!r}. Known algorithms: {sorted(_ALGORITHMS)}."
+        ) from None
+
+
+def algorithms():
+    """Names of the registered algorithms, sorted."""
+    return sorted(_ALGORITHMS)

@@ -1,0 +1,86 @@
+"""The frozen result every anonymization returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["AnonymizationResult"]
+
+
+@dataclass(frozen=True)
+class AnonymizationResult:
+    """A release, how it was made, and what it achieves.
+
+    Attributes
+    ----------
+    table : DataFrame
+        The released table: identifiers removed, quasi-identifiers recoded,
+        suppressed records' quasi-identifiers replaced by ``*``. Rows keep
+        the input's order and index.
+    classes : list of ndarray
+        Per equivalence class, the row positions of the input table it holds
+        (suppressed records are in no class).
+    levels : dict or None
+        For a global recoding: the level of every quasi-identifier.
+    level_labels : dict or None
+        For a global recoding: a readable name of each level (the label of
+        the first node at that level, e.g. ``'[20-24]'``).
+    metrics : dict
+        Every metric computed (see :mod:`kanon_graph.metrics`).
+    suppressed : int
+        Records whose quasi-identifiers were suppressed (still in ``table``).
+    suppressed_rows : ndarray
+        Their row positions in the input table.
+    dropped : int
+        Rows removed before anonymizing because of missing values
+        (only with ``missing="drop"``).
+    verification : Verification
+        The privacy check of this very release.
+    algorithm : str
+    k : int
+    stats : dict
+        Run statistics (``seconds`` at least) and what the algorithm reports.
+    """
+
+    table: pd.DataFrame
+    classes: list
+    levels: dict | None
+    level_labels: dict | None
+    metrics: dict
+    suppressed: int
+    suppressed_rows: np.ndarray
+    dropped: int
+    verification: object
+    algorithm: str
+    k: int
+    stats: dict = field(default_factory=dict)
+    release: object = field(default=None, repr=False, compare=False)
+
+    def class_summary(self):
+        """One row per equivalence class: its released values and size, largest first."""
+        qis = list(self.release.data.schema.quasi_identifiers)
+        rows = [self.table.iloc[c[0]][qis].tolist() + [len(c)] for c in self.classes]
+        frame = pd.DataFrame(rows, columns=qis + ["size"])
+        return frame.sort_values("size", ascending=False, kind="stable").reset_index(drop=True)
+
+    def summary(self):
+        """A few lines a person can read: classes, sizes, suppression, metrics."""
+        sizes = np.array([len(c) for c in self.classes])
+        lines = [f"algorithm {self.algorithm}, k={self.k}: {self.verification.describe()}"]
+        if sizes.size:
+            lines.append(f"{len(sizes)} equivalence classes, sizes min {sizes.min()}, "
+                         f"median {np.median(sizes):g}, max {sizes.max()}")
+        if self.levels is not None:
+            lines.append("levels: " + ", ".join(f"{a}={l}" for a, l in self.levels.items()))
+        if self.dropped:
+            lines.append(f"{self.dropped} rows with missing values were dropped before anonymizing")
+        lines.append("metrics: " + ", ".join(f"{n}={v:.6g}" for n, v in self.metrics.items()))
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return (f"AnonymizationResult(algorithm={self.algorithm!r}, k={self.k}, "
+                f"rows={len(self.table)}, classes={len(self.classes)}, "
+                f"suppressed={self.suppressed}, holds={self.verification.holds})")

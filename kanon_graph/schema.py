@@ -1,0 +1,251 @@
+"""The schema: what every column of a table is, and how it may be generalized.
+
+Each column has a *role*:
+
+``identifier``
+    Names a person directly (name, SSN). Never appears in any output.
+``quasi-identifier``
+    Could be linked with outside data (age, ZIP, sex). Generalized.
+``sensitive``
+    What must not be linked to a person (diagnosis, salary). Released as is;
+    l-diversity and t-closeness look at it.
+``insensitive``
+    Everything else. Released as is.
+
+and a *kind*, ``numeric`` or ``categorical``, inferred from the column's dtype
+unless given. A quasi-identifier may have a :class:`~kanon_graph.Hierarchy`;
+one without falls back to the hierarchy-free definitions (numeric ranges
+``[min-max]``, categorical value sets ``{a,b}``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from .exceptions import SchemaError
+from .hierarchy import Hierarchy, read_hierarchy
+
+__all__ = ["Schema", "ROLES", "KINDS"]
+
+ROLES = ("identifier", "quasi-identifier", "sensitive", "insensitive")
+KINDS = ("numeric", "categorical")
+
+
+def _names(value, parameter):
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = [value]
+    try:
+        names = tuple(str(v) for v in value)
+    except TypeError:
+        raise SchemaError(
+            f"The {parameter!r} parameter of Schema must be a list of column names. "
+            f"Got {value!r}."
+        ) from None
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise SchemaError(f"The {parameter!r} parameter of Schema lists {duplicates} twice.")
+    return names
+
+
+@dataclass(frozen=True)
+class Schema:
+    """Roles, kinds and hierarchies of a table's columns.
+
+    Parameters
+    ----------
+    quasi_identifiers : list of str
+        The columns to generalize, in order (the order of level vectors).
+    sensitive, identifiers : list of str, optional
+    insensitive : list of str, optional
+        Defaults to every column not named elsewhere.
+    hierarchies : dict of str to Hierarchy, optional
+        Hierarchies by column; entries for columns that are not
+        quasi-identifiers are ignored.
+    numeric, categorical : list of str, optional
+        Override the kind inferred from the dtype.
+
+    Examples
+    --------
+    >>> import kanon_graph as kg
+    >>> table = kg.datasets.paper_003_table()
+    >>> schema = kg.Schema(quasi_identifiers=["gender", "age", "zip"],
+    ...                    sensitive=["disease"], categorical=["zip"],
+    ...                    hierarchies=kg.datasets.paper_003_hierarchies())
+    >>> schema.kind("age", table), schema.kind("zip", table)
+    ('numeric', 'categorical')
+    >>> schema.role("id")
+    'insensitive'
+    """
+
+    quasi_identifiers: tuple = ()
+    sensitive: tuple = ()
+    identifiers: tuple = ()
+    insensitive: tuple | None = None
+    hierarchies: dict = field(default_factory=dict)
+    numeric: tuple = ()
+    categorical: tuple = ()
+
+    def __post_init__(self):
+        for name in ("quasi_identifiers", "sensitive", "identifiers", "numeric", "categorical"):
+            object.__setattr__(self, name, _names(getattr(self, name), name))
+        if self.insensitive is not None:
+            object.__setattr__(self, "insensitive", _names(self.insensitive, "insensitive"))
+        if not self.quasi_identifiers:
+            raise SchemaError(
+                "The 'quasi_identifiers' parameter of Schema must name at least one column."
+            )
+        roles = {"quasi_identifiers": self.quasi_identifiers, "sensitive": self.sensitive,
+                 "identifiers": self.identifiers, "insensitive": self.insensitive or ()}
+        seen = {}
+        for role, names in roles.items():
+            for n in names:
+                if n in seen:
+                    raise SchemaError(
+                        f"Column {n!r} is listed both as {seen[n]} and as {role} in the schema."
+                    )
+                seen[n] = role
+        both = sorted(set(self.numeric) & set(self.categorical))
+        if both:
+            raise SchemaError(f"Column(s) {both} are listed as both numeric and categorical.")
+        hierarchies = dict(self.hierarchies or {})
+        for column, h in hierarchies.items():
+            if not isinstance(h, Hierarchy):
+                raise SchemaError(
+                    f"The hierarchy for column {column!r} must be a Hierarchy, got "
+                    f"{type(h).__name__}; use kg.read_hierarchy(path) to load a file."
+                )
+            if h.name is None:
+                h.name = column
+        object.__setattr__(self, "hierarchies", hierarchies)
+
+    # ----------------------------------------------------------------- queries
+    def role(self, column):
+        """The role of ``column``: one of :data:`ROLES`."""
+        if column in self.quasi_identifiers:
+            return "quasi-identifier"
+        if column in self.sensitive:
+            return "sensitive"
+        if column in self.identifiers:
+            return "identifier"
+        return "insensitive"
+
+    def kind(self, column, table=None):
+        """``"numeric"`` or ``"categorical"``, from the overrides or ``table``'s dtype."""
+        if column in self.numeric:
+            return "numeric"
+        if column in self.categorical:
+            return "categorical"
+        if table is not None and column in table.columns:
+            dtype = table[column].dtype
+            if pd.api.types.is_bool_dtype(dtype):
+                return "categorical"
+            if pd.api.types.is_numeric_dtype(dtype):
+                return "numeric"
+        return "categorical"
+
+    def hierarchy(self, column):
+        """The hierarchy of ``column``, or ``None``."""
+        return self.hierarchies.get(column)
+
+    def released_columns(self, table):
+        """Columns that appear in a release, in table order (identifiers dropped)."""
+        keep = set(self.quasi_identifiers) | set(self.sensitive)
+        if self.insensitive is None:
+            keep |= set(table.columns) - set(self.identifiers)
+        else:
+            keep |= set(self.insensitive)
+        return [c for c in table.columns if c in keep]
+
+    def check_table(self, table, *, where="anonymize"):
+        """Raise a :class:`SchemaError` naming any schema column missing from ``table``."""
+        named = (list(self.quasi_identifiers) + list(self.sensitive) + list(self.identifiers)
+                 + list(self.insensitive or ()))
+        missing = [c for c in named if c not in table.columns]
+        if missing:
+            role = self.role(missing[0]).replace("-", " ")
+            raise SchemaError(
+                f"{where}: {role} column {missing[0]!r} is not in the table"
+                + (f" (nor {missing[1:]})" if len(missing) > 1 else "")
+                + f"; the table has columns {list(table.columns)}"
+            )
+
+    # -------------------------------------------------------------------- files
+    def to_dict(self):
+        """A JSON-ready description (hierarchies by attribute name only)."""
+        out = {"quasi_identifiers": list(self.quasi_identifiers)}
+        for name in ("sensitive", "identifiers", "numeric", "categorical"):
+            if getattr(self, name):
+                out[name] = list(getattr(self, name))
+        if self.insensitive is not None:
+            out["insensitive"] = list(self.insensitive)
+        return out
+
+    @classmethod
+    def from_dict(cls, spec, *, base=None, hierarchies=None):
+        """Build from a mapping (the content of a schema file).
+
+        Keys: ``quasi_identifiers`` (required), ``sensitive``, ``identifiers``,
+        ``insensitive``, ``numeric``, ``categorical``, and ``hierarchies``: a
+        mapping from column to an ARX-format CSV path (relative to ``base``),
+        or a folder path read with :func:`~kanon_graph.load_hierarchies`.
+        """
+        if not isinstance(spec, dict):
+            raise SchemaError(f"A schema must be a mapping, got {type(spec).__name__}.")
+        known = {"quasi_identifiers", "sensitive", "identifiers", "insensitive",
+                 "numeric", "categorical", "hierarchies"}
+        unknown = sorted(set(spec) - known)
+        if unknown:
+            raise SchemaError(f"Unknown schema key(s) {unknown}; known keys are {sorted(known)}.")
+        base = Path(base) if base is not None else Path.cwd()
+        hier = dict(hierarchies or {})
+        given = spec.get("hierarchies")
+        if isinstance(given, str):
+            from .hierarchy import load_hierarchies
+
+            folder = base / given
+            qis = [str(q) for q in spec.get("quasi_identifiers") or []]
+            loaded = load_hierarchies(folder)
+            hier.update({c: h for c, h in loaded.items() if c in qis})
+        elif isinstance(given, dict):
+            for column, path in given.items():
+                hier[column] = read_hierarchy(base / path, name=column)
+        elif given is not None:
+            raise SchemaError("The schema's 'hierarchies' must be a folder or a mapping.")
+        args = {k: v for k, v in spec.items() if k != "hierarchies"}
+        return cls(hierarchies=hier, **args)
+
+    @classmethod
+    def from_file(cls, path, *, hierarchies=None):
+        """Load a schema from a ``.json``, ``.yaml`` or ``.yml`` file.
+
+        Hierarchy paths inside the file are relative to the file.
+        """
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise SchemaError(f"schema file {str(path)!r} does not exist") from None
+        if path.suffix.lower() == ".json":
+            try:
+                spec = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise SchemaError(f"schema file {str(path)!r}, line {exc.lineno}: {exc.msg}") from None
+        else:
+            import yaml
+
+            try:
+                spec = yaml.safe_load(text)
+            except yaml.YAMLError as exc:
+                mark = getattr(exc, "problem_mark", None)
+                line = f", line {mark.line + 1}" if mark is not None else ""
+                raise SchemaError(f"schema file {str(path)!r}{line}: {exc}") from None
+        try:
+            return cls.from_dict(spec, base=path.parent, hierarchies=hierarchies)
+        except SchemaError as exc:
+            raise SchemaError(f"schema file {str(path)!r}: {exc}") from None
