@@ -1,0 +1,54 @@
+"""Shared fixtures.
+
+Tests that need the real datasets read them from ``$KANON_GRAPH_DATA`` (a
+folder holding ``adult/`` and ``fars/``). They skip with a reason when the
+variable is unset, and fail when it is set but the files are missing.
+"""
+
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import kanon_graph as kg
+
+ADULT_QIS = ["sex", "age", "race", "marital-status", "education", "native-country",
+             "workclass", "occupation"]
+
+
+def _data_root():
+    root = os.environ.get("KANON_GRAPH_DATA")
+    if not root:
+        pytest.skip("KANON_GRAPH_DATA is not set; it should point at the shared data folder")
+    return Path(root)
+
+
+def _require(path):
+    if not path.exists():
+        pytest.fail(f"KANON_GRAPH_DATA is set but {path} does not exist")
+    return path
+
+
+@pytest.fixture(scope="session")
+def adult_dir():
+    """``$KANON_GRAPH_DATA/adult`` (ARX's adult.csv and its hierarchies)."""
+    return _require(_data_root() / "adult")
+
+
+@pytest.fixture(scope="session")
+def fars_dir():
+    """``$KANON_GRAPH_DATA/fars`` (FARS, integer-recoded, with hierarchies)."""
+    return _require(_data_root() / "fars")
+
+
+@pytest.fixture(scope="session")
+def adult_table(adult_dir):
+    return pd.read_csv(_require(adult_dir / "adult.csv"), sep=";")
+
+
+@pytest.fixture(scope="session")
+def adult_schema(adult_dir):
+    """The 8 usual quasi-identifiers of Adult, with ARX's hierarchies; salary-class sensitive."""
+    hier = kg.load_hierarchies(adult_dir)
+    return kg.Schema(quasi_identifiers=ADULT_QIS, sensitive=["salary-class"], hierarchies=hier)
