@@ -14,6 +14,7 @@ Quick start::
 
 from . import datasets, hierarchy, metrics, privacy, recoding, registry
 from . import baselines  # noqa: F401  (registers the baseline algorithms)
+from . import viz
 from .api import Violation, anonymize, apply_levels, constraint_violations
 from .encoding import EncodedTable, encode
 from .exceptions import DataError, HierarchyError, PrivacyError, SchemaError
@@ -51,5 +52,6 @@ __all__ = [
     "register_algorithm",
     "register_metric",
     "registry",
+    "viz",
     "write_hierarchy",
 ]
