@@ -15,7 +15,7 @@ import pandas as pd
 from .encoding import encode
 from .exceptions import DataError, PrivacyError, SchemaError
 from .metrics import compute_metrics
-from .privacy import DIVERSITY_KINDS, PrivacyModel, k_anonymity
+from .privacy import DIVERSITY_KINDS, PrivacyModel
 from .recoding import recode_levels, recode_partition
 from .registry import Partition, get_algorithm
 from .result import AnonymizationResult
@@ -207,7 +207,7 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
     _check_cover(release)
     verification = model.verify(release.class_of, data)
     table_out = release.table()
-    independent = k_anonymity(table_out, list(schema.quasi_identifiers))
+    independent = _released_k(table_out, list(schema.quasi_identifiers), release.class_of)
     if not verification.holds or (verification.released and independent < model.k):
         raise PrivacyError(f"algorithm {algorithm!r} produced a release that fails its privacy "
                            f"check: {verification.describe()}; it is not returned")
@@ -218,6 +218,16 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
     stats["seconds"] = time.perf_counter() - started
     return _result(data, release, verification, algorithm=algorithm, k=model.k,
                    metrics=metrics, stats=stats)
+
+
+def _released_k(table_out, quasi_identifiers, class_of):
+    """Smallest class, recomputed from the released values of the released rows.
+
+    Suppressed rows are left out by position, not by their ``*`` cells, so a
+    record honestly generalized to roots labelled ``*`` still counts.
+    """
+    released = table_out[quasi_identifiers].iloc[np.flatnonzero(class_of >= 0)].astype(str)
+    return int(released.value_counts().min()) if len(released) else 0
 
 
 def _check_options(info, options):

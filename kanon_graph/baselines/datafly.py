@@ -48,7 +48,7 @@ def datafly(data, model, *, rng=None, suppression=None):
     >>> schema = kg.datasets.paper_003_schema()
     >>> res = kg.anonymize(table, schema, k=3, algorithm="datafly")
     >>> res.levels, res.suppressed
-    ({'gender': 0, 'age': 2, 'zip': 1}, 3)
+    ({'gender': 1, 'age': 2, 'zip': 1}, 1)
     """
     budget = model.k if suppression is None else int(np.floor(suppression * data.n))
     levels = [0] * len(data.attributes)

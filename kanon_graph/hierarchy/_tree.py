@@ -3,8 +3,8 @@
 A hierarchy is stored twice, for two kinds of reader:
 
 * an ``anytree`` tree (``Hierarchy.root``) whose nodes carry ``level``,
-  ``leaves`` (leaf count) and ``magval`` (a boolean mark), for people who
-  walk, render or inspect it;
+  ``leaf_count`` (anytree reserves ``leaves`` for the tuple of leaf nodes)
+  and ``magval`` (a boolean mark), for people who walk, render or inspect it;
 * integer arrays per level (``level_map``, ``leaf_counts``) for algorithms,
   so that generalizing a million encoded values to a level is one numpy
   indexing operation.
@@ -175,12 +175,12 @@ class Hierarchy:
         nodes = [[None] * len(level) for level in self._labels]
         top = self.height
         nodes[top][0] = Node(self._labels[top][0], level=top, index=0,
-                             leaves=int(self.leaf_counts[top][0]), magval=False)
+                             leaf_count=int(self.leaf_counts[top][0]), magval=False)
         for level in range(top - 1, -1, -1):
             for j, label in enumerate(self._labels[level]):
                 nodes[level][j] = Node(label, parent=nodes[level + 1][self._parent[level][j]],
                                        level=level, index=j,
-                                       leaves=int(self.leaf_counts[level][j]), magval=False)
+                                       leaf_count=int(self.leaf_counts[level][j]), magval=False)
         self._nodes = nodes
         self.root = nodes[top][0]
 
@@ -466,7 +466,7 @@ class Hierarchy:
         g_level, g_index = self._find(generalized, level)
         if self.level_map[g_level][leaf] != g_index:
             return False
-        return g_level <= self.magval_levels()[leaf]
+        return bool(g_level <= self.magval_levels()[leaf])
 
     # -------------------------------------------------------------- dunder
     def __iter__(self):
