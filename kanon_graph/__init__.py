@@ -14,6 +14,7 @@ Quick start::
 
 from . import datasets, hierarchy, metrics, privacy, recoding, registry
 from . import baselines  # noqa: F401  (registers the baseline algorithms)
+from . import lattice  # noqa: F401  (the lattice and its searches; registers "optimal")
 from . import viz
 from .api import Violation, anonymize, apply_levels, constraint_violations
 from .encoding import EncodedTable, encode
