@@ -85,7 +85,8 @@ def intervals(values, *, widths=None, cuts=None, origin=0, name=None, root="*"):
             edges = np.unique(np.asarray(level_cuts, dtype=float))
             if previous is not None and not set(edges) <= set(previous):
                 raise HierarchyError(
-                    f"intervals for {name!r}: cut points {sorted(set(edges) - set(previous))} "
+                    f"intervals for {name!r}: cut points "
+                    f"{[_fmt(c) for c in sorted(set(edges) - set(previous))]} "
                     f"are not cut points of the finer level, so the bands would not nest"
                 )
             previous = edges
