@@ -14,7 +14,10 @@ Quick start::
 
 from . import datasets, hierarchy, metrics, privacy, recoding, registry
 from . import baselines  # noqa: F401  (registers the baseline algorithms)
+from . import clustering  # noqa: F401  (registers "sensitive-clustering" and SD)
+from . import constrained  # noqa: F401  (generalization boundaries; registers "boundaries")
 from . import lattice  # noqa: F401  (the lattice and its searches; registers "optimal")
+from . import records  # noqa: F401  (the record graph; registers "mst")
 from . import viz
 from .api import Violation, anonymize, apply_levels, constraint_violations
 from .encoding import EncodedTable, encode
@@ -22,6 +25,7 @@ from .exceptions import DataError, HierarchyError, PrivacyError, SchemaError
 from .hierarchy import Hierarchy, load_hierarchies, read_hierarchy, write_hierarchy
 from .metrics import register_metric
 from .registry import Partition, algorithms, register_algorithm
+from .records import RecordGraph, register_distance
 from .result import AnonymizationResult
 from .schema import Schema
 
@@ -35,6 +39,7 @@ __all__ = [
     "HierarchyError",
     "Partition",
     "PrivacyError",
+    "RecordGraph",
     "Schema",
     "SchemaError",
     "Violation",
@@ -50,7 +55,9 @@ __all__ = [
     "privacy",
     "read_hierarchy",
     "recoding",
+    "records",
     "register_algorithm",
+    "register_distance",
     "register_metric",
     "registry",
     "viz",

@@ -79,7 +79,7 @@ def _level_vector(levels, data, where):
 def _recode(data, partition):
     if partition.levels is not None:
         suppress = np.asarray(partition.class_of) < 0
-        return recode_levels(data, partition.levels, suppress=suppress)
+        return recode_levels(data, partition.levels, suppress=suppress, capped=partition.capped)
     return recode_partition(data, partition.class_of)
 
 
@@ -240,7 +240,8 @@ def _check_options(info, options):
                          f"it accepts {known or 'no options'}.")
 
 
-def apply_levels(table, schema, levels, *, k=1, suppress=None, missing="error", metrics=None):
+def apply_levels(table, schema, levels, *, k=1, suppress=None, respect_boundaries=False,
+                 missing="error", metrics=None):
     """Full-domain generalization of ``table`` to ``levels``.
 
     The result has the same type as :func:`anonymize`'s but is not required
@@ -257,6 +258,10 @@ def apply_levels(table, schema, levels, *, k=1, suppress=None, missing="error", 
     k : int
     suppress : array of bool, optional
         Records to suppress.
+    respect_boundaries : bool
+        Stop every value at its MAGVal when that lies below the requested
+        level (Hussien et al. 2016): the release then has no constraint
+        violation.
 
     Examples
     --------
@@ -276,7 +281,7 @@ def apply_levels(table, schema, levels, *, k=1, suppress=None, missing="error", 
             raise ValueError(f"The 'suppress' parameter of apply_levels must be a boolean "
                              f"array of length {len(table)}. Got shape {suppress.shape}.")
         suppress = suppress[data.positions]
-    release = recode_levels(data, vector, suppress=suppress)
+    release = recode_levels(data, vector, suppress=suppress, capped=respect_boundaries)
     verification = PrivacyModel(k).verify(release.class_of, data)
     return _result(data, release, verification, algorithm="apply_levels", k=k,
                    metrics=metrics, stats={"seconds": time.perf_counter() - started})
@@ -339,6 +344,7 @@ def constraint_violations(result, schema=None, original=None):
         cache = {}
         for row, value, out in zip(released.index, source[column].to_numpy(),
                                    released[column].to_numpy()):
+            shown = out
             if out == "*" and not h.is_leaf("*"):
                 out = h.root.name
             key = (value, out)
@@ -348,6 +354,6 @@ def constraint_violations(result, schema=None, original=None):
                 except ValueError:  # not a node of the hierarchy: not a permitted value
                     cache[key] = False
             if not cache[key]:
-                violations.append(Violation(row, column, str(h._normalize(value)), str(out),
+                violations.append(Violation(row, column, str(h._normalize(value)), str(shown),
                                             h.magval(value)))
     return violations

@@ -53,14 +53,26 @@ class EncodedAttribute:
     def n_codes(self):
         return len(self.domain)
 
-    def at_level(self, level):
-        """Codes generalized to ``level`` (hierarchy-free: level 1 is all one code)."""
+    def is_capped(self, capped):
+        """Whether generalization to a level is capped at MAGVals for this attribute."""
+        return bool(capped) and self.hierarchy is not None and self.hierarchy.has_magvals
+
+    def at_level(self, level, capped=False):
+        """Codes generalized to ``level`` (hierarchy-free: level 1 is all one code).
+
+        With ``capped``, each value stops at its MAGVal when that is lower, and
+        the codes are global node ids (see :meth:`Hierarchy.capped_map`).
+        """
+        if self.is_capped(capped):
+            return self.hierarchy.capped_map(level)[self.codes]
         if self.hierarchy is not None:
             return self.hierarchy.level_map[level][self.codes]
         return self.codes if level == 0 else np.zeros_like(self.codes)
 
-    def n_at_level(self, level):
+    def n_at_level(self, level, capped=False):
         """Number of distinct codes possible at ``level``."""
+        if self.is_capped(capped):
+            return int(self.hierarchy.node_offsets[-1])
         if self.hierarchy is not None:
             return len(self.hierarchy.leaf_counts[level])
         return self.n_codes if level == 0 else 1
@@ -118,10 +130,13 @@ class EncodedTable:
         """(n, d) codes of every quasi-identifier generalized to ``levels``."""
         return np.column_stack([a.at_level(l) for a, l in zip(self.attributes, levels)])
 
-    def group_keys(self, levels):
-        """One int64 key per row identifying its class under ``levels``."""
-        return combine_codes([a.at_level(l) for a, l in zip(self.attributes, levels)],
-                             [a.n_at_level(l) for a, l in zip(self.attributes, levels)])
+    def group_keys(self, levels, capped=False):
+        """One int64 key per row identifying its class under ``levels``.
+
+        ``capped`` stops every value at its MAGVal (generalization boundaries).
+        """
+        return combine_codes([a.at_level(l, capped) for a, l in zip(self.attributes, levels)],
+                             [a.n_at_level(l, capped) for a, l in zip(self.attributes, levels)])
 
 
 def combine_codes(columns, radices):

@@ -41,11 +41,15 @@ class Partition:
         ``class_of`` only marks suppressed records.
     stats : dict
         Anything the algorithm wants to report (merged into ``result.stats``).
+    capped : bool
+        With ``levels``: every value stops at its MAGVal when that lies below
+        its attribute's level (generalization boundaries).
     """
 
     class_of: np.ndarray
     levels: tuple | None = None
     stats: dict = field(default_factory=dict)
+    capped: bool = False
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,8 @@ class Release:
     attributes : dict of str to AttributeRelease
     levels : tuple of int or None
         The level vector, for a global recoding.
+    capped : bool
+        Whether the levels were capped at each value's MAGVal.
     """
 
     data: object
@@ -65,6 +67,7 @@ class Release:
     sizes: np.ndarray
     attributes: dict
     levels: tuple | None = None
+    capped: bool = False
 
     @property
     def n_classes(self):
@@ -141,7 +144,7 @@ def _hierarchy_release(attr, level, node):
     return AttributeRelease(labels, np.asarray(level), np.asarray(node), lo, hi, distinct)
 
 
-def recode_levels(data, levels, *, suppress=None):
+def recode_levels(data, levels, *, suppress=None, capped=False):
     """Full-domain generalization of ``data`` to ``levels``.
 
     Parameters
@@ -151,9 +154,12 @@ def recode_levels(data, levels, *, suppress=None):
         One level per quasi-identifier (hierarchy-free attributes: 0 or 1).
     suppress : ndarray of bool, optional
         Records to suppress.
+    capped : bool
+        Stop every value at its MAGVal when that lies below the level
+        (generalization boundaries, Hussien et al. 2016).
     """
     levels = tuple(int(l) for l in levels)
-    keys = data.group_keys(levels)
+    keys = data.group_keys(levels, capped)
     valid = np.ones(data.n, dtype=bool) if suppress is None else ~np.asarray(suppress, bool)
     class_of = _classes_from_keys(keys, valid)
     n_classes = int(class_of.max()) + 1 if valid.any() else 0
@@ -161,7 +167,10 @@ def recode_levels(data, levels, *, suppress=None):
     rep = _representatives(class_of, n_classes)
     attributes = {}
     for attr, level in zip(data.attributes, levels):
-        if attr.hierarchy is not None:
+        if attr.is_capped(capped):
+            ids = attr.hierarchy.capped_map(level)[attr.codes[rep]]
+            attributes[attr.name] = _hierarchy_release(attr, *attr.hierarchy.split_node_ids(ids))
+        elif attr.hierarchy is not None:
             node = attr.hierarchy.level_map[level][attr.codes[rep]]
             attributes[attr.name] = _hierarchy_release(attr, np.full(n_classes, level), node)
         elif level == 0:
@@ -174,7 +183,7 @@ def recode_levels(data, levels, *, suppress=None):
                 None if whole.lo is None else np.repeat(whole.lo, n_classes),
                 None if whole.hi is None else np.repeat(whole.hi, n_classes),
                 np.repeat(whole.distinct, n_classes))
-    return Release(data, class_of, sizes, attributes, levels)
+    return Release(data, class_of, sizes, attributes, levels, capped)
 
 
 def _free_release(attr, class_of, n_classes):
