@@ -321,13 +321,15 @@ def constraint_violations(result, schema=None, original=None):
 
     Notes
     -----
-    A suppressed cell (``*``) counts as generalized to the root, so it is a
-    violation for any value whose MAGVal lies below the root.
+    Suppressed records (all quasi-identifiers ``*``) are not listed: their
+    values are withheld, not generalized, and ``result.suppressed`` counts
+    them. A single ``*`` cell elsewhere counts as the hierarchy's root.
     """
     if isinstance(result, AnonymizationResult):
         schema = schema or result.release.data.schema
         released = result.table
         source = result.release.data.table.set_index(released.index)
+        suppressed = result.release.class_of < 0
     else:
         if original is None or schema is None:
             raise ValueError("constraint_violations of a DataFrame needs the schema and the "
@@ -336,14 +338,17 @@ def constraint_violations(result, schema=None, original=None):
         if len(released) != len(source):
             raise DataError(f"constraint_violations: the released table has {len(released)} "
                             f"rows but the original has {len(source)}")
+        qis = list(schema.quasi_identifiers)
+        suppressed = (released[qis].astype(str) == "*").all(axis=1).to_numpy()
     violations = []
+    kept = ~suppressed
     for column in schema.quasi_identifiers:
         h = schema.hierarchy(column)
         if h is None:
             continue
         cache = {}
-        for row, value, out in zip(released.index, source[column].to_numpy(),
-                                   released[column].to_numpy()):
+        for row, value, out in zip(released.index[kept], source[column].to_numpy()[kept],
+                                   released[column].to_numpy()[kept]):
             shown = out
             if out == "*" and not h.is_leaf("*"):
                 out = h.root.name

@@ -96,13 +96,16 @@ def test_violations_only_for_marked_values(table):
         (0, "Geza", "South Egypt", "Geza"), (9, "Geza", "South Egypt", "Geza")]
 
 
-def test_suppressed_cell_counts_as_root(location, table):
+def test_suppressed_record_is_withheld_not_a_violation(location, table):
     suppress = np.zeros(len(table), dtype=bool)
     suppress[3] = True                      # Helwan, MAGVal Mid Egypt
     res = kg.apply_levels(table, _schema(location), [1], suppress=suppress)
-    assert res.table["location"].iloc[3] == "*"
-    found = kg.constraint_violations(res)
-    assert [(v.row, v.value, v.released) for v in found] == [(3, "Helwan", "*")]
+    assert res.table["location"].iloc[3] == "*" and res.suppressed == 1
+    assert kg.constraint_violations(res) == []
+    # at the root, every marked value breaks its boundary, suppressed or not
+    root = kg.apply_levels(table, _schema(location), [2], suppress=suppress)
+    assert 3 not in [v.row for v in kg.constraint_violations(root)]
+    assert len(kg.constraint_violations(root)) == len(table) - 1
 
 
 def test_violations_of_a_dataframe_release(location, table):
