@@ -323,7 +323,11 @@ class Hierarchy:
         values = np.asarray(values, dtype=object)
         # hash the values (O(n)) instead of sorting them: np.unique on a million
         # strings takes about half a second per column
-        inverse, uniques = pd.factorize(values, use_na_sentinel=False)
+        inverse, uniques = pd.factorize(values)
+        uniques = list(uniques)
+        if (inverse < 0).any():  # missing values (NaN, None) are reported below
+            inverse = np.where(inverse < 0, len(uniques), inverse)
+            uniques.append(values[np.flatnonzero(pd.isna(values))[0]])
         if self._number_index is None:
             uniques = [str(value) for value in uniques]
         codes = np.empty(len(uniques), dtype=np.int64)
@@ -336,7 +340,7 @@ class Hierarchy:
             else:
                 codes[i] = position
         if missing:
-            shown = ", ".join(repr(v) for v in missing[:10])
+            shown = ", ".join(repr(self._normalize(v)) for v in missing[:10])
             more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
             raise HierarchyError(
                 f"{self._where()}: {len(missing)} value(s) in the data are not leaves of the "
