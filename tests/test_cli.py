@@ -1,0 +1,288 @@
+"""The kanon-graph command line, run in-process through ``main([...])``.
+
+One test runs the installed console script in a subprocess.
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import kanon_graph as kg
+from kanon_graph.cli import main
+from kanon_graph.io import read_table
+from kanon_graph.viz import hierarchy_dot, hierarchy_text
+
+
+@pytest.fixture
+def paper_files(tmp_path):
+    """Paper 003's Table 1 as CSV, and its Figure 2 hierarchies as ARX CSVs."""
+    kg.datasets.paper_003_table().to_csv(tmp_path / "patients.csv", index=False)
+    folder = tmp_path / "hierarchies"
+    folder.mkdir()
+    for column, h in kg.datasets.paper_003_hierarchies().items():
+        kg.write_hierarchy(h, folder / f"{column}.csv")
+    return tmp_path
+
+
+def _run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _one_line_error(err):
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("kanon-graph: error: ")
+    assert "Traceback" not in err
+    return lines[0]
+
+
+# ------------------------------------------------------------------ demo
+def test_demo_prints_head_classes_and_the_loss_of_the_real_run(capsys):
+    code, out, err = _run(capsys, "demo", "-n", 400, "-k", 4, "--seed", 3, "--rows", 5)
+    assert code == 0 and err == ""
+    res = kg.anonymize(kg.datasets.make_census(400, seed=3), kg.datasets.census_schema(),
+                       k=4, algorithm="datafly")
+    assert f"Released table (first 5 of 400 rows)" in out
+    assert f"Equivalence classes: {len(res.classes)}," in out
+    head = out.split("Released table")[1].split("Equivalence classes")[0]
+    assert len(head.strip().splitlines()) == 1 + 1 + 5  # title, header, 5 rows
+    for name in ("loss", "gcp", "ncp", "discernibility", "cavg"):
+        line = next(l for l in out.splitlines() if l.strip().startswith(name + " "))
+        assert float(line.split()[1]) == pytest.approx(res.metrics[name], rel=1e-5)
+    assert res.verification.describe() in out
+
+
+def test_demo_rejects_a_k_larger_than_the_table(capsys):
+    code, out, err = _run(capsys, "demo", "-n", 20, "-k", 50)
+    assert code == 1
+    assert "'k'" in _one_line_error(err) and "50" in err
+
+
+# ------------------------------------------------------------- anonymize
+def test_anonymize_with_qi_writes_the_release_and_a_report(paper_files, capsys):
+    out_csv, report = paper_files / "out.csv", paper_files / "report.json"
+    code, out, err = _run(capsys, "anonymize", paper_files / "patients.csv",
+                          "--qi", "gender,age,zip", "--identifiers", "id",
+                          "--hierarchies", paper_files / "hierarchies",
+                          "-k", 3, "-o", out_csv, "--report", report)
+    assert code == 0, err
+    table = read_table(paper_files / "patients.csv")  # zip reads as numbers here
+    schema = kg.Schema(quasi_identifiers=["gender", "age", "zip"], identifiers=["id"],
+                       hierarchies=kg.load_hierarchies(paper_files / "hierarchies"))
+    res = kg.anonymize(table, schema, k=3)
+    released = pd.read_csv(out_csv, dtype=str)
+    assert list(released.columns) == list(res.table.columns) and "id" not in released
+    assert released.to_numpy().tolist() == res.table.astype(str).to_numpy().tolist()
+    rep = json.loads(report.read_text())
+    assert rep["parameters"]["k"] == 3 and rep["parameters"]["quasi_identifiers"] == \
+        ["gender", "age", "zip"]
+    assert rep["suppressed"] == res.suppressed == (released["age"] == "*").sum()
+    assert rep["records"] == 10 and rep["released"] == 10 - res.suppressed
+    assert rep["classes"]["count"] == len(res.classes)
+    assert rep["classes"]["min"] == min(len(c) for c in res.classes) >= 3
+    assert sum(int(s) * c for s, c in rep["classes"]["size_histogram"].items()) == \
+        rep["released"]
+    assert set(rep["metrics"]) == set(kg.metrics.metric_names())
+    for name, value in res.metrics.items():
+        assert rep["metrics"][name] == pytest.approx(value)
+    assert rep["verification"]["holds"] is True and rep["verification"]["k"] == 3
+    assert rep["levels"] == res.levels and rep["seconds"] > 0
+    assert f"wrote {out_csv}" in out
+
+
+def test_anonymize_with_a_schema_file_and_l_diversity(paper_files, capsys):
+    schema = paper_files / "schema.yaml"
+    schema.write_text("quasi_identifiers: [gender, age, zip]\nsensitive: [disease]\n"
+                      "identifiers: [id]\ncategorical: [zip]\nhierarchies: hierarchies\n")
+    out_csv, report = paper_files / "out.csv", paper_files / "r.json"
+    kg.datasets.paper_003_table().to_csv(paper_files / "semi.csv", sep=";", index=False)
+    code, out, err = _run(capsys, "anonymize", paper_files / "semi.csv", "--schema", schema,
+                          "-k", 2, "--l", 2, "--sensitive", "disease", "--suppression", 0.3,
+                          "-o", out_csv, "--report", report, "--sep", ";", "--quiet")
+    assert code == 0, err
+    assert out == ""
+    released = pd.read_csv(out_csv, sep=";", dtype=str)
+    rep = json.loads(report.read_text())
+    assert rep["verification"]["l"] == 2 and rep["verification"]["l_achieved"] >= 2
+    assert rep["suppressed"] <= 3
+    kept = released[released["age"] != "*"]
+    qis = ["gender", "age", "zip"]
+    assert kept.groupby(qis)["disease"].nunique().min() >= 2
+    assert kept.groupby(qis).size().min() >= 2
+
+
+def test_anonymize_passes_algorithm_options_and_reports_unknown_ones(paper_files, capsys):
+    code, _, err = _run(capsys, "anonymize", paper_files / "patients.csv", "--qi", "age",
+                        "--hierarchies", paper_files / "hierarchies", "-k", 2,
+                        "-o", paper_files / "o.csv", "--option", "speed=3")
+    assert code == 1
+    line = _one_line_error(err)
+    assert "speed" in line and "datafly" in line
+
+
+@pytest.mark.parametrize("case, needle", [
+    ("missing column", "'zipcode'"),
+    ("value not in hierarchy", "99"),
+    ("k too large", "'k'"),
+    ("unknown algorithm", "Known algorithms"),
+    ("no hierarchies", "needs a hierarchy"),
+    ("ragged csv", "ragged.csv"),
+    ("no such file", "nothere.csv"),
+    ("no output folder", "does not exist"),
+    ("missing values", "missing value"),
+])
+def test_data_mistakes_are_one_line_with_exit_code_1(paper_files, capsys, case, needle):
+    patients = paper_files / "patients.csv"
+    args = ["--qi", "gender,age,zip", "--hierarchies", paper_files / "hierarchies", "-k", 3,
+            "-o", paper_files / "out.csv"]
+    if case == "missing column":
+        args[1] = "gender,age,zipcode"
+    elif case == "value not in hierarchy":
+        text = patients.read_text().replace(",24,", ",99,")
+        patients = paper_files / "bad.csv"
+        patients.write_text(text)
+    elif case == "k too large":
+        args[5] = 11
+    elif case == "unknown algorithm":
+        args += ["--algorithm", "no-such-algorithm"]
+    elif case == "no hierarchies":
+        args = args[:2] + args[4:]
+    elif case == "ragged csv":
+        patients = paper_files / "ragged.csv"
+        patients.write_text("a,b\n1,2\n3,4,5,6\n")
+    elif case == "no such file":
+        patients = paper_files / "nothere.csv"
+    elif case == "no output folder":
+        args[-1] = paper_files / "missing" / "out.csv"
+    elif case == "missing values":
+        table = kg.datasets.paper_003_table()
+        table.loc[4, "gender"] = None
+        patients = paper_files / "holes.csv"
+        table.to_csv(patients, index=False)
+    code, out, err = _run(capsys, "anonymize", patients, *args)
+    assert code == 1
+    assert needle in _one_line_error(err)
+    assert not (paper_files / "out.csv").exists()
+
+
+def test_missing_values_can_be_dropped_and_are_counted(paper_files, capsys):
+    table = kg.datasets.paper_003_table()
+    table.loc[[0, 9], "zip"] = None
+    table.to_csv(paper_files / "holes.csv", index=False)
+    report = paper_files / "r.json"
+    code, _, err = _run(capsys, "anonymize", paper_files / "holes.csv", "--qi", "gender,age",
+                        "--hierarchies", paper_files / "hierarchies", "-k", 2,
+                        "--missing", "drop", "-o", paper_files / "o.csv", "--report", report)
+    assert code == 0, err
+    rep = json.loads(report.read_text())
+    assert rep["dropped"] == 0  # zip is not a quasi-identifier here: nothing to drop
+    code, _, err = _run(capsys, "anonymize", paper_files / "holes.csv", "--qi", "gender,zip",
+                        "--hierarchies", paper_files / "hierarchies", "-k", 2,
+                        "--missing", "drop", "-o", paper_files / "o.csv", "--report", report)
+    assert code == 0, err
+    rep = json.loads(report.read_text())
+    assert rep["dropped"] == 2 and rep["records"] == 8
+
+
+@pytest.mark.parametrize("argv, needle", [
+    ([], "COMMAND"),
+    (["anonymize", "x.csv", "-k", "2", "-o", "o.csv"], "--schema"),
+    (["anonymize", "x.csv", "--qi", "a", "--schema", "s.yaml", "-k", "2", "-o", "o"],
+     "not allowed"),
+    (["anonymize", "x.csv", "--qi", "a", "-k", "two", "-o", "o.csv"], "'two'"),
+    (["anonymize", "x.csv", "--qi", "a", "-k", "2", "-o", "o", "--suppression", "2"],
+     "[0, 1]"),
+    (["anonymize", "x.csv", "--qi", "a", "-k", "2", "-o", "o", "--l", "2"], "--sensitive"),
+    (["hierarchy", "show", "f.csv", "--format", "png"], "invalid choice"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_usage_mistakes_are_one_line_with_exit_code_2(capsys, argv, needle):
+    code, out, err = _run(capsys, *argv)
+    assert code == 2
+    assert needle in _one_line_error(err)
+
+
+def test_help_and_version_exit_zero(capsys):
+    code, out, _ = _run(capsys, "--help")
+    assert code == 0 and "anonymize" in out and "hierarchy" in out
+    code, out, _ = _run(capsys, "--version")
+    assert code == 0 and kg.__version__ in out
+
+
+# ------------------------------------------------------------- hierarchy
+@pytest.mark.parametrize("fmt", ["text", "dot"])
+def test_hierarchy_show_draws_the_file(paper_files, capsys, fmt):
+    path = paper_files / "hierarchies" / "age.csv"
+    code, out, err = _run(capsys, "hierarchy", "show", path, "--format", fmt)
+    assert code == 0, err
+    h = kg.read_hierarchy(path)
+    expected = hierarchy_text(h) if fmt == "text" else "\n".join(hierarchy_dot(h))
+    assert out == expected + "\n"
+
+
+def test_hierarchy_show_reads_magval_marks_and_writes_to_a_file(tmp_path, capsys):
+    path = tmp_path / "location.csv"
+    kg.write_hierarchy(kg.datasets.paper_002_location(), path)
+    assert "*South Egypt*" in path.read_text()
+    code, out, err = _run(capsys, "hierarchy", "show", path, "--ascii", "-o", tmp_path / "l.txt")
+    assert code == 0 and out == ""
+    lines = (tmp_path / "l.txt").read_text().splitlines()
+    assert lines[1] == "|-- South Egypt  (level 1, 3 leaves, MAGVal)"
+    assert sum("MAGVal" in line for line in lines) == 3
+
+
+def test_hierarchy_show_reports_a_broken_file_in_one_line(tmp_path, capsys):
+    path = tmp_path / "broken.csv"
+    path.write_text("a;x;*\nb;y;*\na;y;*\n")
+    code, _, err = _run(capsys, "hierarchy", "show", path)
+    assert code == 1
+    line = _one_line_error(err)
+    assert "'a'" in line and "line 3" in line
+
+
+# ------------------------------------------------------------ algorithms
+def test_algorithms_lists_every_registered_algorithm_with_capabilities(capsys):
+    @kg.register_algorithm("cli-test-one-class", recoding="local", supports_suppression=False)
+    def one_class(data, model, *, rng, suppression=None, spread=1):
+        "Everything in one class."
+        return kg.Partition(np.zeros(data.n, dtype=int))
+
+    try:
+        code, out, _ = _run(capsys, "algorithms")
+    finally:
+        kg.registry.unregister_algorithm("cli-test-one-class")
+    assert code == 0
+    rows = {line.split()[0]: line.split() for line in out.strip().splitlines()[1:]}
+    assert set(rows) == set(kg.algorithms()) | {"cli-test-one-class"}
+    assert rows["cli-test-one-class"][1:5] == ["local", "optional", "no", "spread"]
+    assert rows["datafly"][1:4] == ["global", "required", "yes"]
+
+
+# ------------------------------------------------------- console script
+def test_console_script_runs_in_a_subprocess(paper_files):
+    # one run only (each pays the interpreter start-up); the failure path shows that
+    # the script turns main()'s return value into the exit status
+    script = Path(sys.executable).with_name("kanon-graph")
+    assert script.exists(), f"console script not installed next to {sys.executable}"
+    bad = subprocess.run([str(script), "anonymize", str(paper_files / "patients.csv"),
+                          "--qi", "nope", "-k", "2", "-o", str(paper_files / "o.csv")],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 1
+    assert bad.stderr.startswith("kanon-graph: error: ") and "'nope'" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_read_table_keeps_codes_with_leading_zeros_as_text(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("age, zip ,city\n 34,02139, Boston\n51,10001,New York\n")
+    table = read_table(path)
+    assert list(table.columns) == ["age", "zip", "city"]
+    assert table["age"].tolist() == [34, 51] and table["zip"].tolist() == ["02139", "10001"]
+    assert table["city"].tolist() == ["Boston", "New York"]
