@@ -14,11 +14,13 @@ name                      formula                                         better
 ``loss``                  ARX's Loss, geometric mean over attributes      lower
 ``minimal_distortion``    generalization steps over all cells             lower
 ``byun_il``               Byun et al.'s IL (001 section 4.1)              lower
+``paper001_il``           byun_il + sum_i abs(C_i)(i+1)/m (001 5.1 code)  lower
 ========================  ==============================================  =======
 """
 
 from ._loss import (arx_loss, arx_loss_per_attribute, byun_il, cavg, discernibility, gcp,
                     minimal_distortion, ncp_per_attribute, total_ncp, utility)
+from .paper001 import paper001_il
 from ._registry import (MetricInfo, compute_metrics, get_metric, metric_names, metrics,
                         register_metric, unregister_metric)
 
@@ -36,6 +38,7 @@ __all__ = [
     "metrics",
     "minimal_distortion",
     "ncp_per_attribute",
+    "paper001_il",
     "register_metric",
     "total_ncp",
     "unregister_metric",
