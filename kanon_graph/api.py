@@ -18,6 +18,7 @@ from .metrics import compute_metrics
 from .privacy import DIVERSITY_KINDS, PrivacyModel
 from .recoding import recode_levels, recode_partition
 from .registry import Partition, get_algorithm
+from .registry import algorithms as algorithm_names
 from .result import AnonymizationResult
 
 __all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation"]
@@ -135,8 +136,8 @@ def _result(data, release, verification, *, algorithm, k, metrics, stats):
 
 
 def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="distinct", c=1.0,
-              t=None, sensitive=None, suppression=None, missing="error", metrics=None,
-              seed=None, **options):
+              t=None, sensitive=None, suppression=None, respect_boundaries=None,
+              missing="error", metrics=None, seed=None, **options):
     """Anonymize ``table`` so that it is k-anonymous (and l-diverse / t-close when asked).
 
     The release is verified before it is returned: its equivalence classes
@@ -166,6 +167,12 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
         Fraction of records that may be suppressed (``None``: the
         algorithm's default). Suppressed records stay in the released table
         with ``*`` quasi-identifiers and are counted in ``result.suppressed``.
+    respect_boundaries : bool, optional
+        Never generalize a value beyond its MAGVal (constrained k-anonymity,
+        Hussien et al. 2016, Definition 6). Only algorithms that declare
+        ``supports_boundaries`` accept it; ``None`` keeps the algorithm's
+        default. A release made within boundaries is checked to have no
+        constraint violation.
     missing : {"error", "drop"}
         Rows with missing values: raise, or drop and count them.
     metrics : list of str, optional
@@ -198,6 +205,14 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
         if lacking:
             raise SchemaError(f"algorithm {algorithm!r} needs a hierarchy for every "
                               f"quasi-identifier; none is given for {lacking}")
+    if respect_boundaries is not None:
+        if not info.supports_boundaries:
+            if respect_boundaries:
+                able = [n for n in algorithm_names() if get_algorithm(n).supports_boundaries]
+                raise ValueError(f"algorithm {algorithm!r} cannot respect generalization "
+                                 f"boundaries; algorithms that can: {able}")
+        else:
+            options["respect_boundaries"] = bool(respect_boundaries)
     rng = np.random.default_rng(seed)
     partition = info.function(data, model, rng=rng, suppression=suppression, **options)
     if not isinstance(partition, Partition):
@@ -215,9 +230,15 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
         raise PrivacyError(f"algorithm {algorithm!r} suppressed {release.suppressed} records, "
                            f"more than the allowed {suppression:.2%} of {data.n}")
     stats = dict(partition.stats)
+    result = _result(data, release, verification, algorithm=algorithm, k=model.k,
+                     metrics=metrics, stats=stats)
+    if respect_boundaries or partition.capped:
+        broken = constraint_violations(result)
+        if broken:
+            raise PrivacyError(f"algorithm {algorithm!r} generalized {len(broken)} value(s) "
+                               f"beyond their MAGVal, e.g. {broken[0]}; it is not returned")
     stats["seconds"] = time.perf_counter() - started
-    return _result(data, release, verification, algorithm=algorithm, k=model.k,
-                   metrics=metrics, stats=stats)
+    return result
 
 
 def _released_k(table_out, quasi_identifiers, class_of):

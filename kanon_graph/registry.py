@@ -62,12 +62,14 @@ class AlgorithmInfo:
     needs_hierarchies: bool
     supports_suppression: bool
     description: str
+    supports_boundaries: bool = False
 
     def options(self):
         """Names of the keyword options the function accepts beyond the protocol."""
         params = inspect.signature(self.function).parameters
         return [n for n, p in params.items()
-                if p.kind == p.KEYWORD_ONLY and n not in ("rng", "suppression")]
+                if p.kind == p.KEYWORD_ONLY
+                and n not in ("rng", "suppression", "respect_boundaries")]
 
     def accepts_any_option(self):
         return any(p.kind == p.VAR_KEYWORD
@@ -78,7 +80,8 @@ _ALGORITHMS: dict[str, AlgorithmInfo] = {}
 
 
 def register_algorithm(name, function=None, *, recoding, needs_hierarchies=False,
-                       supports_suppression=False, description=None, replace=False):
+                       supports_suppression=False, supports_boundaries=False,
+                       description=None, replace=False):
     """Register ``function`` as algorithm ``name`` (usable as a decorator).
 
     Parameters
@@ -92,6 +95,10 @@ def register_algorithm(name, function=None, *, recoding, needs_hierarchies=False
         Whether every quasi-identifier must have a hierarchy.
     supports_suppression : bool
         Whether it may suppress records.
+    supports_boundaries : bool
+        Whether it takes a ``respect_boundaries`` keyword and then never
+        generalizes a value beyond its MAGVal (Hussien et al. 2016,
+        Definition 6).
     replace : bool
         Allow replacing an existing registration.
 
@@ -116,7 +123,7 @@ def register_algorithm(name, function=None, *, recoding, needs_hierarchies=False
                              f"pass replace=True to replace it.")
         doc = description or (fn.__doc__ or name).strip().splitlines()[0]
         _ALGORITHMS[name] = AlgorithmInfo(name, fn, recoding, needs_hierarchies,
-                                          supports_suppression, doc)
+                                          supports_suppression, doc, supports_boundaries)
         return fn
 
     return decorate if function is None else decorate(function)

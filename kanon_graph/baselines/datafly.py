@@ -15,7 +15,7 @@ from ..registry import Partition, register_algorithm
 __all__ = ["datafly"]
 
 
-def datafly(data, model, *, rng=None, suppression=None):
+def datafly(data, model, *, rng=None, suppression=None, respect_boundaries=False):
     """Generalize the attribute with most distinct values until few records fail.
 
     Starting from the original table (every level 0), while more records sit
@@ -35,6 +35,9 @@ def datafly(data, model, *, rng=None, suppression=None):
     suppression : float, optional
         Fraction of records that may be suppressed. By default Sweeney's
         rule: at most ``k`` records.
+    respect_boundaries : bool
+        Stop every value at its MAGVal (Hussien et al. 2016): an attribute
+        is raised only while some value in the data can still rise.
 
     Returns
     -------
@@ -52,10 +55,10 @@ def datafly(data, model, *, rng=None, suppression=None):
     """
     budget = model.k if suppression is None else int(np.floor(suppression * data.n))
     levels = [0] * len(data.attributes)
-    heights = data.heights
+    heights = [_top(a, respect_boundaries) for a in data.attributes]
     steps = 0
     while True:
-        keys = data.group_keys(levels)
+        keys = data.group_keys(levels, respect_boundaries)
         uniques, class_of = np.unique(keys, return_inverse=True)
         failing = model.failing(class_of, data, len(uniques))
         n_failing = int(failing[class_of].sum())
@@ -67,15 +70,24 @@ def datafly(data, model, *, rng=None, suppression=None):
                 f"datafly: {n_failing} records still fail the privacy model with every "
                 f"quasi-identifier at its root, more than the {budget} that may be suppressed"
             )
-        distinct = [len(np.unique(data.attributes[i].at_level(levels[i]))) for i in candidates]
+        distinct = [len(np.unique(data.attributes[i].at_level(levels[i], respect_boundaries)))
+                    for i in candidates]
         levels[candidates[int(np.argmax(distinct))]] += 1
         steps += 1
     class_of = class_of.astype(np.int64)
     class_of[failing[class_of]] = -1
     return Partition(class_of, tuple(levels), {"generalization_steps": steps,
-                                               "suppression_budget": budget})
+                                               "suppression_budget": budget},
+                     capped=bool(respect_boundaries))
+
+
+def _top(attr, respect_boundaries):
+    """Highest useful level: the top MAGVal among the data's values, or the height."""
+    if not attr.is_capped(respect_boundaries):
+        return attr.height
+    return int(attr.hierarchy.magval_levels()[np.unique(attr.codes)].max())
 
 
 register_algorithm("datafly", datafly, recoding="global", needs_hierarchies=True,
-                   supports_suppression=True,
+                   supports_suppression=True, supports_boundaries=True,
                    description="Sweeney's Datafly heuristic full-domain generalization (2002)")

@@ -131,6 +131,6 @@ def boundaries(data, model, *, rng=None, suppression=None, weights=None,
 
 register_algorithm(
     "boundaries", boundaries, recoding="global", needs_hierarchies=True,
-    supports_suppression=True,
+    supports_suppression=True, supports_boundaries=True,
     description="Generalization boundaries in ascending sensitivity weight "
                 "(Hussien, Darwish & Hefny 2016)")
