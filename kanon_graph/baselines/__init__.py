@@ -1,5 +1,6 @@
 """The baselines the papers compare against, each in its own module and registered."""
 
 from .datafly import datafly
+from .mondrian import mondrian
 
-__all__ = ["datafly"]
+__all__ = ["datafly", "mondrian"]
