@@ -15,17 +15,23 @@
 from .lattice import MAX_NODES, STATUSES, Lattice, PruningState, StatusMap, chain_up
 from .frequency import FrequencyEngine, FrequencySet, suppression_budget
 from .dot import lattice_dot, lattice_dot_lines
+from .optimal import NODE_METRICS, OptimalResult, node_metric, optimal, optimal_search
 
 __all__ = [
     "FrequencyEngine",
     "FrequencySet",
     "Lattice",
     "MAX_NODES",
+    "NODE_METRICS",
+    "OptimalResult",
     "PruningState",
     "STATUSES",
     "StatusMap",
     "chain_up",
     "lattice_dot",
     "lattice_dot_lines",
+    "node_metric",
+    "optimal",
+    "optimal_search",
     "suppression_budget",
 ]

@@ -68,6 +68,26 @@ def suppression_budget(suppression, n):
     return int(np.floor((suppression or 0.0) * n + 1e-9))
 
 
+def _sorted_groups(key, weights=None):
+    """Distinct keys (sorted) and their counts (or summed weights), by one sort."""
+    if weights is None:
+        ordered = np.sort(key)
+    else:
+        order = np.argsort(key)
+        ordered = key[order]
+    if len(ordered) == 0:
+        return ordered, np.zeros(0, dtype=np.int64)
+    first = np.empty(len(ordered), dtype=bool)
+    first[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
+    if weights is None:
+        counts = np.diff(np.append(starts, len(ordered)))
+    else:
+        counts = np.add.reduceat(np.asarray(weights)[order], starts)
+    return ordered[starts], counts.astype(np.int64)
+
+
 def _level_to_level(attr, low, high):
     """Array mapping a node index at level ``low`` to its ancestor index at ``high``."""
     if attr.hierarchy is None:
@@ -124,6 +144,8 @@ class FrequencyEngine:
         self._cache = OrderedDict()
         self._cached_tuples = 0
         self._maps = {}
+        self._columns = {}
+        self._cache_keys = None
         self.frequency_sets_computed = 0
         self.rollups = 0
         self.row_scans = 0
@@ -137,6 +159,12 @@ class FrequencyEngine:
         if key not in self._maps:
             self._maps[key] = _level_to_level(self.attributes[j], low, high)
         return self._maps[key]
+
+    def _column(self, j, level):
+        key = (j, level)
+        if key not in self._columns:
+            self._columns[key] = self.attributes[j].at_level(level)
+        return self._columns[key]
 
     def _check(self, levels):
         levels = tuple(int(v) for v in levels)
@@ -163,9 +191,7 @@ class FrequencyEngine:
                 keys = np.flatnonzero(counts)
                 counts = counts[keys].astype(np.int64)
             else:
-                keys, inverse = np.unique(key, return_inverse=True)
-                counts = np.bincount(inverse.reshape(-1), weights=weights,
-                                     minlength=len(keys)).astype(np.int64)
+                keys, counts = _sorted_groups(key, weights)
             codes = np.empty((len(keys), len(columns)), dtype=np.int64)
             rest = keys.copy()
             for j in range(len(columns) - 1, -1, -1):
@@ -180,6 +206,7 @@ class FrequencyEngine:
         return FrequencySet(levels, codes, counts)
 
     def _store(self, fs):
+        self._cache_keys = None
         self._cache[fs.levels] = fs
         self._cached_tuples += fs.n_groups
         while self._cached_tuples > self.cache_tuples and len(self._cache) > 1:
@@ -188,12 +215,17 @@ class FrequencyEngine:
 
     def _best_source(self, levels):
         """The cached node below ``levels`` with the fewest groups, or None."""
-        best = None
-        for lv, fs in self._cache.items():
-            if all(a <= b for a, b in zip(lv, levels)) and (
-                    best is None or fs.n_groups < best.n_groups):
-                best = fs
-        return best
+        if not self._cache:
+            return None
+        if self._cache_keys is None:
+            entries = list(self._cache.values())
+            self._cache_keys = (np.asarray([fs.levels for fs in entries], dtype=np.int64),
+                                np.asarray([fs.n_groups for fs in entries]), entries)
+        lv, sizes, entries = self._cache_keys
+        below = np.flatnonzero((lv <= np.asarray(levels)).all(axis=1))
+        if len(below) == 0:
+            return None
+        return entries[int(below[np.argmin(sizes[below])])]
 
     # --------------------------------------------------------------- public
     def cached(self, levels):
@@ -227,7 +259,7 @@ class FrequencyEngine:
             fs = self._group(columns, levels, weights=source.counts)
             self.rollups += 1
         else:
-            columns = [a.at_level(l) for a, l in zip(self.attributes, levels)]
+            columns = [self._column(j, l) for j, l in enumerate(levels)]
             fs = self._group(columns, levels)
             self.row_scans += 1
         self.frequency_sets_computed += 1
