@@ -20,7 +20,9 @@ def test_released_numbers_uniform_stays_inside_and_is_seeded():
     assert np.array_equal(a, b)
     assert a[:500].min() >= 20 and a[:500].max() <= 29
     assert a[500:].min() >= 0 and a[500:].max() <= 99
-    assert len(np.unique(a[:500])) > 400
+    assert set(np.unique(a[:500])) == set(range(20, 30))  # integer data: integer draws
+    floats = released_numbers(cells, [0.5, 99.5], method="uniform", seed=3)
+    assert len(np.unique(floats[:500])) > 400
 
 
 def test_released_numbers_rejects_unreadable_cells():

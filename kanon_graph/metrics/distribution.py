@@ -66,7 +66,10 @@ def released_numbers(released, original, *, method="midpoint", seed=None):
     original : sequence of numbers
         The original column; its range bounds ``*`` and open intervals.
     method : {"midpoint", "uniform"}
-        The midpoint of each interval, or a uniform draw within it.
+        The midpoint of each interval, or a uniform draw within it. When the
+        original values are all integers and an interval's bounds are too,
+        the draw is a uniform integer in ``[low, high]`` (so an integer band
+        ``[35-39]`` is not biased half a unit downwards).
     seed : int, optional
         Seed of the uniform draws.
 
@@ -85,7 +88,12 @@ def released_numbers(released, original, *, method="midpoint", seed=None):
         return (low + high) / 2.0
     if method == "uniform":
         rng = np.random.default_rng(seed)
-        return low + rng.random(len(low)) * (high - low)
+        draws = low + rng.random(len(low)) * (high - low)
+        if np.all(original == np.round(original)):
+            whole = (low == np.round(low)) & (high == np.round(high))
+            draws[whole] = rng.integers(low[whole].astype(np.int64),
+                                        high[whole].astype(np.int64) + 1)
+        return draws
     raise ValueError(f"The 'method' parameter of released_numbers must be 'midpoint' or "
                      f"'uniform'. Got {method!r}.")
 
