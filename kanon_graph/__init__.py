@@ -20,6 +20,7 @@ from . import lattice  # noqa: F401  (the lattice and its searches; registers "o
 from . import records  # noqa: F401  (the record graph; registers "mst")
 from . import viz
 from .api import Violation, anonymize, apply_levels, constraint_violations
+from .clustering import sd_value_distances
 from .encoding import EncodedTable, encode
 from .exceptions import DataError, HierarchyError, PrivacyError, SchemaError
 from .hierarchy import Hierarchy, load_hierarchies, read_hierarchy, write_hierarchy
@@ -60,6 +61,7 @@ __all__ = [
     "register_distance",
     "register_metric",
     "registry",
+    "sd_value_distances",
     "viz",
     "write_hierarchy",
 ]
