@@ -133,15 +133,28 @@ def _representatives(class_of, n_classes):
 
 
 def _hierarchy_release(attr, level, node):
+    """Labels, leaf counts and numeric spans of hierarchy nodes, one loop per level."""
     h = attr.hierarchy
-    labels = np.array([h.label(l, j) for l, j in zip(level, node)], dtype=object)
-    distinct = np.array([h.leaf_counts[l][j] for l, j in zip(level, node)], dtype=np.int64)
-    lo = hi = None
-    if attr.kind == "numeric" and h.leaf_values is not None:
-        spans = [h.numeric_span(l, j) for l, j in zip(level, node)]
-        lo = np.array([s[0] for s in spans])
-        hi = np.array([s[1] for s in spans])
-    return AttributeRelease(labels, np.asarray(level), np.asarray(node), lo, hi, distinct)
+    level = np.asarray(level, dtype=np.int64)
+    node = np.asarray(node, dtype=np.int64)
+    labels = np.empty(len(level), dtype=object)
+    distinct = np.empty(len(level), dtype=np.int64)
+    numeric = attr.kind == "numeric" and h.leaf_values is not None
+    lo = np.empty(len(level)) if numeric else None
+    hi = np.empty(len(level)) if numeric else None
+    for l in np.unique(level):
+        pick = level == l
+        index = node[pick]
+        labels[pick] = np.asarray(h.labels(int(l)), dtype=object)[index]
+        distinct[pick] = h.leaf_counts[l][index]
+        if numeric:  # min / max of the numeric leaves under every node of level l
+            low = np.full(len(h.leaf_counts[l]), np.inf)
+            high = np.full(len(h.leaf_counts[l]), -np.inf)
+            np.minimum.at(low, h.level_map[l], h.leaf_values)
+            np.maximum.at(high, h.level_map[l], h.leaf_values)
+            lo[pick] = low[index]
+            hi[pick] = high[index]
+    return AttributeRelease(labels, level, node, lo, hi, distinct)
 
 
 def recode_levels(data, levels, *, suppress=None, capped=False):
