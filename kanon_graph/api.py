@@ -77,8 +77,18 @@ def _level_vector(levels, data, where):
                  for l, a in zip(levels, data.attributes))
 
 
-def _recode(data, partition):
+def _recode(data, partition, algorithm):
+    class_of = np.asarray(partition.class_of)
+    if class_of.shape != (data.n,):
+        raise PrivacyError(f"algorithm {algorithm!r} returned {class_of.shape} class labels for "
+                           f"{data.n} records; every record must appear exactly once")
     if partition.levels is not None:
+        levels = tuple(partition.levels)
+        if len(levels) != len(data.attributes) or any(
+                not 0 <= int(l) <= a.height for l, a in zip(levels, data.attributes)):
+            raise PrivacyError(f"algorithm {algorithm!r} returned levels {levels}, not one "
+                               f"level per quasi-identifier {data.names} within its height "
+                               f"{data.heights}")
         suppress = np.asarray(partition.class_of) < 0
         return recode_levels(data, partition.levels, suppress=suppress, capped=partition.capped)
     return recode_partition(data, partition.class_of)
@@ -218,7 +228,7 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
     if not isinstance(partition, Partition):
         raise PrivacyError(f"algorithm {algorithm!r} returned {type(partition).__name__}, "
                            f"not a kg.Partition")
-    release = _recode(data, partition)
+    release = _recode(data, partition, algorithm)
     _check_cover(release)
     verification = model.verify(release.class_of, data)
     table_out = release.table()
