@@ -83,7 +83,11 @@ def run(request, case):
 
 def test_release_is_k_anonymous(run):
     name, table, schema, k, res = run
-    assert kg.privacy.k_anonymity(res.table, schema.quasi_identifiers) >= k
+    released = np.setdiff1d(np.arange(len(table)), res.suppressed_rows)
+    qis = list(schema.quasi_identifiers)
+    # recomputed from the released values of the released rows (by position:
+    # a class generalized to roots labelled '*' is not a suppressed one)
+    assert res.table.iloc[released][qis].astype(str).value_counts().min() >= k
     assert res.verification.holds and res.verification.k_achieved >= k
     assert all(len(c) >= k for c in res.classes)
 

@@ -29,8 +29,8 @@ def paper_003_table():
 
     Examples
     --------
-    >>> paper_003_table().iloc[1].tolist()
-    [2, 'Male', 24, '535280', 'HIV']
+    >>> paper_003_table().iloc[1].astype(str).tolist()
+    ['2', 'Male', '24', '535280', 'HIV']
     """
     rows = [
         (1, "Male", 21, "535280", "Flu"),
