@@ -15,6 +15,7 @@
 from .lattice import MAX_NODES, STATUSES, Lattice, PruningState, StatusMap, chain_up
 from .frequency import FrequencyEngine, FrequencySet, suppression_budget
 from .dot import lattice_dot, lattice_dot_lines
+from .sql import SQLFrequencyEngine, duckdb_available
 from .optimal import NODE_METRICS, OptimalResult, node_metric, optimal, optimal_search
 
 __all__ = [
@@ -25,9 +26,11 @@ __all__ = [
     "NODE_METRICS",
     "OptimalResult",
     "PruningState",
+    "SQLFrequencyEngine",
     "STATUSES",
     "StatusMap",
     "chain_up",
+    "duckdb_available",
     "lattice_dot",
     "lattice_dot_lines",
     "node_metric",

@@ -203,8 +203,8 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None):
     metric : {"loss", "discernibility", "precision", "height"}
     suppression : float
         Fraction of records that may be suppressed.
-    engine : FrequencyEngine, optional
-        Reuse an engine (and its cache); a new one by default.
+    engine : FrequencyEngine or SQLFrequencyEngine, optional
+        Reuse an engine (and its cache); a new :class:`FrequencyEngine` by default.
 
     Returns
     -------
@@ -352,7 +352,7 @@ def _node_key(nodes, radix):
     return key
 
 
-def optimal(data, model, *, rng=None, suppression=None, metric="loss"):
+def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="numpy"):
     """The optimal full-domain generalization under ``metric`` (Flash-style search).
 
     Parameters
@@ -367,6 +367,9 @@ def optimal(data, model, *, rng=None, suppression=None, metric="loss"):
         of every class that fails the model are, when they fit the budget.
     metric : {"loss", "discernibility", "precision", "height"}
         ARX's definitions; lower is better.
+    engine : {"numpy", "sqlite", "duckdb"}
+        Where frequency sets are computed: on the integer codes with roll-up
+        (default), or by SQL in an in-memory database (k-anonymity only).
 
     Returns
     -------
@@ -384,7 +387,17 @@ def optimal(data, model, *, rng=None, suppression=None, metric="loss"):
     >>> res.levels, res.suppressed
     ({'gender': 0, 'age': 3, 'zip': 2}, 0)
     """
-    found = optimal_search(data, model, metric=metric, suppression=suppression or 0.0)
+    if engine == "numpy":
+        counter = None
+    elif engine in ("sqlite", "duckdb"):
+        from .sql import SQLFrequencyEngine
+
+        counter = SQLFrequencyEngine(data, backend=engine)
+    else:
+        raise ValueError(f"The 'engine' parameter of the optimal search must be one of "
+                         f"['numpy', 'sqlite', 'duckdb']. Got {engine!r}.")
+    found = optimal_search(data, model, metric=metric, suppression=suppression or 0.0,
+                           engine=counter)
     if found.levels is None:
         raise ValueError(f"optimal: no generalization satisfies the privacy model, even with "
                          f"every quasi-identifier at its root and "
