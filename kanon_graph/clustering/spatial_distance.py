@@ -3,9 +3,12 @@
 Readings of Figure 3 and of the text around it (the pseudo-code is slightly
 garbled):
 
-* **Sort (step 1).** Records are sorted (stably) ascending on the
-  quasi-identifier with the most distinct values (ties: schema order); t1
-  is always the first remaining record in that order.
+* **Sort (step 1).** Records are sorted ascending on the quasi-identifier
+  with the most distinct values (ties: the first in schema order); the
+  text leaves ties in that attribute open: they are broken by the other
+  quasi-identifiers in schema order (numbers by value, categories by
+  label), so identical tuples are adjacent and the result does not depend
+  on row order. t1 is always the first remaining record in that order.
 * **Distances (step 2).** Numeric attributes by eq. (5) with the range of
   the whole column; categorical ones from the contingency tables of the
   *remaining* records relative to t1 (:mod:`.sd_distance`); hierarchies in
@@ -144,7 +147,8 @@ def _tuples(data):
                                           return_counts=True)
     inverse = inverse.reshape(-1)
     sort_attr = int(np.argmax(cards))
-    rank = np.lexsort((first, dense[sort_attr][first]))  # tuple ids in sorted order
+    # sorted on the sort attribute, ties by the quasi-identifiers in schema order
+    rank = np.lexsort([d[first] for d in dense[::-1]] + [dense[sort_attr][first]])
     position = np.empty_like(rank)
     position[rank] = np.arange(len(rank))
     tuple_of_row = position[inverse]
