@@ -1,0 +1,33 @@
+"""The record distance graph and the clusterings that walk it.
+
+* :mod:`~kanon_graph.records.distances` -- per-attribute distances between
+  codes (HDist by default) and their open registry;
+* :class:`RecordGraph` -- the implicit complete graph over distinct
+  quasi-identifier tuples, with multiplicities;
+* :func:`minimum_spanning_edges` -- its exact MST (Kruskal or Prim);
+* :func:`mst_local_recoding` -- paper 003's MST-partition local recoding,
+  registered as ``algorithm="mst"``.
+"""
+
+from .distances import (LevelGap, NumericGap, distance_names, get_distance, hdist_distance,
+                        lca_levels, register_distance, unregister_distance)
+from .graph import RecordGraph
+from .merge import merge_small_classes
+from .mst import minimum_spanning_edges
+from .partition import mst_local_recoding, split_mst
+
+__all__ = [
+    "LevelGap",
+    "NumericGap",
+    "RecordGraph",
+    "distance_names",
+    "get_distance",
+    "hdist_distance",
+    "lca_levels",
+    "merge_small_classes",
+    "minimum_spanning_edges",
+    "mst_local_recoding",
+    "register_distance",
+    "split_mst",
+    "unregister_distance",
+]
