@@ -84,3 +84,13 @@ def test_adult_anonymizes_with_project_hierarchies(adult_table):
     rel = kg.apply_levels(adult_table, schema, [0, 3, 0, 2, 2, 2, 2, 1], k=5)
     assert sum(len(c) for c in rel.classes) == len(adult_table)
     assert 0 < rel.metrics["loss"] < 1
+
+
+def test_missing_hierarchy_folder_is_a_clear_error(monkeypatch, tmp_path):
+    # as in a non-editable install: the package sits away from the checkout
+    import kanon_graph.datasets.adult as adult
+
+    monkeypatch.setattr(adult, "__file__", str(tmp_path / "site" / "kanon_graph" /
+                                               "datasets" / "adult.py"))
+    with pytest.raises(FileNotFoundError, match="pip install -e"):
+        adult_hierarchies_path()
