@@ -2,6 +2,7 @@
 
 from .datafly import datafly
 from .incognito import incognito
+from .kmember import k_member
 from .mondrian import mondrian
 
-__all__ = ["datafly", "incognito", "mondrian"]
+__all__ = ["datafly", "incognito", "k_member", "mondrian"]

@@ -109,6 +109,7 @@ class GroupCoster:
         self.leaves = np.column_stack(leaves).astype(np.int64) if leaves \
             else np.zeros((n, 0), dtype=np.int64)
         self.lmaps, self.units = lmaps, units
+        self._lca = {}
 
     # ------------------------------------------------------------ states
     def singletons(self, rows):
@@ -172,6 +173,58 @@ class GroupCoster:
     def loss(self, s):
         """Group information loss: size times per-record cost."""
         return s.size * self.cost(s)
+
+    def _lca_table(self, c):
+        """``(m, m)`` LCA levels of attribute ``c``'s leaves (cached; None when m is large)."""
+        if c not in self._lca:
+            lmap = self.lmaps[c]
+            m = lmap.shape[1]
+            table = None
+            if m <= 4096:
+                table = np.full((m, m), lmap.shape[0] - 1, dtype=np.int64)
+                for l in range(lmap.shape[0] - 2, -1, -1):
+                    table[lmap[l][:, None] == lmap[l][None, :]] = l
+            self._lca[c] = table
+        return self._lca[c]
+
+    def _first_common(self, c, leaf, leaves):
+        """Level of the LCA of leaf ``leaf`` with each of ``leaves`` (attribute ``c``)."""
+        table = self._lca_table(c)
+        if table is not None:
+            return table[leaf][leaves]
+        lmap = self.lmaps[c]
+        first = np.full(len(leaves), lmap.shape[0] - 1, dtype=np.int64)
+        for l in range(lmap.shape[0] - 2, -1, -1):
+            first[lmap[l, leaves] == lmap[l, leaf]] = l
+        return first
+
+    def merge_cost(self, one, many, pick):
+        """Per-record cost of ``one ∪ many[i]`` for every ``i`` in ``pick``.
+
+        ``one`` holds a single group. The LCA level of two groups is the LCA
+        level of their leaves, but not below either group's own level.
+        """
+        total = np.zeros(len(pick))
+        if len(self.num_idx):
+            lo = np.minimum(many.lo[pick], one.lo[0])
+            hi = np.maximum(many.hi[pick], one.hi[0])
+            total += ((hi - lo) / self.spans).sum(axis=1)
+        if len(self.cat_idx):
+            leaves, levels = many.leaf[pick], many.level[pick]
+            for c in range(len(self.lmaps)):
+                first = self._first_common(c, one.leaf[0, c], leaves[:, c])
+                level = np.maximum(np.maximum(first, one.level[0, c]), levels[:, c])
+                total += self.units[c][level, leaves[:, c]]
+        return total
+
+    def merge_one(self, one, many, i):
+        """The single-group state of ``one ∪ many[i]``."""
+        level = one.level[0].copy()
+        for c in range(len(self.lmaps)):
+            first = self._first_common(c, one.leaf[0, c], many.leaf[i:i + 1, c])[0]
+            level[c] = max(first, level[c], many.level[i, c])
+        return GroupStates(np.minimum(one.lo, many.lo[i]), np.maximum(one.hi, many.hi[i]),
+                           level[None, :], one.leaf.copy(), one.size + many.size[i])
 
     # ------------------------------------------------------------ windows
     def window_cost(self, rows, width):
