@@ -66,9 +66,11 @@ __all__ = ["spatial_distance"]
 def _grow(cat_t, num, rem, alive, matrices, t1, k):
     """Grow *Merge* from t1 to ``k`` records; returns the picked tuple of each record.
 
-    ``cat_t`` is (c, u): codes by attribute. ``catsum[i]`` holds the
-    categorical part of alive tuple ``i``'s distance to the centre; when new
-    values enter the sets, the changes are added during the next scan.
+    ``cat_t`` is (c, u): codes by attribute. The alive tuples are first
+    copied into contiguous local arrays; ``catsum[i]`` holds the categorical
+    part of local tuple ``i``'s distance to the centre (``inf`` once its
+    records are used up) and is updated only for attributes whose set just
+    gained a value that lowers some distance.
     """
     c = cat_t.shape[0]
     n_num = num.shape[1]
@@ -84,10 +86,28 @@ def _grow(cat_t, num, rem, alive, matrices, t1, k):
         member[a, cat_t[a, t1]] = True
         for w in range(mmax):
             catd[a, w] = matrices[a, cat_t[a, t1], w]
-    catsum = np.zeros(n_alive)
+    # local contiguous copies of the alive tuples
+    n_loc = 0
+    for i in range(n_alive):
+        if rem[alive[i]] > 0:
+            n_loc += 1
+    ids = np.empty(n_loc, np.int64)
+    q = 0
+    for i in range(n_alive):
+        if rem[alive[i]] > 0:
+            ids[q] = alive[i]
+            q += 1
+    loc_cat = np.empty((c, n_loc), np.int64)
+    catsum = np.zeros(n_loc)
     for a in range(c):
-        for i in range(n_alive):
-            catsum[i] += catd[a, cat_t[a, alive[i]]]
+        for i in range(n_loc):
+            v = cat_t[a, ids[i]]
+            loc_cat[a, i] = v
+            catsum[i] += catd[a, v]
+    loc_num = np.empty((n_num, n_loc))
+    for j in range(n_num):
+        for i in range(n_loc):
+            loc_num[j, i] = num[ids[i], j]
     delta = np.zeros((c, mmax))
     changed = np.empty(c, np.int64)
     n_changed = 0
@@ -95,28 +115,37 @@ def _grow(cat_t, num, rem, alive, matrices, t1, k):
     for step in range(1, k):
         for j in range(n_num):
             mean[j] = sums[j] / step
+        for q in range(n_changed):
+            a = changed[q]
+            for i in range(n_loc):
+                catsum[i] += delta[a, loc_cat[a, i]]
         best = np.inf
         chosen = -1
-        for i in range(n_alive):
-            t = alive[i]
-            for q in range(n_changed):
-                a = changed[q]
-                catsum[i] += delta[a, cat_t[a, t]]
-            if rem[t] <= 0:
-                continue
-            d = catsum[i]
-            for j in range(n_num):
-                d += abs(num[t, j] - mean[j])
-            if d < best:
-                best = d
-                chosen = t
-        picks[step] = chosen
-        rem[chosen] -= 1
+        if n_num == 1:
+            m0 = mean[0]
+            for i in range(n_loc):
+                d = catsum[i] + abs(loc_num[0, i] - m0)
+                if d < best:
+                    best = d
+                    chosen = i
+        else:
+            for i in range(n_loc):
+                d = catsum[i]
+                for j in range(n_num):
+                    d += abs(loc_num[j, i] - mean[j])
+                if d < best:
+                    best = d
+                    chosen = i
+        t = ids[chosen]
+        picks[step] = t
+        rem[t] -= 1
+        if rem[t] == 0:
+            catsum[chosen] = np.inf
         for j in range(n_num):
-            sums[j] += num[chosen, j]
+            sums[j] += num[t, j]
         n_changed = 0
         for a in range(c):
-            v = cat_t[a, chosen]
+            v = cat_t[a, t]
             if member[a, v]:
                 continue
             member[a, v] = True
