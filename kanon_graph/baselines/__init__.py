@@ -1,8 +1,9 @@
 """The baselines the papers compare against, each in its own module and registered."""
 
+from .bottom_up import bottom_up
 from .datafly import datafly
 from .incognito import incognito
 from .kmember import k_member
 from .mondrian import mondrian
 
-__all__ = ["datafly", "incognito", "k_member", "mondrian"]
+__all__ = ["bottom_up", "datafly", "incognito", "k_member", "mondrian"]

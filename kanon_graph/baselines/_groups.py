@@ -217,6 +217,18 @@ class GroupCoster:
                 total += self.units[c][level, leaves[:, c]]
         return total
 
+    def state_of(self, rows):
+        """The single-group state of the records ``rows`` (the LCA of a set is the
+        highest of the LCAs of its first leaf with each leaf)."""
+        rows = np.asarray(rows)
+        values = self.values[rows]
+        level = np.zeros((1, len(self.lmaps)), dtype=np.int64)
+        leaf = self.leaves[rows[:1]].copy()
+        for c in range(len(self.lmaps)):
+            level[0, c] = self._first_common(c, leaf[0, c], self.leaves[rows, c]).max()
+        return GroupStates(values.min(axis=0, keepdims=True), values.max(axis=0, keepdims=True),
+                           level, leaf, np.array([len(rows)]))
+
     def merge_one(self, one, many, i):
         """The single-group state of ``one ∪ many[i]``."""
         level = one.level[0].copy()
