@@ -4,6 +4,8 @@
   (numeric eq. 5, contingency-table categorical distances);
 * :mod:`.spatial_distance` -- the SD greedy algorithm, registered as
   ``algorithm="sd"``.
+* :mod:`.sd_graph` -- SD's distances on the record graph (per-attribute
+  distance ``"sd"``, and the reference-conditioned record distance).
 * :mod:`.sensitive` -- Bhaladhare & Jinwala's sensitive-attribute clustering,
   registered as ``algorithm="sensitive-clustering"``.
 """
@@ -11,12 +13,15 @@
 from .sensitive import sensitive_clustering
 from .sd_distance import (ContingencyDistances, contingency_distances, numeric_distances,
                           sd_value_distances)
+from .sd_graph import sd_attribute_distance, sd_record_distance
 from .spatial_distance import spatial_distance
 
 __all__ = [
     "ContingencyDistances",
     "contingency_distances",
     "numeric_distances",
+    "sd_attribute_distance",
+    "sd_record_distance",
     "sd_value_distances",
     "sensitive_clustering",
     "spatial_distance",
