@@ -52,6 +52,8 @@ def _model(k, l, diversity, c, t, sensitive, n, where):
     if diversity not in DIVERSITY_KINDS:
         raise ValueError(f"The 'diversity' parameter of {where} must be one of "
                          f"{list(DIVERSITY_KINDS)}. Got {diversity!r}.")
+    if isinstance(c, bool) or not isinstance(c, (int, float, np.number)) or not c > 0:
+        raise ValueError(f"The 'c' parameter of {where} must be a positive number. Got {c!r}.")
     if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float, np.number))
                           or not 0 <= t <= 1):
         raise ValueError(f"The 't' parameter of {where} must be a number in [0, 1]. Got {t!r}.")

@@ -162,10 +162,17 @@ def combine_codes(columns, radices):
 
 
 def _missing_mask(series):
+    """NaN cells, and in text or categorical columns empty or ``?`` cells.
+
+    The text test runs once per distinct value, not once per row.
+    """
     mask = series.isna().to_numpy().copy()
-    if series.dtype == object or pd.api.types.is_string_dtype(series.dtype):
-        text = series.astype(str).str.strip()
-        mask |= text.isin(["", "?"]).to_numpy()
+    if series.dtype == object or pd.api.types.is_string_dtype(series.dtype) \
+            or isinstance(series.dtype, pd.CategoricalDtype):
+        codes, uniques = pd.factorize(series)
+        blank = np.array([str(u).strip() in ("", "?") for u in uniques], dtype=bool)
+        if blank.any():
+            mask |= (codes >= 0) & blank[np.maximum(codes, 0)]
     return mask
 
 
@@ -251,7 +258,9 @@ def _encode_attribute(series, column, schema, where):
     hierarchy = schema.hierarchy(column)
     values = _numeric_values(series, column, where) if kind == "numeric" else None
     if hierarchy is not None:
-        raw = values if values is not None else series.to_numpy(dtype=object)
+        # numbers match numeric leaves by value; against text leaves, ints keep their text
+        numeric_leaves = hierarchy.leaf_values is not None
+        raw = values if values is not None and numeric_leaves else series.to_numpy(dtype=object)
         codes = hierarchy.encode(raw)
         return EncodedAttribute(column, kind, codes, hierarchy, hierarchy.leaf_labels, values)
     if values is not None:

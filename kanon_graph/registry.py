@@ -66,10 +66,11 @@ class AlgorithmInfo:
 
     def options(self):
         """Names of the keyword options the function accepts beyond the protocol."""
-        params = inspect.signature(self.function).parameters
-        return [n for n, p in params.items()
-                if p.kind == p.KEYWORD_ONLY
-                and n not in ("rng", "suppression", "respect_boundaries")]
+        # past (data, model): keyword-only options, or plain ones when the author left out '*'
+        params = list(inspect.signature(self.function).parameters.values())[2:]
+        return [p.name for p in params
+                if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+                and p.name not in ("rng", "suppression", "respect_boundaries")]
 
     def accepts_any_option(self):
         return any(p.kind == p.VAR_KEYWORD

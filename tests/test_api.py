@@ -208,6 +208,16 @@ def test_registering_twice_needs_replace(register):
         kg.register_algorithm("test-x", _sorted_chunks, recoding="both")
 
 
+def test_options_of_an_algorithm_written_without_star(table, schema, register):
+    def plain(data, model, rng=None, suppression=None, width=2):
+        return kg.Partition(np.arange(data.n) // width)
+
+    register("test-plain", plain, recoding="local")
+    assert get_algorithm("test-plain").options() == ["width"]
+    res = kg.anonymize(table, schema, k=5, algorithm="test-plain", width=5)
+    assert [c.tolist() for c in res.classes] == [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9]]
+
+
 def test_algorithm_accepting_any_option(table, schema, register):
     seen = {}
 

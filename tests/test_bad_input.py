@@ -216,3 +216,10 @@ def test_privacy_helpers_name_missing_columns():
         kg.privacy.l_diversity(frame, ["a"], "s")
     with pytest.raises(ValueError, match=r"'kind' parameter of l_diversity must be one of"):
         kg.privacy.l_diversity(frame, ["a"], "a", kind="max")
+
+
+@pytest.mark.parametrize("c", [0, -1.5, "2", None])
+def test_c_must_be_positive(table, schema, c):
+    with pytest.raises(ValueError) as info:
+        kg.anonymize(table, schema, k=2, l=2, diversity="recursive", c=c)
+    assert _one_line(info) == f"The 'c' parameter of anonymize must be a positive number. Got {c!r}."

@@ -112,3 +112,14 @@ def test_combine_codes_mixed_radix_and_overflow_fallback():
     keys = combine_codes(big, [2**40, 2**40])
     assert keys[0] == keys[3] and len(set(keys.tolist())) == 3
     assert combine_codes([], []).size == 0
+
+
+def test_integer_column_against_a_hierarchy_with_text_leaves():
+    # leaves '20', '30' and 'unknown' are not all numbers, so integers match by their text
+    h = kg.Hierarchy.from_rows([["20", "young", "*"], ["30", "old", "*"],
+                                ["unknown", "old", "*"]], name="age")
+    table = pd.DataFrame({"age": [20, 30, 20, 30]})
+    data = encode(table, kg.Schema(quasi_identifiers=["age"], hierarchies={"age": h}))
+    assert data.attributes[0].kind == "numeric"
+    assert data.attributes[0].codes.tolist() == [0, 1, 0, 1]
+    assert data.attributes[0].values.tolist() == [20.0, 30.0, 20.0, 30.0]
