@@ -86,6 +86,9 @@ def build_parser():
     parser = _Parser(prog=PROG, description="k-anonymization of tabular microdata with "
                      "hierarchy trees, record graphs and generalization lattices.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument("--plugin", action="append", default=[], metavar="FILE.py|MODULE",
+                        help="import this Python file or module first, so the algorithms "
+                        "and metrics it registers can be used (repeatable)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     demo = commands.add_parser("demo", help="anonymize the built-in synthetic census table",
@@ -119,6 +122,8 @@ def build_parser():
     anon.add_argument("--sensitive", metavar="COL", help="the sensitive column")
     anon.add_argument("--suppression", type=_fraction, metavar="FRACTION",
                       help="fraction of records that may be suppressed")
+    anon.add_argument("--respect-boundaries", action="store_true",
+                      help="never generalize a value beyond its MAGVal (hierarchy marks)")
     anon.add_argument("--missing", choices=("error", "drop"), default="error",
                       help="rows with missing values: fail (default) or drop and count them")
     anon.add_argument("--seed", type=int, help="seed for randomized algorithms")
@@ -231,7 +236,7 @@ def _anonymize(args, out):
     res = anonymize(table, schema, k=args.k, algorithm=args.algorithm, l=args.l,
                     diversity=args.diversity, c=args.c, t=args.t, sensitive=args.sensitive,
                     suppression=args.suppression, missing=args.missing, seed=args.seed,
-                    **options)
+                    respect_boundaries=True if args.respect_boundaries else None, **options)
     write_table(res.table, args.output, sep=args.sep or ",")
     parameters = {
         "input": str(args.input), "output": str(args.output), "schema": args.schema,
@@ -241,7 +246,7 @@ def _anonymize(args, out):
                               if c in schema.quasi_identifiers},
         "k": args.k, "algorithm": args.algorithm, "l": args.l, "diversity": args.diversity,
         "c": args.c, "t": args.t, "suppression": args.suppression, "missing": args.missing,
-        "seed": args.seed, "options": options,
+        "seed": args.seed, "respect_boundaries": args.respect_boundaries, "options": options,
     }
     if args.report:
         write_json(result_report(res, parameters=parameters), args.report)
@@ -269,13 +274,45 @@ def _algorithms(args, out):
     for name in algorithms():
         info = get_algorithm(name)
         options = ", ".join(info.options()) or "-"
+        yes_no = ["yes" if flag else "no" for flag in
+                  (info.supports_suppression, getattr(info, "supports_boundaries", False))]
         rows.append((name, info.recoding, "required" if info.needs_hierarchies else "optional",
-                     "yes" if info.supports_suppression else "no", options, info.description))
-    header = ("name", "recoding", "hierarchies", "suppression", "options", "description")
+                     *yes_no, options, info.description))
+    header = ("name", "recoding", "hierarchies", "suppression", "boundaries", "options",
+              "description")
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header) - 1)]
     for row in [header] + rows:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths)) + "  " + row[-1], file=out)
     return 0
+
+
+def _load_plugin(spec):
+    """Import a plugin given as a ``.py`` path or a module name (once per process)."""
+    import importlib
+    import importlib.util
+
+    if spec.endswith(".py"):
+        path = Path(spec).resolve()
+        if not path.is_file():
+            raise _DataProblem(f"plugin file {spec!r} does not exist")
+        for module in list(sys.modules.values()):  # already imported (e.g. by the caller)
+            known = getattr(module, "__file__", None)
+            if known and Path(known).resolve() == path:
+                return
+        name = f"kanon_graph_plugin_{path.stem.replace('-', '_')}_{abs(hash(str(path)))}"
+        module_spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(module_spec)
+        sys.modules[name] = module
+        try:
+            module_spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
+        return
+    try:
+        importlib.import_module(spec)
+    except ModuleNotFoundError as exc:
+        raise _DataProblem(f"plugin module {spec!r} cannot be imported: {exc}") from None
 
 
 _COMMANDS = {"demo": _demo, "anonymize": _anonymize, "algorithms": _algorithms,
@@ -301,6 +338,8 @@ def main(argv=None):
     out = sys.stdout
     try:
         args = build_parser().parse_args(argv)
+        for plugin in args.plugin:
+            _load_plugin(plugin)
         key = args.command if args.command != "hierarchy" else ("hierarchy",
                                                                  args.hierarchy_command)
         return _COMMANDS[key](args, out)

@@ -261,8 +261,37 @@ def test_algorithms_lists_every_registered_algorithm_with_capabilities(capsys):
     assert code == 0
     rows = {line.split()[0]: line.split() for line in out.strip().splitlines()[1:]}
     assert set(rows) == set(kg.algorithms()) | {"cli-test-one-class"}
-    assert rows["cli-test-one-class"][1:5] == ["local", "optional", "no", "spread"]
-    assert rows["datafly"][1:4] == ["global", "required", "yes"]
+    assert rows["cli-test-one-class"][1:6] == ["local", "optional", "no", "no", "spread"]
+    info = kg.registry.get_algorithm("datafly")
+    assert rows["datafly"][1:5] == ["global", "required" if info.needs_hierarchies else "optional",
+                                    "yes" if info.supports_suppression else "no",
+                                    "yes" if info.supports_boundaries else "no"]
+
+
+def test_respect_boundaries_keeps_values_under_their_magval(tmp_path, capsys):
+    location = kg.datasets.paper_002_location()  # South / Mid / North Egypt are MAGVals
+    (tmp_path / "h").mkdir()
+    kg.write_hierarchy(location, tmp_path / "h" / "location.csv")
+    cities = (["Geza", "Aswan", "Luxor"] * 3 + ["Helwan", "Fayoum", "Minya"] * 3
+              + ["Alex", "Tanta", "Damietta"])  # 9 + 9 + 3 records
+    pd.DataFrame({"location": cities, "age": range(21)}).to_csv(tmp_path / "t.csv", index=False)
+    able = [n for n in kg.algorithms() if kg.registry.get_algorithm(n).supports_boundaries]
+    assert "datafly" in able
+
+    def run(suppression, *flag):
+        return _run(capsys, "anonymize", tmp_path / "t.csv", "--qi", "location",
+                    "--hierarchies", tmp_path / "h", "-k", 7, "--suppression", suppression,
+                    "-o", tmp_path / "o.csv", *flag)
+
+    code, _, err = run(0.1)  # 2 may be suppressed: Datafly climbs to the root
+    assert code == 0, err
+    assert set(pd.read_csv(tmp_path / "o.csv")["location"]) == {"A.R.E"}
+    code, _, err = run(0.2, "--respect-boundaries")  # capped at the regions; North suppressed
+    assert code == 0, err
+    released = pd.read_csv(tmp_path / "o.csv")["location"].value_counts().to_dict()
+    assert released == {"South Egypt": 9, "Mid Egypt": 9, "*": 3}
+    code, _, err = run(0.1, "--respect-boundaries")  # impossible within the caps
+    assert code == 1 and "datafly" in _one_line_error(err)
 
 
 # ------------------------------------------------------- console script
@@ -286,3 +315,28 @@ def test_read_table_keeps_codes_with_leading_zeros_as_text(tmp_path):
     assert list(table.columns) == ["age", "zip", "city"]
     assert table["age"].tolist() == [34, 51] and table["zip"].tolist() == ["02139", "10001"]
     assert table["city"].tolist() == ["Boston", "New York"]
+
+
+def test_plugin_registers_an_algorithm_for_the_command(paper_files, capsys):
+    plugin = paper_files / "plugin_one_class.py"
+    plugin.write_text(
+        "import numpy as np, kanon_graph as kg\n"
+        "@kg.register_algorithm('cli-plugin-one-class', recoding='local')\n"
+        "def one(data, model, *, rng, suppression=None):\n"
+        "    'One class.'\n"
+        "    return kg.Partition(np.zeros(data.n, dtype=int))\n")
+    try:
+        code, out, err = _run(capsys, "--plugin", plugin, "anonymize",
+                              paper_files / "patients.csv", "--qi", "gender,age", "-k", 10,
+                              "--algorithm", "cli-plugin-one-class", "-o", paper_files / "o.csv")
+        assert code == 0, err
+        assert "1 equivalence classes" in out
+        code, out, _ = _run(capsys, "--plugin", plugin, "algorithms")  # imported once only
+        assert code == 0 and "cli-plugin-one-class" in out
+    finally:
+        kg.registry.unregister_algorithm("cli-plugin-one-class")
+        for name in [n for n, m in sys.modules.items()
+                     if str(getattr(m, "__file__", "") or "").startswith(str(paper_files))]:
+            del sys.modules[name]
+    code, _, err = _run(capsys, "--plugin", paper_files / "missing.py", "algorithms")
+    assert code == 1 and "missing.py" in _one_line_error(err)
