@@ -206,3 +206,17 @@ def test_load_adult_errors(tmp_path):
                         "Male;old;White;Divorced;HS-grad;Peru;Private;Sales;<=50K\n")
     with pytest.raises(kg.DataError, match="'age'.*'old'"):
         load_adult(text_age)
+
+
+def test_encode_finds_question_marks_in_text_and_categorical_columns(census):
+    table = census.head(500).copy()
+    table["workclass"] = table["workclass"].cat.add_categories(["?"])
+    table.loc[[3, 7], "workclass"] = "?"
+    as_text = table.astype({"occupation": str})
+    as_text.loc[[7, 11], "occupation"] = " ? "
+    as_text.loc[20, "occupation"] = ""
+    for frame, dropped in ((table, 2), (as_text, 4)):
+        data = kg.encode(frame, census_schema(), missing="drop")
+        assert data.dropped == dropped and data.n == 500 - dropped
+        with pytest.raises(kg.DataError, match="missing value"):
+            kg.encode(frame, census_schema())
