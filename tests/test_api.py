@@ -81,6 +81,15 @@ def test_summary_and_class_summary(table, schema):
     assert repr(res).startswith("AnonymizationResult(algorithm='datafly', k=3, rows=10")
 
 
+def test_everything_suppressed_still_summarizes(table, schema):
+    # k = n: Sweeney's budget (k records) lets Datafly suppress the whole table at once
+    res = kg.anonymize(table, schema, k=10, l=2)
+    assert res.suppressed == 10 and res.classes == []
+    assert res.metrics["loss"] == 1.0 and np.isnan(res.metrics["cavg"])
+    assert "10 suppressed" in res.summary()
+    assert res.class_summary().empty
+
+
 def test_suppression_budget_respected(table, schema):
     res = kg.anonymize(table, schema, k=3, suppression=0.0)
     assert res.suppressed == 0 and res.verification.holds

@@ -146,9 +146,12 @@ class Verification:
 
     def describe(self):
         parts = [f"k={self.k} (smallest class {self.k_achieved})"]
+        # l_achieved / t_achieved are None when no record is released
         if self.l is not None:
-            parts.append(f"{self.diversity} l={self.l:g} (achieved {self.l_achieved:g})")
+            achieved = "none released" if self.l_achieved is None else f"{self.l_achieved:g}"
+            parts.append(f"{self.diversity} l={self.l:g} (achieved {achieved})")
         if self.t is not None:
-            parts.append(f"t={self.t:g} (largest EMD {self.t_achieved:.4f})")
+            largest = "none released" if self.t_achieved is None else f"{self.t_achieved:.4f}"
+            parts.append(f"t={self.t:g} (largest EMD {largest})")
         parts.append(f"{self.suppressed} suppressed")
         return ("holds: " if self.holds else "FAILS: ") + ", ".join(parts)
