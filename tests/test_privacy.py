@@ -214,3 +214,33 @@ def test_model_and_dataframe_checks_agree(data, released):
     assert v.l_achieved == pytest.approx(l_diversity(released, QIS, "disease", kind="entropy"),
                                          rel=1e-6)
     assert v.t_achieved == pytest.approx(t_closeness(released, QIS, "disease"))
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_measures_match_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    n, n_values = int(rng.integers(5, 50)), int(rng.integers(2, 6))
+    cls = rng.integers(-1, 4, n)
+    cls[0] = 0
+    val = rng.integers(0, n_values, n)
+    n_classes = int(cls.max()) + 1
+    c = float(rng.choice([0.5, 1, 2, 3]))
+    q = np.bincount(val[cls >= 0], minlength=n_values) / (cls >= 0).sum()
+    distinct = m.distinct_values(cls, val, n_classes)
+    entropy = m.entropy_l(cls, val, n_classes)
+    recursive = m.recursive_l(cls, val, c, n_classes)
+    ordered = m.emd_to_table(cls, val, n_values, ordered=True, n_classes=n_classes)
+    equal = m.emd_to_table(cls, val, n_values, ordered=False, n_classes=n_classes)
+    for k in range(n_classes):
+        counts = np.bincount(val[cls == k], minlength=n_values)
+        if not counts.sum():
+            continue
+        assert distinct[k] == (counts > 0).sum()
+        p = counts[counts > 0] / counts.sum()
+        assert entropy[k] == pytest.approx(math.exp(-(p * np.log(p)).sum()))
+        r = sorted(counts[counts > 0], reverse=True)
+        holds = [r[0] < c * sum(r[l - 1:]) for l in range(1, len(r) + 1)]
+        assert recursive[k] == (holds.index(False) if False in holds else len(r))
+        p = counts / counts.sum()
+        assert equal[k] == pytest.approx(0.5 * np.abs(p - q).sum())
+        assert ordered[k] == pytest.approx(np.abs(np.cumsum(p - q)).sum() / (n_values - 1))
