@@ -62,7 +62,9 @@ class AnonymizationResult:
     def class_summary(self):
         """One row per equivalence class: its released values and size, largest first."""
         qis = list(self.release.data.schema.quasi_identifiers)
-        rows = [self.table.iloc[c[0]][qis].tolist() + [len(c)] for c in self.classes]
+        # positions within the released table (``classes`` holds input positions,
+        # which differ once rows with missing values were dropped)
+        rows = [self.table.iloc[c[0]][qis].tolist() + [len(c)] for c in self.release.classes()]
         frame = pd.DataFrame(rows, columns=qis + ["size"])
         return frame.sort_values("size", ascending=False, kind="stable").reset_index(drop=True)
 

@@ -90,6 +90,19 @@ def test_everything_suppressed_still_summarizes(table, schema):
     assert res.class_summary().empty
 
 
+def test_class_summary_after_dropping_rows(table, schema):
+    table["age"] = table["age"].astype(float)
+    table.loc[0, "age"] = np.nan
+    res = kg.apply_levels(table, schema, [0, 0, 0], missing="drop")
+    summary = res.class_summary()
+    assert len(summary) == 9 and summary["size"].tolist() == [1] * 9
+    # each class's released values are those of its own record
+    expected = table.loc[1:, ["gender", "age", "zip"]].astype(str)
+    expected["age"] = expected["age"].str.replace(".0", "", regex=False)
+    assert sorted(map(tuple, summary[QIS].values.tolist())) == \
+        sorted(map(tuple, expected.values.tolist()))
+
+
 def test_suppression_budget_respected(table, schema):
     res = kg.anonymize(table, schema, k=3, suppression=0.0)
     assert res.suppressed == 0 and res.verification.holds
