@@ -4,8 +4,6 @@ Paper values: Venkata Ramana & Valli Kumari (2013), "Graph based local
 recoding for data anonymization", Definition 4 and Figure 2 (paper 003).
 """
 
-import warnings
-
 import numpy as np
 import pytest
 

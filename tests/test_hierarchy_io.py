@@ -54,9 +54,6 @@ def test_duplicate_identical_row_warns_with_file_and_line(tmp_path):
 
 
 def test_two_parents_error_names_file_and_line(tmp_path):
-    path = _write(tmp_path / "zip.csv", "11;1*;*\n12;1*;*\n\n21;1*;*\n22;2*;*\n23;1*;#\n")
-    with pytest.raises(HierarchyError):
-        read_hierarchy(path)        # two roots, checked first
     path = _write(tmp_path / "zip.csv", "a;x;p;*\nb;y;q;*\n\nc;x;q;*\n")
     with pytest.raises(HierarchyError) as info:
         read_hierarchy(path)
