@@ -14,7 +14,7 @@ from .distances import (LevelGap, NumericGap, distance_names, get_distance, hdis
 from .graph import RecordGraph
 from .merge import merge_small_classes
 from .mst import minimum_spanning_edges
-from .partition import mst_local_recoding, split_mst
+from .partition import mst_local_recoding, split_mst, split_mst_feasible
 
 __all__ = [
     "LevelGap",
@@ -29,5 +29,6 @@ __all__ = [
     "mst_local_recoding",
     "register_distance",
     "split_mst",
+    "split_mst_feasible",
     "unregister_distance",
 ]

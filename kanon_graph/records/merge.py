@@ -177,29 +177,37 @@ def _merge_pass(order, k, k_mode, alive, into, size, anc, toff, nlev, lev, ncost
                 hi, scale, bits, word_off, n_words, width):
     """One pass of lines 16-20 over the classes in ``order``; returns merges made.
 
-    NCP(C u C') is summed attribute by attribute; a candidate is dropped as
-    soon as its partial sum reaches the best so far (every term is >= 0).
+    The live classes are kept in a compact list (a merged-away class is
+    swapped out). NCP(C u C') is summed attribute by attribute and a
+    candidate is dropped as soon as its partial sum exceeds the best so far
+    (every term is >= 0); ties go to the smaller class index.
     """
     n_classes = size.shape[0]
     dh, dn, dc = lev.shape[1], lo.shape[1], word_off.shape[0]
     touched = np.zeros(n_classes, dtype=np.bool_)
+    live = np.flatnonzero(alive)
+    where = np.full(n_classes, -1, dtype=np.int64)
+    for p in range(live.shape[0]):
+        where[live[p]] = p
+    n_live = live.shape[0]
     merges = 0
     for idx in range(order.shape[0]):
         c = order[idx]
         if not alive[c] or (k_mode and size[c] >= k) or (not k_mode and touched[c]):
             continue
-        best = -1
+        best = n_classes
         best_cost = np.inf
-        for o in range(n_classes):
-            if o == c or not alive[o]:
+        for p in range(n_live):
+            o = live[p]
+            if o == c:
                 continue
             total = 0.0
             for a in range(dh):
                 level = _union_level(anc, toff, nlev, lev, a, c, o)
                 total += ncost[noff[toff[a] + level] + anc[c, toff[a] + level]]
-                if total >= best_cost:
+                if total > best_cost:
                     break
-            if total >= best_cost:
+            if total > best_cost:
                 continue
             for a in range(dn):
                 total += (max(hi[c, a], hi[o, a]) - min(lo[c, a], lo[o, a])) * scale[a]
@@ -209,10 +217,10 @@ def _merge_pass(order, k, k_mode, alive, into, size, anc, toff, nlev, lev, ncost
                     count += _popcount(bits[c, w] | bits[o, w])
                 if count > 1:
                     total += count / width[a]
-            if total < best_cost:
+            if total < best_cost or (total == best_cost and o < best):
                 best_cost = total
                 best = o
-        if best < 0:
+        if best == n_classes:
             break
         # C is merged into C': C' takes the union's summary
         for a in range(dh):
@@ -226,6 +234,10 @@ def _merge_pass(order, k, k_mode, alive, into, size, anc, toff, nlev, lev, ncost
         alive[c] = False
         into[c] = best
         touched[best] = True
+        n_live -= 1
+        moved = live[n_live]
+        live[where[c]] = moved
+        where[moved] = where[c]
         merges += 1
     return merges
 

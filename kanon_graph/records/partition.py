@@ -18,9 +18,22 @@ from scipy.sparse.csgraph import connected_components
 from ..registry import Partition, register_algorithm
 from .graph import RecordGraph
 from .merge import ClassSummaries, merge_small_classes
-from .mst import minimum_spanning_edges
+from .mst import HAVE_NUMBA, minimum_spanning_edges
 
-__all__ = ["mst_local_recoding", "split_mst"]
+if HAVE_NUMBA:
+    from numba import njit
+
+__all__ = ["mst_local_recoding", "split_mst", "split_mst_feasible"]
+
+
+def _components(u, v, keep, n_nodes):
+    forest = coo_matrix((np.ones(int(keep.sum())), (u[keep], v[keep])), shape=(n_nodes, n_nodes))
+    _, labels = connected_components(forest, directed=False)
+    first = np.full(labels.max() + 1, n_nodes, dtype=np.int64)
+    np.minimum.at(first, labels, np.arange(n_nodes))
+    rank = np.empty_like(first)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(first))
+    return rank[labels].astype(np.int64)
 
 
 def split_mst(u, v, w, n_nodes, n_records, k):
@@ -71,18 +84,106 @@ def split_mst(u, v, w, n_nodes, n_records, k):
     """
     removed = int(max(min(n_records // k - 1, n_nodes - 1), 0))
     order = np.lexsort((np.maximum(u, v), np.minimum(u, v), -np.round(w, 9)))
-    keep = order[removed:]
-    forest = coo_matrix((np.ones(len(keep)), (u[keep], v[keep])), shape=(n_nodes, n_nodes))
-    _, labels = connected_components(forest, directed=False)
-    first = np.full(labels.max() + 1, n_nodes, dtype=np.int64)
-    np.minimum.at(first, labels, np.arange(n_nodes))
-    rank = np.empty_like(first)
-    rank[np.argsort(first, kind="stable")] = np.arange(len(first))
-    return rank[labels].astype(np.int64), removed
+    keep = np.zeros(len(u), dtype=bool)
+    keep[order[removed:]] = True
+    return _components(u, v, keep, n_nodes), removed
+
+
+def _feasible_cuts_py(u, v, order, counts, k):
+    """Cut, by decreasing weight, every tree edge that leaves >= k records on both sides."""
+    n = counts.shape[0]
+    m = u.shape[0]
+    degree = np.zeros(n + 1, dtype=np.int64)
+    for e in range(m):
+        degree[u[e] + 1] += 1
+        degree[v[e] + 1] += 1
+    for i in range(n):
+        degree[i + 1] += degree[i]
+    fill = degree[:-1].copy()
+    adj = np.empty(2 * m, dtype=np.int64)
+    adj_edge = np.empty(2 * m, dtype=np.int64)
+    for e in range(m):
+        adj[fill[u[e]]] = v[e]
+        adj_edge[fill[u[e]]] = e
+        fill[u[e]] += 1
+        adj[fill[v[e]]] = u[e]
+        adj_edge[fill[v[e]]] = e
+        fill[v[e]] += 1
+    parent = np.full(n, -1, dtype=np.int64)
+    child_of_edge = np.zeros(m, dtype=np.int64)
+    bfs = np.empty(n, dtype=np.int64)
+    seen = np.zeros(n, dtype=np.bool_)
+    bfs[0] = 0
+    seen[0] = True
+    head, tail = 0, 1
+    while head < tail:
+        x = bfs[head]
+        head += 1
+        for q in range(degree[x], degree[x + 1]):
+            y = adj[q]
+            if not seen[y]:
+                seen[y] = True
+                parent[y] = x
+                child_of_edge[adj_edge[q]] = y
+                bfs[tail] = y
+                tail += 1
+    sub = counts.astype(np.int64).copy()
+    for i in range(n - 1, 0, -1):
+        sub[parent[bfs[i]]] += sub[bfs[i]]
+    top = np.zeros(n, dtype=np.bool_)      # the root of its current component
+    top[0] = True
+    cut = np.zeros(m, dtype=np.bool_)
+    for idx in range(order.shape[0]):
+        e = order[idx]
+        child = child_of_edge[e]
+        r = parent[child]
+        while not top[r]:
+            r = parent[r]
+        below = sub[child]
+        if below >= k and sub[r] - below >= k:
+            cut[e] = True
+            top[child] = True
+            x = parent[child]
+            while True:
+                sub[x] -= below
+                if x == r:
+                    break
+                x = parent[x]
+    return cut
+
+
+_feasible_cuts = njit(cache=True)(_feasible_cuts_py) if HAVE_NUMBA else _feasible_cuts_py
+
+
+def split_mst_feasible(u, v, w, counts, k):
+    """Cut only tree edges that leave at least ``k`` records on both sides.
+
+    Edges are visited by decreasing weight (same tie rule as
+    :func:`split_mst`); an edge is cut when both parts of its current
+    sub-tree keep at least ``k`` records. This is the minimum spanning tree
+    partitioning of Laszlo & Mukherjee (2005), the reference [26] paper 003
+    builds on: every cluster has at least ``k`` records, so no merging is
+    needed for k-anonymity, and no long edge is kept merely because the
+    paper's edge budget ran out.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> u, v, w = np.array([0, 1, 2]), np.array([1, 2, 3]), np.array([9.0, 5.0, 1.0])
+    >>> split_mst_feasible(u, v, w, np.ones(4, dtype=np.int64), 2)
+    (array([0, 0, 1, 1]), 1)
+    """
+    n_nodes = len(counts)
+    if n_nodes <= 1:
+        return np.zeros(n_nodes, dtype=np.int64), 0
+    order = np.lexsort((np.maximum(u, v), np.minimum(u, v), -np.round(w, 9))).astype(np.int64)
+    cut = _feasible_cuts(u.astype(np.int64), v.astype(np.int64), order,
+                         np.asarray(counts, dtype=np.int64), int(k))
+    return _components(u, v, ~cut, n_nodes), int(cut.sum())
 
 
 def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdist",
-                       record_distance=None, method="auto"):
+                       record_distance=None, method="auto", split="paper"):
     """k-anonymity by partitioning the minimum spanning tree of the record graph.
 
     1. Build the record graph over distinct quasi-identifier tuples with
@@ -116,6 +217,12 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
         A whole-record distance, see :class:`RecordGraph`.
     method : {"auto", "kruskal", "prim"}
         MST algorithm.
+    split : {"paper", "feasible"}
+        ``"paper"`` (default): remove the ``floor(n/k) - 1`` longest edges
+        and merge small classes (paper 003). ``"feasible"``: cut, longest
+        first, only edges that leave ``k`` records on both sides
+        (:func:`split_mst_feasible`, Laszlo & Mukherjee 2005); it keeps
+        clusters small and usually loses much less information.
 
     Returns
     -------
@@ -144,7 +251,13 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
         method = "kruskal" if graph.n_nodes <= KRUSKAL_MAX_NODES else "prim"
     u, v, w = minimum_spanning_edges(graph, method=method)
     t2 = time.perf_counter()
-    cluster_of, removed = split_mst(u, v, w, graph.n_nodes, graph.n_records, model.k)
+    if split == "paper":
+        cluster_of, removed = split_mst(u, v, w, graph.n_nodes, graph.n_records, model.k)
+    elif split == "feasible":
+        cluster_of, removed = split_mst_feasible(u, v, w, graph.counts, model.k)
+    else:
+        raise ValueError(f"The 'split' parameter of the mst algorithm must be 'paper' or "
+                         f"'feasible'. Got {split!r}.")
     summary = ClassSummaries(data, graph.codes, cluster_of, graph.counts)
     n_initial = len(summary.size)
 
@@ -160,6 +273,7 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
     stats = {
         "mst_weight": float(w.sum()),
         "mst_method": method,
+        "split": split,
         "distinct_tuples": graph.n_nodes,
         "edges_removed": removed,
         "initial_clusters": n_initial,

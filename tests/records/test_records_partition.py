@@ -1,5 +1,6 @@
 """MST-partition local recoding: k-anonymity, coverage, the merge rule, l-diversity."""
 
+import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,7 +10,7 @@ from kanon_graph.metrics import ncp_per_attribute
 from kanon_graph.privacy import PrivacyModel
 from kanon_graph.recoding import recode_partition
 from kanon_graph.records import (RecordGraph, merge_small_classes, minimum_spanning_edges,
-                                 mst_local_recoding, split_mst)
+                                 mst_local_recoding, split_mst, split_mst_feasible)
 from kanon_graph.records.merge import ClassSummaries
 
 from test_records_graph import random_schema, random_table
@@ -116,3 +117,46 @@ def test_adult_all_quasi_identifiers(adult_table, adult_schema):
     assert res.stats["distinct_tuples"] < len(adult_table)
     assert res.stats["edges_removed"] == 30162 // 5 - 1
     assert res.stats["initial_clusters"] - res.stats["merges"] == res.stats["classes"]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_feasible_split_gives_k_clusters_without_merging(seed):
+    rng = np.random.default_rng(300 + seed)
+    n = int(rng.integers(6, 90))
+    k = int(rng.integers(2, min(n, 8) + 1))
+    table = random_table(n, seed)
+    res = kg.anonymize(table, random_schema(), k=k, algorithm="mst", split="feasible")
+    assert res.stats["merges"] == 0 and res.stats["split"] == "feasible"
+    assert min(len(c) for c in res.classes) >= k
+    assert np.sort(np.concatenate(res.classes)).tolist() == list(range(n))
+    # every uncut edge is infeasible: cutting it would leave a side below k
+    data = kg.encode(table, random_schema())
+    graph = RecordGraph(data)
+    u, v, w = minimum_spanning_edges(graph, "auto")
+    cluster_of, cuts = split_mst_feasible(u, v, w, graph.counts, k)
+    assert cuts == res.stats["edges_removed"] == len(np.unique(cluster_of)) - 1
+    sizes = np.bincount(cluster_of, weights=graph.counts)
+    assert sizes.min() >= k
+    for e in range(len(u)):
+        if cluster_of[u[e]] != cluster_of[v[e]]:
+            continue
+        keep = np.ones(len(u), dtype=bool)
+        keep[e] = False
+        inside = (cluster_of[u] == cluster_of[u[e]]) & (cluster_of[v] == cluster_of[u[e]]) & keep
+        sub = nx.Graph()
+        members = np.flatnonzero(cluster_of == cluster_of[u[e]])
+        sub.add_nodes_from(members.tolist())
+        sub.add_edges_from(zip(u[inside].tolist(), v[inside].tolist()))
+        side = nx.node_connected_component(sub, int(u[e]))
+        below = graph.counts[list(side)].sum()
+        assert below < k or sizes[cluster_of[u[e]]] - below < k
+
+
+def test_paper_example_feasible_split():
+    table = kg.datasets.paper_003_table()
+    res = kg.anonymize(table, kg.datasets.paper_003_schema(), k=3, algorithm="mst",
+                       split="feasible")
+    assert sorted(sorted((c + 1).tolist()) for c in res.classes) == [[1, 2, 3], [4, 5, 6, 7],
+                                                                     [8, 9, 10]]
+    with pytest.raises(ValueError, match="'split' parameter of the mst algorithm"):
+        kg.anonymize(table, kg.datasets.paper_003_schema(), k=3, algorithm="mst", split="x")
