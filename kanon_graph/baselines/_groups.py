@@ -256,13 +256,3 @@ class GroupCoster:
                 level = np.where(w.min(axis=1) == w.max(axis=1), l, level)
             total += self.units[c][level, leaf_first]
         return total
-
-    def distances(self, row, rows):
-        """Byun et al.'s distance from record ``row`` to each of ``rows``.
-
-        Numeric: ``|v - v'| / range``; categorical: height of the LCA of the
-        two values over the height of the tree (NCP: its leaves over all
-        leaves).
-        """
-        one = self.singletons([row])
-        return self.cost(self.merge(one, self.singletons(rows)))
