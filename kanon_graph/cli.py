@@ -203,7 +203,7 @@ def _demo(args, out):
     return 0
 
 
-def _schema_from_args(args, table):
+def _schema_from_args(args):
     hierarchies = load_hierarchies(args.hierarchies) if args.hierarchies else {}
     if args.schema:
         return Schema.from_file(args.schema, hierarchies=hierarchies)
@@ -231,7 +231,7 @@ def _anonymize(args, out):
     if (args.l is not None or args.t is not None) and args.qi and not args.sensitive:
         raise _UsageError("--l and --t need --sensitive COL when the schema is given by --qi")
     table = read_table(args.input, sep=args.sep)
-    schema = _schema_from_args(args, table)
+    schema = _schema_from_args(args)
     options = dict(args.option)
     res = anonymize(table, schema, k=args.k, algorithm=args.algorithm, l=args.l,
                     diversity=args.diversity, c=args.c, t=args.t, sensitive=args.sensitive,
