@@ -41,27 +41,35 @@ KRUSKAL_MAX_NODES = 500
 HAVE_NUMBA = njit is not None
 
 
-def _kruskal(graph):
-    u = graph.n_nodes
-    i, j, w = graph.edges()
-    order = np.lexsort((j, i, w))                   # by weight, then (i, j)
+def _kruskal_scan_py(i, j, order, u):
+    """Union-find over edges in ``order``; the positions of the kept edges."""
     parent = np.arange(u)
-
-    def find(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    keep = []
-    for e in order.tolist():
-        a, b = find(i[e]), find(j[e])
+    keep = np.empty(max(u - 1, 0), dtype=np.int64)
+    n_keep = 0
+    for idx in range(order.shape[0]):
+        if n_keep == u - 1:
+            break
+        e = order[idx]
+        a = i[e]
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        b = j[e]
+        while parent[b] != b:
+            parent[b] = parent[parent[b]]
+            b = parent[b]
         if a != b:
             parent[max(a, b)] = min(a, b)
-            keep.append(e)
-            if len(keep) == u - 1:
-                break
-    keep = np.asarray(keep, dtype=np.int64)
+            keep[n_keep] = e
+            n_keep += 1
+    return keep[:n_keep]
+
+
+def _kruskal(graph):
+    i, j, w = graph.edges()
+    order = np.lexsort((j, i, w))                   # by weight, then (i, j)
+    keep = _kruskal_scan(i.astype(np.int64), j.astype(np.int64), order.astype(np.int64),
+                         graph.n_nodes)
     return i[keep].astype(np.int64), j[keep].astype(np.int64), w[keep]
 
 
@@ -231,6 +239,7 @@ def _prim_tables_py(codes, flat, off, width):
 
 
 _prim_kernel = njit(cache=True, nogil=True)(_prim_kernel_py) if HAVE_NUMBA else None
+_kruskal_scan = njit(cache=True)(_kruskal_scan_py) if HAVE_NUMBA else _kruskal_scan_py
 _prim_tables = njit(cache=True, nogil=True)(_prim_tables_py) if HAVE_NUMBA else None
 
 
