@@ -69,8 +69,8 @@ def _grow(cat_t, num, rem, alive, matrices, t1, k):
     ``cat_t`` is (c, u): codes by attribute. The alive tuples are first
     copied into contiguous local arrays; ``catsum[i]`` holds the categorical
     part of local tuple ``i``'s distance to the centre (``inf`` once its
-    records are used up) and is updated only for attributes whose set just
-    gained a value that lowers some distance.
+    records are used up), recomputed only after a step whose new values
+    lowered some distance.
     """
     c = cat_t.shape[0]
     n_num = num.shape[1]
@@ -108,17 +108,19 @@ def _grow(cat_t, num, rem, alive, matrices, t1, k):
     for j in range(n_num):
         for i in range(n_loc):
             loc_num[j, i] = num[ids[i], j]
-    delta = np.zeros((c, mmax))
     changed = np.empty(c, np.int64)
     n_changed = 0
     mean = np.empty(n_num)
     for step in range(1, k):
         for j in range(n_num):
             mean[j] = sums[j] / step
-        for q in range(n_changed):
-            a = changed[q]
+        if n_changed:       # recomputed in attribute order: the same sums as a full scan
             for i in range(n_loc):
-                catsum[i] += delta[a, loc_cat[a, i]]
+                if catsum[i] < np.inf:
+                    s = 0.0
+                    for a in range(c):
+                        s += catd[a, loc_cat[a, i]]
+                    catsum[i] = s
         best = np.inf
         chosen = -1
         if n_num == 1:
@@ -151,16 +153,103 @@ def _grow(cat_t, num, rem, alive, matrices, t1, k):
             member[a, v] = True
             moved = False
             for w in range(mmax):
-                nd = matrices[a, v, w]
-                if nd < catd[a, w]:
-                    delta[a, w] = nd - catd[a, w]
-                    catd[a, w] = nd
+                if matrices[a, v, w] < catd[a, w]:
+                    catd[a, w] = matrices[a, v, w]
                     moved = True
-                else:
-                    delta[a, w] = 0.0
             if moved:
                 changed[n_changed] = a
                 n_changed += 1
+    return picks
+
+
+@njit(cache=True)
+def _grow_sorted(cat_t, num, rem, alive, matrices, t1, k, js):
+    """:func:`_grow` when the tuples are sorted on numeric attribute ``js``.
+
+    The distance to the centre is at least ``|x_js - mean_js|``, so each step
+    searches outwards from the mean along the sorted values and stops on
+    each side once that gap exceeds the best distance found; the tuple with
+    the smallest distance (ties: the first in order) is the same as a full
+    scan's. Categorical parts are summed per candidate.
+    """
+    c = cat_t.shape[0]
+    n_num = num.shape[1]
+    mmax = matrices.shape[1]
+    picks = np.empty(k, np.int64)
+    picks[0] = t1
+    rem[t1] -= 1
+    sums = num[t1].copy()
+    member = np.zeros((c, mmax), np.bool_)
+    catd = np.empty((c, mmax))
+    for a in range(c):
+        member[a, cat_t[a, t1]] = True
+        for w in range(mmax):
+            catd[a, w] = matrices[a, cat_t[a, t1], w]
+    n_loc = 0
+    for i in range(alive.shape[0]):
+        if rem[alive[i]] > 0:
+            n_loc += 1
+    ids = np.empty(n_loc, np.int64)
+    q = 0
+    for i in range(alive.shape[0]):
+        if rem[alive[i]] > 0:
+            ids[q] = alive[i]
+            q += 1
+    key = np.empty(n_loc)
+    for i in range(n_loc):
+        key[i] = num[ids[i], js]
+    mean = np.empty(n_num)
+    for step in range(1, k):
+        for j in range(n_num):
+            mean[j] = sums[j] / step
+        centre = mean[js]
+        right = np.searchsorted(key, centre)
+        left = right - 1
+        best = np.inf
+        chosen = -1
+        while left >= 0 or right < n_loc:
+            if right < n_loc:
+                if key[right] - centre > best:
+                    right = n_loc
+                else:
+                    t = ids[right]
+                    if rem[t] > 0:
+                        d = 0.0
+                        for a in range(c):
+                            d += catd[a, cat_t[a, t]]
+                        for j in range(n_num):
+                            d += abs(num[t, j] - mean[j])
+                        if d < best or (d == best and right < chosen):
+                            best = d
+                            chosen = right
+                    right += 1
+            if left >= 0:
+                if centre - key[left] > best:
+                    left = -1
+                else:
+                    t = ids[left]
+                    if rem[t] > 0:
+                        d = 0.0
+                        for a in range(c):
+                            d += catd[a, cat_t[a, t]]
+                        for j in range(n_num):
+                            d += abs(num[t, j] - mean[j])
+                        if d < best or (d == best and left < chosen):
+                            best = d
+                            chosen = left
+                    left -= 1
+        t = ids[chosen]
+        picks[step] = t
+        rem[t] -= 1
+        for j in range(n_num):
+            sums[j] += num[t, j]
+        for a in range(c):
+            v = cat_t[a, t]
+            if not member[a, v]:
+                member[a, v] = True
+                for w in range(mmax):
+                    if matrices[a, v, w] < catd[a, w]:
+                        catd[a, w] = matrices[a, v, w]
     return picks
 
 
@@ -168,7 +257,8 @@ def _tuples(data):
     """Distinct quasi-identifier tuples, in SD's sorted order, with their records."""
     dense, cards, numeric = [], [], []
     for attr in data.attributes:
-        _, inverse = np.unique(attr.codes, return_inverse=True)
+        source = attr.values if attr.kind == "numeric" else attr.codes
+        _, inverse = np.unique(source, return_inverse=True)     # numbers by value
         dense.append(inverse.reshape(-1).astype(np.int64))
         cards.append(int(inverse.max()) + 1)
     keys = combine_codes(dense, cards)
@@ -192,8 +282,11 @@ def _tuples(data):
     n_u = len(rank)
     cat = np.column_stack(cat_cols) if cat_cols else np.zeros((n_u, 0), np.int64)
     num = np.column_stack(numeric) if numeric else np.zeros((n_u, 0))
+    numeric_names = [a.name for a in data.attributes if a.kind == "numeric"]
+    name = data.names[sort_attr]
+    sorted_num = numeric_names.index(name) if name in numeric_names else -1
     return (np.ascontiguousarray(cat, np.int64), np.ascontiguousarray(num, float),
-            weight[rank].astype(np.int64), rows, starts, data.names[sort_attr])
+            weight[rank].astype(np.int64), rows, starts, name, sorted_num)
 
 
 def _value_counts(cat, weight, mmax):
@@ -279,7 +372,9 @@ def spatial_distance(data, model, *, rng=None, suppression=None):
     section 4.2, Figure 3.
     """
     k = int(model.k)
-    cat, num, weight, rows, starts, sort_attr = _tuples(data)
+    cat, num, weight, rows, starts, sort_attr, js = _tuples(data)
+    if js >= 0 and np.any(np.diff(num[:, js]) < 0):
+        js = -1
     mmax = int(cat.max(initial=0)) + 1
     cat_t = np.ascontiguousarray(cat.T)
     rem = weight.copy()
@@ -295,7 +390,10 @@ def spatial_distance(data, model, *, rng=None, suppression=None):
         order, _ = _order(present)
         counts, _ = _row_counts(cat, rem, alive, order, cat[t1], float(k), values)
         matrices = _distance_matrices(counts, present, order, cat[t1])
-        merge = _grow(cat_t, num, rem, alive, matrices, t1, k)
+        if js >= 0:
+            merge = _grow_sorted(cat_t, num, rem, alive, matrices, t1, k, js)
+        else:
+            merge = _grow(cat_t, num, rem, alive, matrices, t1, k)
         for a in range(cat.shape[1]):
             np.subtract.at(values[a], cat[merge, a], 1)
         picks.append(merge)
