@@ -96,7 +96,7 @@ def _prim_numpy(graph):
     return out_u, out_v, out_w
 
 
-def _flatten(parts, m_of):
+def _flatten(parts):
     """Pack per-attribute matrices / gaps into flat arrays for the kernel."""
     d = len(parts)
     kind = np.zeros(d, dtype=np.int64)
@@ -164,7 +164,8 @@ def _prim_kernel_py(codes, kind, flat, off, width, scale, weights, woff):
                     levels = int(scale[a])
                     lev = levels - 1
                     for l in range(levels - 1):
-                        if flat[off[a] + l * m + codes[j, a]] == flat[off[a] + l * m + codes[cur, a]]:
+                        row = off[a] + l * m
+                        if flat[row + codes[j, a]] == flat[row + codes[cur, a]]:
                             lev = l
                             break
                     dist += weights[woff[a] + lev]
@@ -246,7 +247,7 @@ _prim_tables = njit(cache=True, nogil=True)(_prim_tables_py) if HAVE_NUMBA else 
 def _prim(graph):
     if graph.record_distance is not None or not HAVE_NUMBA:
         return _prim_numpy(graph)
-    kind, flat, off, width, scale, weights, woff = _flatten(graph.parts, None)
+    kind, flat, off, width, scale, weights, woff = _flatten(graph.parts)
     if (kind == 0).all():
         return _prim_tables(graph.codes.astype(np.int32), flat, off, width)
     return _prim_kernel(graph.codes, kind, flat, off, width, scale, weights, woff)
