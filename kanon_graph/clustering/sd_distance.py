@@ -149,6 +149,11 @@ def _distance_matrices(counts, present, order, ref):
             scale = 1.0
             continue
         base = card - 1.0
+        power = np.empty(card)              # power[r]: distance of rank r
+        d = scale
+        for r in range(1, card):
+            d /= base
+            power[r] = d if d > _TINY else _TINY
         values = np.empty(card, np.int64)
         q = 0
         for v in range(mmax):
@@ -157,28 +162,21 @@ def _distance_matrices(counts, present, order, ref):
                 q += 1
         diff = np.empty(card)
         for u in range(mmax):
+            for v in range(mmax):
+                if v != u:
+                    out[a, u, v] = power[1]     # absent values: the largest distance
             if not present[a, u]:
-                for v in range(mmax):
-                    if v != u:
-                        out[a, u, v] = scale / base
                 continue
             for i in range(card):
-                diff[i] = abs(counts[a, values[i]] - counts[a, u])
-            for v in range(mmax):
-                if v == u:
-                    continue
-                if not present[a, v]:
-                    out[a, u, v] = scale / base
-                    continue
-                dv = abs(counts[a, v] - counts[a, u])
-                rank = 1
-                for i in range(card):
-                    if values[i] != u and diff[i] > dv:
-                        rank += 1
-                d = scale
-                for _ in range(rank):
-                    d /= base
-                out[a, u, v] = d if d > _TINY else _TINY
+                v = values[i]
+                diff[i] = -1.0 if v == u else abs(counts[a, v] - counts[a, u])
+            ranked = np.argsort(-diff, kind="mergesort")
+            rank = 0
+            for pos in range(card - 1):     # u itself sorts last
+                i = ranked[pos]
+                if pos == 0 or diff[i] != diff[ranked[pos - 1]]:
+                    rank = pos + 1          # competition ranking: ties share a rank
+                out[a, u, values[i]] = power[rank]
         smallest = np.inf
         r = ref[a]
         for v in range(mmax):
@@ -186,6 +184,18 @@ def _distance_matrices(counts, present, order, ref):
                 smallest = out[a, r, v]
         scale = smallest
     return out
+
+
+@njit(cache=True)
+def _contingency(cat, rem, alive, order, ref, k, marginals, present):
+    """Row counts, depths and distance matrices, for calls from Python.
+
+    The kernels above are also compiled inside other kernels; calling them
+    from Python through this separate entry point avoids a numba caching
+    problem with functions used both ways.
+    """
+    counts, depth = _row_counts(cat, rem, alive, order, ref, k, marginals)
+    return counts, depth, _distance_matrices(counts, present, order, ref)
 
 
 def _order(present):
@@ -288,8 +298,8 @@ def contingency_distances(codes, reference, k, *, weights=None):
     for a in range(c):
         marginals[a] = np.bincount(codes[:, a], weights=weights, minlength=mmax)
     alive = np.arange(n, dtype=np.int64)
-    counts, depth = _row_counts(codes, weights, alive, order, reference, float(k), marginals)
-    matrix = _distance_matrices(counts, present, order, reference)
+    counts, depth, matrix = _contingency(codes, weights, alive, order, reference, float(k),
+                                         marginals, present)
     totals = counts.sum(axis=1, keepdims=True)
     similarity = np.divide(counts, totals, out=np.zeros_like(counts), where=totals > 0)
     n_values = tuple(int(codes[:, a].max(initial=reference[a])) + 1 for a in range(c))

@@ -57,7 +57,7 @@ import numpy as np
 
 from ..encoding import combine_codes
 from ..registry import Partition, register_algorithm
-from .sd_distance import _distance_matrices, _order, _row_counts, njit
+from .sd_distance import _contingency, _distance_matrices, _order, _row_counts, njit
 
 __all__ = ["spatial_distance"]
 
@@ -185,34 +185,29 @@ def _grow_sorted(cat_t, num, rem, alive, matrices, t1, k, js):
         member[a, cat_t[a, t1]] = True
         for w in range(mmax):
             catd[a, w] = matrices[a, cat_t[a, t1], w]
-    n_loc = 0
-    for i in range(alive.shape[0]):
-        if rem[alive[i]] > 0:
-            n_loc += 1
-    ids = np.empty(n_loc, np.int64)
-    q = 0
-    for i in range(alive.shape[0]):
-        if rem[alive[i]] > 0:
-            ids[q] = alive[i]
-            q += 1
-    key = np.empty(n_loc)
-    for i in range(n_loc):
-        key[i] = num[ids[i], js]
+    n_loc = alive.shape[0]
     mean = np.empty(n_num)
     for step in range(1, k):
         for j in range(n_num):
             mean[j] = sums[j] / step
         centre = mean[js]
-        right = np.searchsorted(key, centre)
+        lo, hi = 0, n_loc                  # first alive tuple at or above the centre
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if num[alive[mid], js] < centre:
+                lo = mid + 1
+            else:
+                hi = mid
+        right = lo
         left = right - 1
         best = np.inf
         chosen = -1
         while left >= 0 or right < n_loc:
             if right < n_loc:
-                if key[right] - centre > best:
+                if num[alive[right], js] - centre > best:
                     right = n_loc
                 else:
-                    t = ids[right]
+                    t = alive[right]
                     if rem[t] > 0:
                         d = 0.0
                         for a in range(c):
@@ -224,10 +219,10 @@ def _grow_sorted(cat_t, num, rem, alive, matrices, t1, k, js):
                             chosen = right
                     right += 1
             if left >= 0:
-                if centre - key[left] > best:
+                if centre - num[alive[left], js] > best:
                     left = -1
                 else:
-                    t = ids[left]
+                    t = alive[left]
                     if rem[t] > 0:
                         d = 0.0
                         for a in range(c):
@@ -238,7 +233,7 @@ def _grow_sorted(cat_t, num, rem, alive, matrices, t1, k, js):
                             best = d
                             chosen = left
                     left -= 1
-        t = ids[chosen]
+        t = alive[chosen]
         picks[step] = t
         rem[t] -= 1
         for j in range(n_num):
@@ -250,6 +245,56 @@ def _grow_sorted(cat_t, num, rem, alive, matrices, t1, k, js):
                 for w in range(mmax):
                     if matrices[a, v, w] < catd[a, w]:
                         catd[a, w] = matrices[a, v, w]
+    return picks
+
+
+@njit(cache=True)
+def _classes(cat, cat_t, num, rem, values, k, js):
+    """Step 3 of Figure 3: form ``n // k`` classes; returns the picks, ``k`` per class.
+
+    ``rem`` (records left per tuple) and ``values`` (records left per
+    attribute value, the margins of the contingency tables) are updated.
+    """
+    c = cat.shape[1]
+    total = 0
+    for t in range(rem.shape[0]):
+        total += rem[t]
+    n_classes = total // k
+    picks = np.empty(n_classes * k, np.int64)
+    alive = np.arange(rem.shape[0])
+    present = np.empty(values.shape, np.bool_)
+    cards = np.empty(c, np.int64)
+    head = 0
+    n_dead = 0
+    gone = np.zeros(rem.shape[0], np.bool_)
+    for b in range(n_classes):
+        while rem[head] == 0:
+            head += 1
+        t1 = head
+        if 4 * n_dead > alive.shape[0]:
+            alive = alive[rem[alive] > 0]
+            n_dead = 0
+        for a in range(c):
+            cards[a] = 0
+            for v in range(values.shape[1]):
+                present[a, v] = values[a, v] > 0
+                cards[a] += present[a, v]
+        order = np.argsort(cards, kind="mergesort")
+        ref = cat[t1].copy()
+        counts, _ = _row_counts(cat, rem, alive, order, ref, float(k), values)
+        matrices = _distance_matrices(counts, present, order, ref)
+        if js >= 0:
+            merge = _grow_sorted(cat_t, num, rem, alive, matrices, t1, k, js)
+        else:
+            merge = _grow(cat_t, num, rem, alive, matrices, t1, k)
+        for q in range(k):
+            t = merge[q]
+            for a in range(c):
+                values[a, cat[t, a]] -= 1
+            picks[b * k + q] = t
+            if rem[t] == 0 and not gone[t]:
+                gone[t] = True
+                n_dead += 1
     return picks
 
 
@@ -312,8 +357,8 @@ def _leftovers(cat, num, weight, rem, picks, k, mmax):
     everyone = np.arange(len(weight), dtype=np.int64)
     extra_picks, extra_owner = [], []
     for t in np.flatnonzero(rem > 0):
-        counts, _ = _row_counts(cat, weight, everyone, order, cat[t], float(k), full)
-        matrices = _distance_matrices(counts, present, order, cat[t])
+        _, _, matrices = _contingency(cat, weight, everyone, order, cat[t].copy(), float(k),
+                                      full, present)
         for _ in range(int(rem[t])):
             dist = np.abs(num[t] - sums / sizes[:, None]).sum(axis=1)
             for a in range(cat.shape[1]):
@@ -378,27 +423,7 @@ def spatial_distance(data, model, *, rng=None, suppression=None):
     mmax = int(cat.max(initial=0)) + 1
     cat_t = np.ascontiguousarray(cat.T)
     rem = weight.copy()
-    values = _value_counts(cat, weight, mmax)
-    alive = np.arange(len(weight), dtype=np.int64)
-    remaining = int(weight.sum())
-    picks = []
-    while remaining >= k:
-        if (rem[alive] == 0).mean() > 0.25:
-            alive = alive[rem[alive] > 0]
-        t1 = int(alive[np.argmax(rem[alive] > 0)])
-        present = values > 0
-        order, _ = _order(present)
-        counts, _ = _row_counts(cat, rem, alive, order, cat[t1], float(k), values)
-        matrices = _distance_matrices(counts, present, order, cat[t1])
-        if js >= 0:
-            merge = _grow_sorted(cat_t, num, rem, alive, matrices, t1, k, js)
-        else:
-            merge = _grow(cat_t, num, rem, alive, matrices, t1, k)
-        for a in range(cat.shape[1]):
-            np.subtract.at(values[a], cat[merge, a], 1)
-        picks.append(merge)
-        remaining -= k
-    picks = np.concatenate(picks) if picks else np.zeros(0, np.int64)
+    picks = _classes(cat, cat_t, num, rem, _value_counts(cat, weight, mmax), k, js)
     owner = np.repeat(np.arange(len(picks) // k), k)
     extra, extra_owner = _leftovers(cat, num, weight, rem, picks, k, mmax)
     picks = np.concatenate([picks, extra])
