@@ -80,6 +80,8 @@ def _exhaustive(data, model, metric, suppression):
             value = kg.metrics.get_metric("loss")(release, model.k)
         elif metric == "discernibility":
             value = kg.metrics.get_metric("discernibility")(release, model.k)
+        elif metric == "dm_star":
+            value = float((np.bincount(class_of) ** 2).sum())
         elif metric == "precision":
             value = float(np.mean([((data.n - s) * l / h + s) / data.n
                                    for l, h in zip(levels, data.heights)]))
@@ -96,7 +98,7 @@ def test_optimal_equals_exhaustive(seed):
     table, schema = _random_case(seed)
     data = kg.encode(table, schema)
     rng = np.random.default_rng(100 + seed)
-    for metric in ("loss", "discernibility", "precision", "height"):
+    for metric in ("loss", "discernibility", "dm_star", "precision", "height"):
         for suppression in (0.0, 0.1):
             k = int(rng.integers(2, 8))
             model = PrivacyModel(k)
@@ -147,3 +149,20 @@ def test_registered_capabilities():
     info = kg.registry.get_algorithm("optimal")
     assert (info.recoding, info.needs_hierarchies, info.supports_suppression) == \
         ("global", True, True)
+
+
+@pytest.mark.parametrize("k, levels, value", [
+    (5, [1, 2, 3, 3, 1, 2, 1, 2], 1.42377891e8),
+    (100, [5, 2, 3, 3, 1, 2, 0, 2], 4.36925397e8),
+])
+def test_fars_discernibility_matches_arx(fars_dir, k, levels, value):
+    """ARX's TestAnonymizationKAnonymity cases on FARS (DM*, 0% suppression)."""
+    table = pd.read_csv(fars_dir / "fars_int.csv", sep=";")
+    with pytest.warns(UserWarning, match="duplicate row"):
+        hierarchies = kg.load_hierarchies(fars_dir)
+    data = kg.encode(table, kg.Schema(quasi_identifiers=list(table.columns),
+                                      hierarchies=hierarchies))
+    for metric in ("dm_star", "discernibility"):     # the same without suppression
+        found = optimal_search(data, PrivacyModel(k), metric=metric)
+        assert list(found.levels) == levels and found.value == value
+        assert found.stats["frequency_sets"] < 400

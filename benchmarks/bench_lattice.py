@@ -1,0 +1,156 @@
+"""Lattice benchmark: the lattice searches on Adult (6,480 nodes) and FARS (20,736 nodes).
+
+Usage::
+
+    KANON_GRAPH_DATA=/path/to/shared/data python benchmarks/bench_lattice.py
+    python benchmarks/bench_lattice.py --only adult --k 5 --searches optimal-loss
+
+For every dataset, search and k it prints
+
+* ``seconds``: the search itself (the registered algorithm function called
+  on the already encoded table; encoding, recoding and verification are not
+  included), best of ``--repeat`` runs;
+* ``freq_sets``: frequency sets the search computed (``stats["frequency_sets"]``),
+  and ``checked`` the lattice nodes it tested for anonymity (when reported);
+* ``peak_MiB``: the tracemalloc peak of one more run (memory allocated by
+  Python and numpy during the search);
+* the chosen level vector and its ARX Loss (``kg.metrics`` "loss" on the
+  recoded release), so different searches can be compared.
+
+Adding a search: append a :class:`Search` to ``SEARCHES`` (a name, the
+registered algorithm, and its options). The RV searches of paper 004 go in
+the marked slot below.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import tracemalloc
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+import kanon_graph as kg
+from kanon_graph.privacy import PrivacyModel
+from kanon_graph.recoding import recode_levels
+from kanon_graph.registry import get_algorithm
+
+ADULT_QIS = ["sex", "age", "race", "marital-status", "education", "native-country",
+             "workclass", "occupation"]
+
+
+@dataclass
+class Search:
+    """One row group of the benchmark: a registered algorithm with options."""
+
+    name: str
+    algorithm: str
+    options: dict = field(default_factory=dict)
+    suppression: float = 0.0
+    datasets: tuple = ("adult", "fars")
+
+
+SEARCHES = [
+    Search("optimal-loss", "optimal", {"metric": "loss"}),
+    Search("optimal-discernibility", "optimal", {"metric": "discernibility"}),
+    # ARX's own FARS test case: discernibility, 4% suppression (k = 5 and 100)
+    Search("optimal-dm-4%", "optimal", {"metric": "discernibility"}, suppression=0.04,
+           datasets=("fars",)),
+    # ---- slot for the research-value searches of paper 004 (rv-global, rv-local,
+    # ---- rv-hybrid, rv-distributed): append Search(...) rows here.
+]
+
+
+def load(name, root):
+    """(EncodedTable, description) for ``adult`` or ``fars`` under ``root``."""
+    folder = Path(root) / name
+    if name == "adult":
+        table = pd.read_csv(folder / "adult.csv", sep=";")
+        schema = kg.Schema(quasi_identifiers=ADULT_QIS, sensitive=["salary-class"],
+                           hierarchies=kg.load_hierarchies(folder))
+    else:
+        table = pd.read_csv(folder / "fars_int.csv", sep=";")
+        with warnings.catch_warnings():     # iage's hierarchy repeats the row of 99
+            warnings.simplefilter("ignore")
+            hierarchies = kg.load_hierarchies(folder)
+        schema = kg.Schema(quasi_identifiers=list(table.columns), hierarchies=hierarchies)
+    data = kg.encode(table, schema)
+    size = int(np.prod([h + 1 for h in data.heights]))
+    return data, f"{name}: {data.n:,} rows, {len(data.heights)} QIs, {size:,} nodes"
+
+
+def run_once(search, data, k):
+    info = get_algorithm(search.algorithm)
+    model = PrivacyModel(k).bind(data)
+    started = time.perf_counter()
+    part = info.function(data, model, rng=np.random.default_rng(0),
+                         suppression=search.suppression, **search.options)
+    return part, time.perf_counter() - started
+
+
+def measure(search, data, k, repeat):
+    times = []
+    for _ in range(repeat):
+        part, seconds = run_once(search, data, k)
+        times.append(seconds)
+    tracemalloc.start()
+    run_once(search, data, k)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    loss = None
+    if part.levels is not None:
+        release = recode_levels(data, part.levels, suppress=np.asarray(part.class_of) < 0)
+        loss = kg.metrics.get_metric("loss")(release, k)
+    return {"seconds": min(times), "peak_mib": peak / 2**20, "levels": part.levels,
+            "loss": loss, "freq_sets": part.stats.get("frequency_sets"),
+            "checked": part.stats.get("nodes_checked"),
+            "suppressed": int((np.asarray(part.class_of) < 0).sum())}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=["adult", "fars"], action="append")
+    parser.add_argument("--k", type=int, action="append")
+    parser.add_argument("--searches", help="comma-separated search names")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    root = os.environ.get("KANON_GRAPH_DATA")
+    if not root:
+        sys.exit("set KANON_GRAPH_DATA to the shared data folder (holding adult/ and fars/)")
+    ks = args.k or [2, 5, 10, 50]
+    wanted = set(args.searches.split(",")) if args.searches else None
+    header = (f"{'search':<24} {'k':>3} {'seconds':>8} {'freq_sets':>9} {'checked':>7} "
+              f"{'peak_MiB':>8} {'supp':>5} {'loss':>9}  levels")
+    for name in args.only or ["adult", "fars"]:
+        started = time.perf_counter()
+        data, description = load(name, root)
+        print(f"\n{description} (load + encode {time.perf_counter() - started:.2f} s)")
+        print(header)
+        for search in SEARCHES:
+            if name not in search.datasets or (wanted and search.name not in wanted):
+                continue
+            for k in ks:
+                try:
+                    r = measure(search, data, k, args.repeat)
+                except ValueError as exc:       # no anonymous node, etc.
+                    print(f"{search.name:<24} {k:>3} failed: {exc}")
+                    continue
+                loss = f"{r['loss']:.6f}" if r["loss"] is not None else "-"
+                print(f"{search.name:<24} {k:>3} {r['seconds']:>8.3f} "
+                      f"{_fmt(r['freq_sets']):>9} {_fmt(r['checked']):>7} "
+                      f"{r['peak_mib']:>8.1f} {r['suppressed']:>5} {loss:>9}  "
+                      f"{list(r['levels']) if r['levels'] is not None else '-'}", flush=True)
+
+
+def _fmt(value):
+    return "-" if value is None else str(value)
+
+
+if __name__ == "__main__":
+    main()
