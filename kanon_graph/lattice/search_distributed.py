@@ -214,7 +214,7 @@ def rv_distributed(data, model, *, rng=None, suppression=None, weights=None, rul
                                  initializer=_init, initargs=initargs) as pool:
             pending, queue = set(), list(order)
             while queue or pending:
-                while queue and len(pending) < 2 * used_workers:
+                while queue and len(pending) < used_workers:
                     i = queue.pop(0)
                     if not skip(i):
                         pending.add(pool.submit(_task, prefixes[i], best[0]))

@@ -5,7 +5,8 @@ anonymization method", section 5.3.2 and Figure 4. Every generalization
 string left by the pre-pruning (Figure 3) is generated and sorted in
 ascending order of its total research value. The string at the midpoint of
 the list is tested. On success it joins the success list, and every string
-of lower RV and every more general string leave the list; on failure every
+of lower RV and every more general string leave the list (and, with the
+ranking rule below, the strings of equal RV that rank below it); on failure every
 more specific string leaves it (it cannot pass either). The tested string
 leaves the list in both cases, and the search goes on until the list is
 empty. The answer is the successful string with the highest RV, then the
@@ -22,8 +23,9 @@ levels; then the lexicographically smaller level vector. The list is sorted
 ascending by rank, so the best string is last.
 
 **Why it is exact.** A string leaves the list only if it fails (it lies
-below a failure), or ranks below a known success: lower RV, or more general
-than a success (RV tables never increase with the level, so its RV is not
+below a failure), or ranks below a known success: lower RV, equal RV and a
+worse rank (a refinement of Figure 4's line 6 that makes ties cheap), or more
+general than a success (RV tables never increase with the level, so its RV is not
 higher, and it has at least as many root attributes and a larger level sum).
 The best anonymous string is therefore tested, and the answer equals an
 exhaustive search's.
@@ -47,7 +49,7 @@ __all__ = ["rv_global", "StringList", "make_strings", "ranking_order", "best_str
 #: Memory the string list of :func:`rv_global` may take (bytes).
 DEFAULT_MEMORY_BUDGET = 256 * 2**20
 
-PRUNING_RULES = ("lower_rv", "more_general", "more_specific")
+PRUNING_RULES = ("lower_rv", "lower_rank", "more_general", "more_specific")
 
 
 def string_bytes(d):
@@ -91,11 +93,20 @@ def make_strings(lowest, highest, tables):
 def ranking_order(levels, rv, heights):
     """Indices sorting strings ascending by rank (the best string last)."""
     levels = np.asarray(levels)
-    heights = np.asarray(heights)
+    heights = np.asarray(heights, dtype=np.int64)
     roots = (levels == heights).sum(1)
     total = levels.sum(1, dtype=np.int64)
-    keys = [-levels[:, j].astype(np.int64) for j in range(levels.shape[1] - 1, -1, -1)]
-    return np.lexsort(keys + [-total, -roots, np.asarray(rv)])
+    radices = heights + 1
+    if float(np.prod(radices.astype(float))) < 2.0**62:
+        # the level vector as one mixed-radix number: numeric order = lexicographic order
+        code = np.zeros(len(levels), dtype=np.int64)
+        for j in range(levels.shape[1]):
+            code = code * radices[j] + levels[:, j]
+        keys = [-code]
+    else:
+        keys = [-levels[:, j].astype(np.int64) for j in range(levels.shape[1] - 1, -1, -1)]
+    return np.lexsort(keys + [-(roots * (int(total.max(initial=0)) + 1) + total),
+                              np.asarray(rv)])
 
 
 def best_string(success, heights):
@@ -121,8 +132,9 @@ class StringList:
     Attributes
     ----------
     pruned : dict
-        Strings removed by each rule (``lower_rv``, ``more_general``,
-        ``more_specific``), the tested strings themselves not included.
+        Strings removed by each rule (``lower_rv``, ``lower_rank``,
+        ``more_general``, ``more_specific``), the tested strings themselves
+        not included.
     """
 
     def __init__(self, levels, rv, heights):
@@ -140,38 +152,69 @@ class StringList:
         i = len(self) // 2
         return tuple(int(v) for v in self.levels[i]), float(self.rv[i])
 
-    def apply(self, node, rv, anonymous):
-        """Remove ``node`` and what its outcome prunes (Figure 4, lines 5-12)."""
+    def apply(self, node, rv, anonymous, at=None):
+        """Remove ``node`` and what its outcome prunes (Figure 4, lines 5-12).
+
+        A success still in the list also removes every string ranked below
+        it (``lower_rank``: equal RV, worse by the tie-breaking rule).
+        ``at`` is the node's index in the list when the caller knows it
+        (the midpoint): then only the strings ranked above it are scanned,
+        since every more specific string ranks above a failure and every
+        string below a success goes anyway.
+        """
         if not len(self):
             return
         g = np.asarray(node, dtype=np.int8)
-        same = (self.levels == g).all(1)
+        if at is None:
+            found = np.flatnonzero((self.levels == g).all(1))
+            if not found.size:
+                self._apply_outside(g, rv, anonymous)
+                return
+            at = int(found[0])
+        above = slice(at + 1, None)
+        if anonymous:
+            lower = int(np.searchsorted(self.rv, rv, side="left"))
+            self.pruned["lower_rv"] += lower
+            self.pruned["lower_rank"] += at - lower
+            general = (self.levels[above] >= g).all(1)
+            self.pruned["more_general"] += int(general.sum())
+            keep = ~general
+            self.levels = self.levels[above][keep]
+            self.rv = self.rv[above][keep]
+        else:
+            specific = (self.levels[above] <= g).all(1)
+            self.pruned["more_specific"] += int(specific.sum())
+            keep = ~specific
+            self.levels = np.concatenate([self.levels[:at], self.levels[above][keep]])
+            self.rv = np.concatenate([self.rv[:at], self.rv[above][keep]])
+
+    def _apply_outside(self, g, rv, anonymous):
+        """The pruning of an outcome for a string no longer in the list."""
         if anonymous:
             lower = self.rv < rv
-            general = (self.levels >= g).all(1) & ~lower & ~same
+            general = (self.levels >= g).all(1) & ~lower
             self.pruned["lower_rv"] += int(lower.sum())
             self.pruned["more_general"] += int(general.sum())
-            drop = lower | general | same
+            drop = lower | general
         else:
-            specific = (self.levels <= g).all(1) & ~same
-            self.pruned["more_specific"] += int(specific.sum())
-            drop = specific | same
+            drop = (self.levels <= g).all(1)
+            self.pruned["more_specific"] += int(drop.sum())
         if drop.any():
-            keep = ~drop
-            self.levels = self.levels[keep]
-            self.rv = self.rv[keep]
+            self.levels = self.levels[~drop]
+            self.rv = self.rv[~drop]
 
 
 def global_loop(strings, test, success):
     """Figure 4's while loop over ``strings``; returns the number of tests."""
     tests = 0
     while len(strings):
+        at = len(strings) // 2
         node, rv = strings.midpoint()
         ok = test(node)
         tests += 1
         if ok:
             success.append((node, rv))
-        strings.apply(node, rv, ok)
+        strings.apply(node, rv, ok, at)
     return tests
 
 
