@@ -28,11 +28,12 @@ matrix (:func:`correlation_weights`) and assembles per-level tables
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 
 import numpy as np
+
+from .rv_weights import correlation_weights
 
 __all__ = ["Rule", "numeric_rv", "categorical_rv", "rule_ratio", "correlation_weights",
            "research_values", "ResearchValues"]
@@ -220,79 +221,6 @@ def rule_ratio(rules, hierarchy, level):
     total = sum(r.importance for r in rules)
     kept = sum(r.importance for r in rules if r.kept(hierarchy)[level])
     return _share(kept, total)
-
-
-# --------------------------------------------------------------- weights
-def _cramers_v(x, y):
-    """Cramér's V of two code arrays (bias-free enough for weights)."""
-    _, x = np.unique(x, return_inverse=True)
-    _, y = np.unique(y, return_inverse=True)
-    nx, ny = x.max() + 1, y.max() + 1
-    if nx < 2 or ny < 2:
-        return 0.0
-    table = np.bincount(x * ny + y, minlength=nx * ny).reshape(nx, ny).astype(float)
-    n = table.sum()
-    expected = table.sum(1, keepdims=True) * table.sum(0, keepdims=True) / n
-    with np.errstate(divide="ignore", invalid="ignore"):
-        chi2 = np.nansum((table - expected) ** 2 / expected)
-    return float(math.sqrt(chi2 / (n * (min(nx, ny) - 1))))
-
-
-def _binned(values, bins):
-    edges = np.unique(np.quantile(values, np.linspace(0, 1, bins + 1)[1:-1]))
-    return np.searchsorted(edges, values, side="right")
-
-
-def correlation_weights(data, *, bins=10):
-    """Attribute weights from the raw data's association matrix, summing to 1.
-
-    Morton et al. (section 4) weigh an attribute by how little it correlates
-    with the others. Here the association of two numeric attributes is
-    ``|Pearson r|``; any pair with a categorical attribute uses Cramér's V
-    (a numeric partner is cut into ``bins`` quantile bins). An attribute's
-    weight is ``1 - mean association with the others``, normalized to sum
-    to 1 (the mean, rather than the maximum, keeps two duplicate columns from
-    both getting weight 0).
-
-    Parameters
-    ----------
-    data : EncodedTable
-    bins : int
-
-    Returns
-    -------
-    dict of str to float
-
-    Examples
-    --------
-    >>> import numpy as np, pandas as pd, kanon_graph as kg
-    >>> rng = np.random.default_rng(0)
-    >>> a = rng.integers(0, 4, 500)
-    >>> t = pd.DataFrame({"a": a, "b": a, "c": rng.integers(0, 4, 500)})
-    >>> data = kg.encode(t, kg.Schema(quasi_identifiers=["a", "b", "c"], categorical=["a", "b", "c"]))
-    >>> w = correlation_weights(data)
-    >>> w["c"] > w["a"] == w["b"], round(sum(w.values()), 12)
-    (True, 1.0)
-    """
-    attrs = data.attributes
-    d = len(attrs)
-    if d == 1:
-        return {attrs[0].name: 1.0}
-    assoc = np.zeros((d, d))
-    for i in range(d):
-        for j in range(i + 1, d):
-            a, b = attrs[i], attrs[j]
-            if a.values is not None and b.values is not None:
-                sa, sb = a.values.std(), b.values.std()
-                r = 0.0 if sa == 0 or sb == 0 else abs(np.corrcoef(a.values, b.values)[0, 1])
-            else:
-                xa = _binned(a.values, bins) if a.values is not None else a.codes
-                xb = _binned(b.values, bins) if b.values is not None else b.codes
-                r = _cramers_v(xa, xb)
-            assoc[i, j] = assoc[j, i] = min(r, 1.0)
-    raw = 1.0 - assoc.sum(1) / (d - 1)
-    raw = np.full(d, 1.0) if raw.sum() <= 0 else raw
-    return {a.name: float(w) for a, w in zip(attrs, raw / raw.sum())}
 
 
 # ------------------------------------------------------------ the tables
