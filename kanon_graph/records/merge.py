@@ -29,6 +29,9 @@ from .mst import HAVE_NUMBA
 
 __all__ = ["ClassSummaries", "merge_small_classes"]
 
+TIE = 1e-9
+"""Merge costs closer than this are equal (ties go to the smaller class index)."""
+
 if HAVE_NUMBA:
     from numba import njit
 else:  # pragma: no cover
@@ -180,7 +183,9 @@ def _merge_pass(order, k, k_mode, alive, into, size, anc, toff, nlev, lev, ncost
     The live classes are kept in a compact list (a merged-away class is
     swapped out). NCP(C u C') is summed attribute by attribute and a
     candidate is dropped as soon as its partial sum exceeds the best so far
-    (every term is >= 0); ties go to the smaller class index.
+    (every term is >= 0); costs within ``TIE`` of each other tie, and ties go
+    to the smaller class index (so the result does not depend on the order
+    in which floating-point terms were added).
     """
     n_classes = size.shape[0]
     dh, dn, dc = lev.shape[1], lo.shape[1], word_off.shape[0]
@@ -205,9 +210,9 @@ def _merge_pass(order, k, k_mode, alive, into, size, anc, toff, nlev, lev, ncost
             for a in range(dh):
                 level = _union_level(anc, toff, nlev, lev, a, c, o)
                 total += ncost[noff[toff[a] + level] + anc[c, toff[a] + level]]
-                if total > best_cost:
+                if total > best_cost + TIE:
                     break
-            if total > best_cost:
+            if total > best_cost + TIE:
                 continue
             for a in range(dn):
                 total += (max(hi[c, a], hi[o, a]) - min(lo[c, a], lo[o, a])) * scale[a]
@@ -217,7 +222,7 @@ def _merge_pass(order, k, k_mode, alive, into, size, anc, toff, nlev, lev, ncost
                     count += _popcount(bits[c, w] | bits[o, w])
                 if count > 1:
                     total += count / width[a]
-            if total < best_cost or (total == best_cost and o < best):
+            if total < best_cost - TIE or (total <= best_cost + TIE and o < best):
                 best_cost = total
                 best = o
         if best == n_classes:

@@ -9,9 +9,11 @@
   compiled with numba when numba is installed; otherwise a numpy loop (one
   vectorized row per step) is used.
 
-Both are exact and deterministic; on ties Kruskal takes the edge with the
-smaller ``(i, j)`` and Prim the node with the smaller index, so the two may
-return different trees of the same total weight.
+Both are exact and deterministic; weights closer than ``TIE`` (1e-9) are
+ties (so the tree does not depend on the order in which floating-point
+terms were added); on ties Kruskal takes the edge with the smaller
+``(i, j)`` and Prim the node with the smaller index (and keeps the earlier
+parent), so the two may return different trees of the same total weight.
 
 References
 ----------
@@ -40,6 +42,9 @@ KRUSKAL_MAX_NODES = 500
 
 HAVE_NUMBA = njit is not None
 
+TIE = 1e-9
+"""Distances closer than this are equal: ties go to the smaller node index."""
+
 
 def _kruskal_scan_py(i, j, order, u):
     """Union-find over edges in ``order``; the positions of the kept edges."""
@@ -67,7 +72,7 @@ def _kruskal_scan_py(i, j, order, u):
 
 def _kruskal(graph):
     i, j, w = graph.edges()
-    order = np.lexsort((j, i, w))                   # by weight, then (i, j)
+    order = np.lexsort((j, i, np.round(w, 9)))      # by weight, then (i, j)
     keep = _kruskal_scan(i.astype(np.int64), j.astype(np.int64), order.astype(np.int64),
                          graph.n_nodes)
     return i[keep].astype(np.int64), j[keep].astype(np.int64), w[keep]
@@ -85,11 +90,11 @@ def _prim_numpy(graph):
     inside[0] = True
     for step in range(u - 1):
         dist = graph.distances_from(cur)
-        better = (dist < key) & ~inside
+        better = (dist < key - TIE) & ~inside
         key[better] = dist[better]
         par[better] = cur
         masked = np.where(inside, np.inf, key)
-        nxt = int(np.argmin(masked))               # first index among ties
+        nxt = int(np.argmax(masked <= masked.min() + TIE))     # first index among ties
         out_u[step], out_v[step], out_w[step] = par[nxt], nxt, key[nxt]
         inside[nxt] = True
         cur = nxt
@@ -169,11 +174,11 @@ def _prim_kernel_py(codes, kind, flat, off, width, scale, weights, woff):
                             lev = l
                             break
                     dist += weights[woff[a] + lev]
-            if dist < key[p]:
+            if dist < key[p] - TIE:
                 key[p] = dist
                 par[p] = cur
             kp = key[p]
-            if kp < best or (kp == best and j < best_id):
+            if kp < best - TIE or (kp <= best + TIE and j < best_id):
                 best = kp
                 best_p = p
                 best_id = j
@@ -216,11 +221,11 @@ def _prim_tables_py(codes, flat, off, width):
             dist = 0.0
             for a in range(d):
                 dist += flat[base[a] + rows[p, a]]
-            if dist < key[p]:
+            if dist < key[p] - TIE:
                 key[p] = dist
                 par[p] = cur
             kp = key[p]
-            if kp < best or (kp == best and ids[p] < best_id):
+            if kp < best - TIE or (kp <= best + TIE and ids[p] < best_id):
                 best = kp
                 best_p = p
                 best_id = ids[p]

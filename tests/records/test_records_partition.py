@@ -58,7 +58,7 @@ def reference_merge(data, class_of_records, k):
                 trial = np.where(np.isin(cls, [c, o]), 0, -1)
                 per = ncp_per_attribute(recode_partition(data, trial))
                 cost = sum(float(v[0]) for v in per.values())
-                if cost < best_cost - 1e-12:
+                if cost < best_cost - 1e-9:
                     best, best_cost = o, cost
             cls[cls == c] = best
 
