@@ -69,6 +69,14 @@ SEARCHES = [
            datasets=("fars",), ks=(5, 100)),
     # ---- slot for the research-value searches of paper 004 (rv-global, rv-local,
     # ---- rv-hybrid, rv-distributed): append Search(...) rows here.
+    # equal attribute weights, computed RV tables; "value" is the total RV found,
+    # "checked" the strings tested; rv-distributed splits the string list (25 bytes
+    # a string) into subsets of at most 40 kB run in a 2-process pool (peak_MiB
+    # then covers the parent process only)
+    Search("rv-global", "rv-global"),
+    Search("rv-local", "rv-local"),
+    Search("rv-hybrid", "rv-hybrid"),
+    Search("rv-distributed-40kB", "rv-distributed", {"memory_budget": 40_000}),
 ]
 
 

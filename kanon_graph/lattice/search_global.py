@@ -275,6 +275,8 @@ def finish(ctx, success, *, algorithm, generated, pruned, extra=None):
         "frequency_sets": ctx.engine.frequency_sets_computed,
         "prepruning_tests": ctx.pre.tests,
         "tests": ctx.tests,
+        "nodes_checked": ctx.tests,
+        "metric_value": value,
         "known_without_test": ctx.known,
         "strings_pruned": dict(pruned),
         "success_strings": len(success),
