@@ -160,3 +160,15 @@ def test_paper_example_feasible_split():
                                                                      [8, 9, 10]]
     with pytest.raises(ValueError, match="'split' parameter of the mst algorithm"):
         kg.anonymize(table, kg.datasets.paper_003_schema(), k=3, algorithm="mst", split="x")
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_partition_does_not_depend_on_quasi_identifier_order(seed):
+    table = random_table(150, 700 + seed)
+    schema = random_schema()
+    flipped = kg.Schema(quasi_identifiers=list(schema.quasi_identifiers)[::-1],
+                        sensitive=["disease"], hierarchies=schema.hierarchies)
+    for method in ("kruskal", "prim"):
+        a = kg.anonymize(table, schema, k=4, algorithm="mst", method=method)
+        b = kg.anonymize(table, flipped, k=4, algorithm="mst", method=method)
+        assert [c.tolist() for c in a.classes] == [c.tolist() for c in b.classes]
