@@ -210,12 +210,20 @@ class FrequencyEngine:
         return FrequencySet(levels, codes, counts)
 
     def _store(self, fs):
-        self._cache_keys = None
         self._cache[fs.levels] = fs
-        self._cached_tuples += fs.n_groups
+        self._cached_tuples += len(fs.counts)
+        evicted = False
         while self._cached_tuples > self.cache_tuples and len(self._cache) > 1:
             _, old = self._cache.popitem(last=False)
-            self._cached_tuples -= old.n_groups
+            self._cached_tuples -= len(old.counts)
+            evicted = True
+        if evicted or self._cache_keys is None:
+            self._cache_keys = None
+        else:
+            levels, sizes, entries = self._cache_keys
+            levels.append(fs.levels)
+            sizes.append(len(fs.counts))
+            entries.append(fs)
 
     def _best_source(self, levels):
         """The cached node below ``levels`` with the fewest groups, or None."""
@@ -223,13 +231,14 @@ class FrequencyEngine:
             return None
         if self._cache_keys is None:
             entries = list(self._cache.values())
-            self._cache_keys = (np.asarray([fs.levels for fs in entries], dtype=np.int64),
-                                np.asarray([fs.n_groups for fs in entries]), entries)
+            self._cache_keys = ([e.levels for e in entries], [len(e.counts) for e in entries],
+                                entries)
         lv, sizes, entries = self._cache_keys
-        below = np.flatnonzero((lv <= np.asarray(levels)).all(axis=1))
+        below = np.flatnonzero((np.asarray(lv, dtype=np.int64) <= np.asarray(levels))
+                               .all(axis=1))
         if len(below) == 0:
             return None
-        return entries[int(below[np.argmin(sizes[below])])]
+        return entries[int(below[np.argmin(np.asarray(sizes)[below])])]
 
     # --------------------------------------------------------------- public
     def cached(self, levels):

@@ -162,12 +162,19 @@ class Lattice:
         return (tuple(int(v) for v in row) for row in arr)
 
     def array(self):
-        """All nodes as an ``(size, d)`` int64 array, by height then lexicographically."""
+        """All nodes as a ``(size, d)`` int16 array, by height then lexicographically.
+
+        Examples
+        --------
+        >>> Lattice([1, 1]).array().tolist()
+        [[0, 0], [0, 1], [1, 0], [1, 1]]
+        """
         self._refuse_large("Lattice.array")
-        grids = np.indices([h + 1 for h in self.heights]).reshape(self.dimension, -1).T
-        grids = grids.astype(np.int64)
-        order = np.lexsort(tuple(grids[:, i] for i in range(self.dimension - 1, -1, -1))
-                           + (grids.sum(axis=1),))
+        if self.dimension == 0:
+            return np.zeros((1, 0), dtype=np.int16)
+        grids = np.indices([h + 1 for h in self.heights], dtype=np.int16)
+        grids = grids.reshape(self.dimension, -1).T      # lexicographic already
+        order = np.argsort(grids.sum(axis=1, dtype=np.int64), kind="stable")
         return grids[order]
 
     def to_networkx(self, status=None):
