@@ -103,6 +103,10 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None):
     True
     """
     started = time.perf_counter()
+    lacking = [a.name for a in data.attributes if a.hierarchy is None]
+    if lacking:
+        raise ValueError(f"optimal_search needs a hierarchy for every quasi-identifier; "
+                         f"none is given for {lacking}")
     engine = engine if engine is not None else FrequencyEngine(data)
     computed_before = engine.frequency_sets_computed
     rollups_before = engine.rollups
@@ -221,6 +225,7 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None):
         "metric_value": None if levels is None else float(best[0]),
         "seconds": time.perf_counter() - started,
     }
+    stats["search_seconds"] = stats["seconds"]   # anonymize() overwrites "seconds" with its total
     return OptimalResult(levels, None if levels is None else float(best[0]), status, stats)
 
 
