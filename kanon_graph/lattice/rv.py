@@ -174,11 +174,11 @@ class Rule:
         mask = np.zeros(hierarchy.n_leaves, dtype=bool)
         for label in labels:
             try:
-                level, index = hierarchy._find(label)
+                node = hierarchy.node(label)
             except Exception:
                 raise ValueError(f"rule value {label!r} is not a node of the hierarchy of "
                                  f"{hierarchy.name!r}") from None
-            mask |= hierarchy.level_map[level] == index
+            mask |= hierarchy.level_map[node.level] == node.index
         return mask
 
     def kept(self, hierarchy):
@@ -360,7 +360,11 @@ def research_values(data, *, weights=None, rules=None, rv_tables=None, root_zero
             tables.append(_given_table(attr, rv_tables[attr.name]))
             used.append(float("nan"))
             continue
-        own = [Rule.parse(r) for r in rules.get(attr.name, [])]
+        given = rules.get(attr.name, [])
+        if not isinstance(given, (list, tuple)):
+            raise ValueError(f"The 'rules' parameter must map {attr.name!r} to a list of rules. "
+                             f"Got {given!r}.")
+        own = [Rule.parse(r) for r in given]
         if own and attr.hierarchy is None:
             raise ValueError(f"rules for {attr.name!r} need a hierarchy for it")
         total = sum(r.importance for r in own)

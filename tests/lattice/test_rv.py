@@ -134,6 +134,9 @@ def test_bad_rules_are_refused():
         Rule.parse(("White", "White", 1)).kept(h)
     with pytest.raises(ValueError, match="numeric leaves"):
         Rule.parse(("20|21", 1)).kept(h)
+    data = kg.encode(kg.datasets.paper_003_table(), kg.datasets.paper_003_schema())
+    with pytest.raises(ValueError, match="list of rules"):
+        research_values(data, rules={"age": "20|21"})
 
 
 def test_correlation_weights_favour_independent_attributes():

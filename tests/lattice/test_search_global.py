@@ -8,6 +8,7 @@ import kanon_graph as kg
 from kanon_graph.lattice.frequency import FrequencyEngine
 from kanon_graph.lattice.search_global import (StringList, best_string, make_strings,
                                                ranking_order, rv_global)
+from kanon_graph.lattice.search_distributed import rv_distributed
 from kanon_graph.lattice.search_hybrid import rv_hybrid
 from kanon_graph.privacy import PrivacyModel
 
@@ -82,6 +83,10 @@ def test_global_and_hybrid_equal_exhaustive_search(seed):
             stats["strings_pruned"].values()) >= stats["strings_generated"]
         assert stats["strings_generated"] <= size
     assert part.stats["tests"] <= size
+    if seed % 5 == 0:   # the distributed search, with subsets of about 4 strings
+        part = rv_distributed(data, model, suppression=suppression, rv_tables=tables,
+                              memory_budget=4 * (len(tables) + 17))
+        assert (part.levels, part.stats["research_value"]) == expected
 
 
 def test_computed_rv_tables_equal_exhaustive_search(adult_table, adult_schema):
