@@ -235,7 +235,7 @@ def rv_distributed(data, model, *, rng=None, suppression=None, weights=None, rul
             break
     ctx.tests += totals["tests"]
     ctx.engine.frequency_sets_computed += totals["frequency_sets"]
-    return finish(ctx, verified, algorithm="rv-distributed",
+    return finish(ctx, verified, algorithm="rv-distributed", listing=success,
                   generated=totals["generated"], pruned=pruned,
                   extra={"subsets": len(prefixes), "subsets_skipped": totals["skipped"],
                          "prefix_attributes": prefix_len, "strings_per_subset": per_subset,

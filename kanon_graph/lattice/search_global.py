@@ -254,8 +254,26 @@ def prepare(data, model, suppression, *, weights=None, rules=None, rv_tables=Non
     return SearchContext(data, model, suppression, rv, pre, FrequencyEngine(data), started)
 
 
-def finish(ctx, success, *, algorithm, generated, pruned, extra=None):
-    """The :class:`Partition` of the best success string, with the search statistics."""
+def success_table(success, heights, limit=50):
+    """The best ``limit`` successes, best first: levels, research value, root attributes.
+
+    The paper reports the success list with the number of root attributes of
+    each string, so that a data expert may pick another string of similar RV.
+    """
+    if not success:
+        return []
+    levels = np.array([s[0] for s in success], dtype=np.int64).reshape(len(success), -1)
+    rv = np.array([s[1] for s in success], dtype=float)
+    order = ranking_order(levels, rv, heights)[::-1][:limit]
+    return [{"levels": tuple(int(v) for v in levels[i]), "research_value": float(rv[i]),
+             "root_attributes": int((levels[i] == np.asarray(heights)).sum())} for i in order]
+
+
+def finish(ctx, success, *, algorithm, generated, pruned, extra=None, listing=None):
+    """The :class:`Partition` of the best success string, with the search statistics.
+
+    ``listing`` is the success list to report (default ``success``).
+    """
     best = best_string(success, ctx.heights)
     if best is None:
         raise ValueError(f"{algorithm}: no generalization string satisfies the privacy model "
@@ -280,6 +298,8 @@ def finish(ctx, success, *, algorithm, generated, pruned, extra=None):
         "known_without_test": ctx.known,
         "strings_pruned": dict(pruned),
         "success_strings": len(success),
+        "successes": success_table(list(dict.fromkeys(
+            success if listing is None else listing)), ctx.heights),
         "withheld": list(ctx.pre.withheld),
         "levels_dropped": ctx.pre.levels_dropped,
         "search_seconds": time.perf_counter() - ctx.started,
@@ -332,8 +352,9 @@ def rv_global(data, model, *, rng=None, suppression=None, weights=None, rules=No
     Partition
         ``stats`` holds ``research_value``, ``root_attributes``,
         ``strings_generated``, ``frequency_sets``, ``tests``,
-        ``strings_pruned`` (per rule), ``success_strings``, ``withheld``,
-        ``levels_dropped``, ``search_seconds``.
+        ``strings_pruned`` (per rule), ``success_strings``, ``successes``
+        (the best 50 successful strings with their RV and root attributes,
+        best first), ``withheld``, ``levels_dropped``, ``search_seconds``.
 
     References
     ----------

@@ -148,6 +148,12 @@ def test_rv_global_through_anonymize_records_stats_and_levels():
     assert set(res.stats["strings_pruned"]) == {"lower_rv", "lower_rank", "more_general",
                                                   "more_specific"}
     assert set(res.level_labels) == set(schema.quasi_identifiers)
+    # the success list, best first, starts with the chosen string
+    first = res.stats["successes"][0]
+    assert first["levels"] == tuple(res.levels.values())
+    assert first["research_value"] == res.stats["research_value"]
+    values = [s["research_value"] for s in res.stats["successes"]]
+    assert values == sorted(values, reverse=True)
     assert res.verification.k_achieved >= 2
 
 
