@@ -107,6 +107,9 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None):
     if lacking:
         raise ValueError(f"optimal_search needs a hierarchy for every quasi-identifier; "
                          f"none is given for {lacking}")
+    if not getattr(model, "monotone", True):
+        raise ValueError("optimal_search spreads every check by the generalization property, "
+                         "so the privacy model must be monotone (model.monotone is False)")
     engine = engine if engine is not None else FrequencyEngine(data)
     computed_before = engine.frequency_sets_computed
     rollups_before = engine.rollups

@@ -166,3 +166,12 @@ def test_fars_discernibility_matches_arx(fars_dir, k, levels, value):
         found = optimal_search(data, PrivacyModel(k), metric=metric)
         assert list(found.levels) == levels and found.value == value
         assert found.stats["frequency_sets"] < 400
+
+
+def test_refuses_non_monotone_model():
+    class Odd(PrivacyModel):
+        monotone = False
+
+    data = kg.encode(kg.datasets.paper_003_table(), kg.datasets.paper_003_schema())
+    with pytest.raises(ValueError, match="monotone"):
+        optimal_search(data, Odd(2))
