@@ -254,7 +254,9 @@ class FrequencyEngine:
             One level per quasi-identifier.
         rollup : bool
             Roll up from the cached more specific node with the fewest groups
-            when there is one (default); otherwise group the rows.
+            (default). When none is cached, the bottom node's frequency set is
+            computed from the rows first (counted once) and kept as the root of
+            later roll-ups. With ``False``, group the rows.
 
         Returns
         -------
