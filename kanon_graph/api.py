@@ -212,6 +212,7 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
     suppression = _check_fraction(suppression, "suppression", "anonymize")
     data = encode(table, schema, missing=missing, where="anonymize")
     model = _model(k, l, diversity, c, t, sensitive, data.n, "anonymize").bind(data)
+    _check_reachable(model, data)
     if info.needs_hierarchies:
         lacking = [a.name for a in data.attributes if a.hierarchy is None]
         if lacking:
@@ -261,6 +262,26 @@ def _released_k(table_out, quasi_identifiers, class_of):
     """
     released = table_out[quasi_identifiers].iloc[np.flatnonzero(class_of >= 0)].astype(str)
     return int(released.value_counts().min()) if len(released) else 0
+
+
+def _check_reachable(model, data):
+    """Refuse a model that no release can satisfy, before any algorithm runs.
+
+    Every criterion is monotone under merging classes, so if the whole table
+    taken as one class fails, every release fails.
+    """
+    if not model.needs_sensitive:
+        return
+    whole = np.zeros(data.n, dtype=np.int64)
+    if model.failing(whole, data, 1)[0]:
+        achieved = model.verify(whole, data)
+        what = (f"{model.diversity} l={model.l:g}" if model.l is not None
+                and achieved.l_achieved < model.l else f"t={model.t:g}")
+        best = (f"{achieved.l_achieved:g}" if model.l is not None
+                and achieved.l_achieved < model.l else f"{achieved.t_achieved:g}")
+        raise ValueError(f"{what} cannot be reached on sensitive attribute "
+                         f"{model.sensitive!r}: even the whole table as one class achieves "
+                         f"only {best}")
 
 
 def _check_options(info, options):

@@ -1,0 +1,30 @@
+"""A privacy model no release can satisfy is refused before any algorithm runs."""
+
+import pytest
+
+import kanon_graph as kg
+
+
+@pytest.fixture
+def table_schema():
+    return kg.datasets.paper_003_table(), kg.datasets.paper_003_schema()
+
+
+@pytest.mark.parametrize("algorithm", ["datafly", "mst", "optimal"])
+def test_distinct_l_above_the_table_diversity(table_schema, algorithm):
+    table, schema = table_schema  # 5 distinct diseases
+    with pytest.raises(ValueError, match=r"distinct l=6 cannot be reached on sensitive "
+                                         r"attribute 'disease'.*achieves only 5"):
+        kg.anonymize(table, schema, k=2, l=6, algorithm=algorithm)
+
+
+def test_entropy_l_above_the_table_entropy(table_schema):
+    table, schema = table_schema
+    with pytest.raises(ValueError, match="entropy l=4.9 cannot be reached"):
+        kg.anonymize(table, schema, k=2, l=4.9, diversity="entropy")
+
+
+def test_reachable_model_still_runs(table_schema):
+    table, schema = table_schema
+    res = kg.anonymize(table, schema, k=2, l=5)   # exactly the table's diversity
+    assert res.verification.holds and res.verification.l_achieved >= 5
