@@ -28,3 +28,16 @@ def test_reachable_model_still_runs(table_schema):
     table, schema = table_schema
     res = kg.anonymize(table, schema, k=2, l=5)   # exactly the table's diversity
     assert res.verification.holds and res.verification.l_achieved >= 5
+
+
+def test_datafly_names_the_binding_boundary():
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    location = kg.datasets.paper_002_location()
+    table = pd.DataFrame({"location": rng.choice(location.leaf_labels, 60)})
+    schema = kg.Schema(quasi_identifiers=["location"], hierarchies={"location": location})
+    with pytest.raises(ValueError, match=r"at its generalization boundary \(location stops "
+                                         r"at level 1 of 2\)"):
+        kg.anonymize(table, schema, k=25, respect_boundaries=True)

@@ -66,9 +66,14 @@ def datafly(data, model, *, rng=None, suppression=None, respect_boundaries=False
             break
         candidates = [i for i, (l, h) in enumerate(zip(levels, heights)) if l < h]
         if not candidates:
+            where = ("its generalization boundary (" + ", ".join(
+                f"{a.name} stops at level {top} of {a.height}"
+                for a, top in zip(data.attributes, heights) if top < a.height) + ")"
+                if any(top < a.height for a, top in zip(data.attributes, heights))
+                else "its root")
             raise ValueError(
                 f"datafly: {n_failing} records still fail the privacy model with every "
-                f"quasi-identifier at its root, more than the {budget} that may be suppressed"
+                f"quasi-identifier at {where}, more than the {budget} that may be suppressed"
             )
         distinct = [len(np.unique(data.attributes[i].at_level(levels[i], respect_boundaries)))
                     for i in candidates]
