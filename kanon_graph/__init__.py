@@ -24,7 +24,7 @@ from .clustering import sd_value_distances
 from .encoding import EncodedTable, encode
 from .exceptions import DataError, HierarchyError, PrivacyError, SchemaError
 from .hierarchy import Hierarchy, load_hierarchies, read_hierarchy, write_hierarchy
-from .metrics import register_metric
+from .metrics import evaluate, register_metric
 from .registry import Partition, algorithms, register_algorithm
 from .records import RecordGraph, register_distance
 from .result import AnonymizationResult
@@ -50,6 +50,7 @@ __all__ = [
     "constraint_violations",
     "datasets",
     "encode",
+    "evaluate",
     "hierarchy",
     "load_hierarchies",
     "metrics",

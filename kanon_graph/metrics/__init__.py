@@ -23,8 +23,10 @@ from ._loss import (arx_loss, arx_loss_per_attribute, byun_il, cavg, discernibil
 from .paper001 import paper001_il
 from ._registry import (MetricInfo, compute_metrics, get_metric, metric_names, metrics,
                         register_metric, unregister_metric)
+from .evaluate import Evaluation, evaluate
 
 __all__ = [
+    "Evaluation",
     "MetricInfo",
     "arx_loss",
     "arx_loss_per_attribute",
@@ -32,6 +34,7 @@ __all__ = [
     "cavg",
     "compute_metrics",
     "discernibility",
+    "evaluate",
     "gcp",
     "get_metric",
     "metric_names",
