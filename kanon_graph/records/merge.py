@@ -68,6 +68,10 @@ class ClassSummaries:
         Initial class of every node, ``0..C-1``.
     counts : ndarray (u,)
         Multiplicity of every node.
+    cell_of_node : ndarray (u,), optional
+        MAGVal cell of every node (:func:`kanon_graph.recoding.magval_cells`);
+        classes of different cells are never merged (generalization
+        boundaries). Every initial class must lie in one cell.
 
     Attributes
     ----------
@@ -82,14 +86,18 @@ class ClassSummaries:
         Numeric attributes without a hierarchy: the class's range.
     bits : ndarray of uint64 (C, words)
         Categorical attributes without a hierarchy: the class's value set.
+    cell : ndarray (C,)
+        MAGVal cell of every class (all zeros without boundaries).
     """
 
-    def __init__(self, data, codes, class_of_node, counts):
+    def __init__(self, data, codes, class_of_node, counts, cell_of_node=None):
         n_classes = int(class_of_node.max()) + 1
         self.size = np.bincount(class_of_node, weights=counts,
                                 minlength=n_classes).astype(np.int64)
         first = np.full(n_classes, -1, dtype=np.int64)
         first[class_of_node[::-1]] = np.arange(len(class_of_node))[::-1]
+        self.cell = (np.zeros(n_classes, dtype=np.int64) if cell_of_node is None
+                     else np.asarray(cell_of_node, dtype=np.int64)[first])
         anc, toff, nlev, lev, ncost, noff = [], [], [], [], [], []
         lo, hi, scale = [], [], []
         words, word_off, n_words, width = [], [], [], []
@@ -154,7 +162,7 @@ class ClassSummaries:
         self.width = np.asarray(width, dtype=float)
 
     def arrays(self):
-        return (self.anc, self.toff, self.nlev, self.lev, self.ncost, self.noff, self.lo,
+        return (self.cell, self.anc, self.toff, self.nlev, self.lev, self.ncost, self.noff, self.lo,
                 self.hi, self.scale, self.bits, self.word_off, self.n_words, self.width)
 
 
@@ -176,7 +184,7 @@ def _union_level(anc, toff, nlev, lev, a, c, o):
     return level
 
 
-def _merge_pass(order, k, k_mode, alive, into, size, anc, toff, nlev, lev, ncost, noff, lo,
+def _merge_pass(order, k, k_mode, alive, into, size, cell, anc, toff, nlev, lev, ncost, noff, lo,
                 hi, scale, bits, word_off, n_words, width):
     """One pass of lines 16-20 over the classes in ``order``; returns merges made.
 
@@ -185,7 +193,9 @@ def _merge_pass(order, k, k_mode, alive, into, size, anc, toff, nlev, lev, ncost
     candidate is dropped as soon as its partial sum exceeds the best so far
     (every term is >= 0); costs within ``TIE`` of each other tie, and ties go
     to the smaller class index (so the result does not depend on the order
-    in which floating-point terms were added).
+    in which floating-point terms were added). Only classes of the same
+    MAGVal ``cell`` are candidates (generalization boundaries); a class with
+    no candidate is left as it is.
     """
     n_classes = size.shape[0]
     dh, dn, dc = lev.shape[1], lo.shape[1], word_off.shape[0]
@@ -204,7 +214,7 @@ def _merge_pass(order, k, k_mode, alive, into, size, anc, toff, nlev, lev, ncost
         best_cost = np.inf
         for p in range(n_live):
             o = live[p]
-            if o == c:
+            if o == c or cell[o] != cell[c]:
                 continue
             total = 0.0
             for a in range(dh):
@@ -226,7 +236,7 @@ def _merge_pass(order, k, k_mode, alive, into, size, anc, toff, nlev, lev, ncost
                 best_cost = total
                 best = o
         if best == n_classes:
-            break
+            continue
         # C is merged into C': C' takes the union's summary
         for a in range(dh):
             lev[best, a] = _union_level(anc, toff, nlev, lev, a, c, best)
@@ -297,12 +307,18 @@ def merge_small_classes(summary, k, *, failing=None):
         order = np.flatnonzero(alive & (size < k)).astype(np.int64)
         if not len(order):
             break
-        merges += _merge_pass(order, k, True, alive, into, size, *args)
+        made = _merge_pass(order, k, True, alive, into, size, *args)
+        if not made:
+            break
+        merges += made
     if failing is not None:
         while alive.sum() > 1:
             flagged = failing(_resolve(into))
             order = np.flatnonzero(alive & flagged).astype(np.int64)
             if not len(order):
                 break
-            merges += _merge_pass(order, k, False, alive, into, size, *args)
+            made = _merge_pass(order, k, False, alive, into, size, *args)
+            if not made:
+                break
+            merges += made
     return _resolve(into), merges

@@ -15,6 +15,7 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
+from ..recoding.boundaries import cells_to_suppress, magval_cells, subset_table
 from ..registry import Partition, register_algorithm
 from .graph import RecordGraph
 from .merge import ClassSummaries, merge_small_classes
@@ -182,8 +183,15 @@ def split_mst_feasible(u, v, w, counts, k):
     return _components(u, v, ~cut, n_nodes), int(cut.sum())
 
 
+def _cut_between_cells(u, v, cluster_of, cell_of_node):
+    """Cut every tree edge inside a cluster whose endpoints lie in different MAGVal cells."""
+    keep = (cluster_of[u] == cluster_of[v]) & (cell_of_node[u] == cell_of_node[v])
+    return _components(u, v, keep, len(cluster_of))
+
+
 def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdist",
-                       record_distance=None, method="auto", split="paper"):
+                       record_distance=None, method="auto", split="paper",
+                       respect_boundaries=False):
     """k-anonymity by partitioning the minimum spanning tree of the record graph.
 
     1. Build the record graph over distinct quasi-identifier tuples with
@@ -201,7 +209,22 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
 
     Clusters are sets of distinct tuples; a class's size is the sum of its
     tuples' multiplicities, so the k test and NCP are exactly those of the
-    records. No record is suppressed.
+    records. No record is suppressed (except, with boundaries, as below).
+
+    **Generalization boundaries** (``respect_boundaries=True``, Hussien et
+    al. 2016, Definitions 3-6). A class may be released iff all its members
+    share their MAGVal node on every attribute (the MAGVal *cells* of
+    :mod:`kanon_graph.recoding.boundaries`, where this equivalence is
+    proved). So: (a) cells that cannot satisfy the model even as one class
+    are suppressed when the ``suppression`` budget allows, else a
+    ``ValueError`` names their MAGVals; (b) the graph and MST are built over
+    the remaining records; (c) after the usual split, every remaining tree
+    edge whose endpoints lie in different cells is cut as well (a sub-tree
+    spanning two cells would release a value above some member's MAGVal);
+    (d) lines 15-21 merge each small class into the best *allowed* class,
+    the least-NCP class of its own cell. Every cell has at least ``k``
+    records, so every small class has an allowed partner. Without marked
+    MAGVals this is exactly the unconstrained algorithm.
 
     Parameters
     ----------
@@ -223,6 +246,8 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
         first, only edges that leave ``k`` records on both sides
         (:func:`split_mst_feasible`, Laszlo & Mukherjee 2005); it keeps
         clusters small and usually loses much less information.
+    respect_boundaries : bool, default False
+        Never release a value above a member's MAGVal (see above).
 
     Returns
     -------
@@ -243,6 +268,19 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
     >>> res.stats["edges_removed"], res.stats["merges"], round(res.stats["mst_weight"], 2)
     (2, 0, 15.67)
     """
+    if split not in ("paper", "feasible"):
+        raise ValueError(f"The 'split' parameter of the mst algorithm must be 'paper' or "
+                         f"'feasible'. Got {split!r}.")
+    full, kept, cells = data, None, None
+    if respect_boundaries:
+        cells = magval_cells(data)
+        if cells.max(initial=0) > 0:
+            drop = cells_to_suppress(data, model, cells, suppression, "mst")
+            if drop.any():
+                kept = np.flatnonzero(~drop)
+                data, cells = subset_table(data, kept), cells[kept]
+        else:
+            cells = None
     t0 = time.perf_counter()
     graph = RecordGraph(data, distance, record_distance=record_distance)
     t1 = time.perf_counter()
@@ -255,10 +293,12 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
         cluster_of, removed = split_mst(u, v, w, graph.n_nodes, graph.n_records, model.k)
     elif split == "feasible":
         cluster_of, removed = split_mst_feasible(u, v, w, graph.counts, model.k)
-    else:
-        raise ValueError(f"The 'split' parameter of the mst algorithm must be 'paper' or "
-                         f"'feasible'. Got {split!r}.")
-    summary = ClassSummaries(data, graph.codes, cluster_of, graph.counts)
+    cell_of_node = None
+    if cells is not None:
+        cell_of_node = np.empty(graph.n_nodes, dtype=np.int64)
+        cell_of_node[graph.node_of] = cells
+        cluster_of = _cut_between_cells(u, v, cluster_of, cell_of_node)
+    summary = ClassSummaries(data, graph.codes, cluster_of, graph.counts, cell_of_node)
     n_initial = len(summary.size)
 
     failing = None
@@ -269,6 +309,9 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
 
     final, merges = merge_small_classes(summary, model.k, failing=failing)
     class_of = final[cluster_of][graph.node_of].astype(np.int64)
+    if kept is not None:
+        class_of = np.full(full.n, -1, dtype=np.int64)
+        class_of[kept] = final[cluster_of][graph.node_of]
     t3 = time.perf_counter()
     stats = {
         "mst_weight": float(w.sum()),
@@ -287,5 +330,5 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
 
 
 register_algorithm("mst", mst_local_recoding, recoding="local", needs_hierarchies=False,
-                   supports_suppression=False,
+                   supports_suppression=False, supports_boundaries=True,
                    description="MST-partition local recoding (Venkata Ramana & Valli Kumari 2013)")
