@@ -8,6 +8,15 @@ scored by its node metrics. A node over a subset ``Q`` of the
 quasi-identifiers is the full node with every attribute outside ``Q`` at its
 root: grouping by a root is grouping by nothing, so its frequency set is the
 frequency set of ``Q``.
+
+With ``respect_boundaries=True`` (generalization boundaries, Hussien et al.
+2016) every node is a capped recoding (each value stops at its MAGVal) and
+each attribute's levels end at its boundary level, the highest MAGVal level
+among its values (:mod:`kanon_graph.lattice.capped`). An attribute outside
+``Q`` then sits at its boundary level, which may still group by MAGVals;
+the subset property still holds, because a node over ``Q`` is more specific
+than each node over ``Q`` minus one attribute (that attribute raised to its
+top) and capped recodings keep the generalization property.
 """
 
 from __future__ import annotations
@@ -17,6 +26,7 @@ import itertools
 import numpy as np
 
 from ..lattice import FrequencyEngine, StatusMap, node_metric, suppression_budget
+from ..lattice.capped import boundary_levels, unreachable_error
 from ..registry import Partition, register_algorithm
 
 __all__ = ["incognito"]
@@ -37,7 +47,8 @@ def _index(nodes, heights):
     return key
 
 
-def incognito(data, model, *, rng=None, suppression=None, metric="loss"):
+def incognito(data, model, *, rng=None, suppression=None, metric="loss",
+              respect_boundaries=False):
     """All anonymous full-domain generalizations by subset and generalization pruning.
 
     For i = 1, ..., d (d quasi-identifiers), for every subset Q of i
@@ -72,6 +83,11 @@ def incognito(data, model, *, rng=None, suppression=None, metric="loss"):
     metric : {"loss", "discernibility", "precision", "height"}
         How the minimal anonymous node is chosen (the lattice's node
         metrics; ARX's definitions).
+    respect_boundaries : bool
+        Never go past a MAGVal: search the capped lattice (values stop at
+        their MAGVals; levels end at each attribute's boundary level) and
+        release the capped recoding. When the boundaries make the model
+        unreachable the error names the binding attributes.
 
     Returns
     -------
@@ -97,11 +113,12 @@ def incognito(data, model, *, rng=None, suppression=None, metric="loss"):
     >>> res.levels, res.stats["minimal_nodes"]
     ({'gender': 0, 'age': 3, 'zip': 2}, 3)
     """
-    heights = list(data.heights)
+    respect_boundaries = bool(respect_boundaries)
+    heights = list(boundary_levels(data, respect_boundaries))
     d = len(heights)
     budget = suppression_budget(suppression, data.n)
     fraction = budget / data.n if data.n else 0.0
-    engine = FrequencyEngine(data)
+    engine = FrequencyEngine(data, capped=respect_boundaries)
     full_top = np.asarray(heights, dtype=np.int64)
     anonymous = {(): np.ones(1, dtype=bool)}
     checked, candidates_by_size, anonymous_by_size = 0, [], []
@@ -135,9 +152,9 @@ def incognito(data, model, *, rng=None, suppression=None, metric="loss"):
     # minimal anonymous nodes of the full lattice
     minimal = status.minimal_anonymous
     if not minimal:
-        raise ValueError(f"incognito: no generalization satisfies the privacy model, even with "
-                         f"every quasi-identifier at its root and {budget} records suppressed")
-    scorer = node_metric(metric, data, budget)
+        raise unreachable_error("incognito", data, respect_boundaries,
+                                engine.suppressed_records(tuple(heights), model), budget)
+    scorer = node_metric(metric, data, budget, respect_boundaries)
     best, best_key = None, None
     for node in minimal:
         fs = engine.frequency_set(node)
@@ -162,10 +179,11 @@ def incognito(data, model, *, rng=None, suppression=None, metric="loss"):
         "metric": metric,
         "metric_value": float(best_key[0]),
         "minimal_anonymous": [list(node) for node in minimal],
+        "boundary_levels": heights,
     }
-    return Partition(class_of, best, stats)
+    return Partition(class_of, best, stats, capped=respect_boundaries)
 
 
 register_algorithm("incognito", incognito, recoding="global", needs_hierarchies=True,
-                   supports_suppression=True,
+                   supports_suppression=True, supports_boundaries=True,
                    description="LeFevre et al.'s Incognito full-domain search (2005)")

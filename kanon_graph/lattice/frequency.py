@@ -11,6 +11,11 @@ cached more specific node, each tuple generalized further and weighted by its
 count, which touches far fewer values than the raw rows (the idea of
 Incognito's roll-up; LeFevre, DeWitt & Ramakrishnan 2005).
 
+With ``capped=True`` a node is a capped full-domain recoding (generalization
+boundaries, :mod:`kanon_graph.lattice.capped`): the codes of an attribute
+with MAGVals are global node ids, and a roll-up maps each one to its capped
+ancestor, which depends on the node alone, so roll-up stays exact.
+
 References
 ----------
 .. [004] Morton, Mahoui, Gibson & Yechuri, "An enhanced utility-driven data
@@ -24,6 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .capped import capped_rollup_map
+
 __all__ = ["FrequencySet", "FrequencyEngine", "suppression_budget"]
 
 
@@ -36,7 +43,8 @@ class FrequencySet:
     levels : tuple of int
     codes : ndarray of int64, shape (m, d)
         Generalized code of every attribute per group (index of the
-        hierarchy node at that attribute's level), groups sorted
+        hierarchy node at that attribute's level; in a capped engine, the
+        global node id for attributes with MAGVals), groups sorted
         lexicographically (the order of ``EncodedTable.group_keys``). Stored
         column-major, since roll-ups read it one attribute at a time.
     counts : ndarray of int64, shape (m,)
@@ -109,6 +117,9 @@ class FrequencyEngine:
     cache_tuples : int, optional
         Upper bound on the total number of cached value groups (default
         ``8 * n``); least recently used frequency sets are dropped first.
+    capped : bool
+        Apply every node as a capped recoding: each value stops at its
+        MAGVal (Hussien et al. 2016, Definition 6).
 
     Attributes
     ----------
@@ -136,8 +147,9 @@ class FrequencyEngine:
     True
     """
 
-    def __init__(self, data, *, cache_tuples=None):
+    def __init__(self, data, *, cache_tuples=None, capped=False):
         self.data = data
+        self.capped = bool(capped)
         self.attributes = list(data.attributes)
         self.heights = tuple(data.heights)
         self.n = data.n
@@ -153,18 +165,22 @@ class FrequencyEngine:
 
     # -------------------------------------------------------------- helpers
     def _radices(self, levels):
-        return [a.n_at_level(l) for a, l in zip(self.attributes, levels)]
+        return [a.n_at_level(l, self.capped) for a, l in zip(self.attributes, levels)]
 
     def _map(self, j, low, high):
-        key = (j, low, high)
+        attr = self.attributes[j]
+        capped = attr.is_capped(self.capped)
+        key = (j, None if capped else low, high)
         if key not in self._maps:
-            self._maps[key] = _level_to_level(self.attributes[j], low, high)
+            # capped: a global node id goes to its capped ancestor whatever the source level
+            self._maps[key] = (capped_rollup_map(attr.hierarchy, high) if capped
+                               else _level_to_level(attr, low, high))
         return self._maps[key]
 
     def _column(self, j, level):
         key = (j, level)
         if key not in self._columns:
-            self._columns[key] = self.attributes[j].at_level(level)
+            self._columns[key] = self.attributes[j].at_level(level, self.capped)
         return self._columns[key]
 
     def _check(self, levels):
@@ -295,7 +311,7 @@ class FrequencyEngine:
         n_classes : int
         """
         levels = self._check(levels)
-        keys = self.data.group_keys(levels)
+        keys = self.data.group_keys(levels, self.capped)
         _, inverse = np.unique(keys, return_inverse=True)
         inverse = inverse.reshape(-1).astype(np.int64)
         self.row_scans += 1

@@ -7,6 +7,16 @@ and whether it is monotone (never better at a more general node). Add a
 metric by subclassing :class:`NodeMetric` and registering it in
 :data:`NODE_METRICS`.
 
+With ``capped=True`` (generalization boundaries) a node is a capped
+recoding: within one attribute, values stopped by their MAGVal sit at lower
+levels, so the released node -- and its leaf count and level -- varies per
+group. Loss and Precision then read every group's code as a global node id
+(:mod:`kanon_graph.lattice.capped`); both stay separable per attribute
+without suppression (a value's released node depends on its attribute's
+level only), so their bounds stay exact, and both are monotone (a value's
+capped node only rises with the level). Height stays the sum of the node's
+levels; Discernibility and DM* read the class sizes only.
+
 References
 ----------
 .. [ARX] Prasser & Kohlmayer, "Putting statistical disclosure control into
@@ -32,6 +42,8 @@ class NodeMetric:
     data : EncodedTable
     budget : int
         Records that may be suppressed (0: no suppression).
+    capped : bool
+        Score nodes as capped recodings (values stop at their MAGVals).
 
     Examples
     --------
@@ -46,10 +58,22 @@ class NodeMetric:
     exact_without_suppression = False   # lower_bound is the value when nothing is suppressed
     always_monotone = False             # monotone even with record suppression
 
-    def __init__(self, data, budget):
+    def __init__(self, data, budget, capped=False):
         self.data = data
         self.n = data.n
         self.budget = budget
+        self.capped = bool(capped)
+
+    def _per_node(self, attr, per_level):
+        """Concatenate per-level node values into one array by global node id, when capped."""
+        if attr.is_capped(self.capped):
+            return [np.concatenate(per_level)] * len(per_level)
+        return per_level
+
+    def _released_mean(self, attr, cells):
+        """Per level: the mean over records of ``cells[level][released code]``."""
+        return np.array([float(cells[l][attr.at_level(l, self.capped)].mean())
+                         for l in range(attr.height + 1)])
 
     @property
     def monotone(self):
@@ -73,18 +97,18 @@ class LossMetric(NodeMetric):
     name = "loss"
     exact_without_suppression = True
 
-    def __init__(self, data, budget):
-        super().__init__(data, budget)
-        self.cells = []       # cells[j][l][code at level l]
+    def __init__(self, data, budget, capped=False):
+        super().__init__(data, budget, capped)
+        self.cells = []       # cells[j][l][code at level l] (a global node id when capped)
         self.means = []       # means[j][l] without suppression
         for attr in data.attributes:
             h = attr.hierarchy
             leaves = h.n_leaves
             per_level = [(lc - 1) / (leaves - 1) if leaves > 1 else np.zeros(len(lc))
                          for lc in h.leaf_counts]
-            self.cells.append(per_level)
-            self.means.append(np.array([float(per_level[l][h.level_map[l][attr.codes]].mean())
-                                        for l in range(h.height + 1)]))
+            cells = self._per_node(attr, per_level)
+            self.cells.append(cells)
+            self.means.append(self._released_mean(attr, cells))
 
     def _combine(self, per_attribute):
         d = len(per_attribute)
@@ -110,19 +134,29 @@ class PrecisionMetric(NodeMetric):
     name = "precision"
     exact_without_suppression = True
 
-    def __init__(self, data, budget):
-        super().__init__(data, budget)
+    def __init__(self, data, budget, capped=False):
+        super().__init__(data, budget, capped)
         self.heights = np.asarray([max(h, 1) for h in data.heights], dtype=float)
+        self.cells = []       # cells[j][l][code]: the released level over the height
+        self.means = []
+        for attr, height in zip(data.attributes, self.heights):
+            h = attr.hierarchy
+            per_level = [np.full(len(lc), l / height) for l, lc in enumerate(h.leaf_counts)]
+            cells = self._per_node(attr, per_level)
+            self.cells.append(cells)
+            self.means.append(self._released_mean(attr, cells) if attr.is_capped(capped)
+                              else np.arange(h.height + 1) / height)
 
     def lower_bound(self, nodes):
-        return (nodes / self.heights).mean(axis=1)
+        return np.mean([self.means[j][nodes[:, j]] for j in range(nodes.shape[1])], axis=0)
 
     def value(self, node, fs, failing):
         suppressed = int(fs.counts[failing].sum())
-        base = np.asarray(node) / self.heights
         if suppressed == 0:
             return float(self.lower_bound(np.asarray([node]))[0])
-        return float((((self.n - suppressed) * base + suppressed) / self.n).mean())
+        keep = ~failing
+        return float(np.mean([(float((fs.counts[keep] * self.cells[j][node[j]][
+            fs.codes[keep, j]]).sum()) + suppressed) / self.n for j in range(len(node))]))
 
 
 class HeightMetric(NodeMetric):
@@ -175,10 +209,11 @@ NODE_METRICS = {m.name: m for m in (LossMetric, DiscernibilityMetric, DMStarMetr
                                     PrecisionMetric, HeightMetric)}
 
 
-def node_metric(name, data, budget):
-    """Instantiate the node metric ``name`` for ``data`` and a suppression budget."""
+def node_metric(name, data, budget, capped=False):
+    """Instantiate the node metric ``name`` for ``data`` and a suppression budget
+    (``capped``: nodes are capped recodings within the generalization boundaries)."""
     try:
-        return NODE_METRICS[name](data, budget)
+        return NODE_METRICS[name](data, budget, capped)
     except KeyError:
         raise ValueError(f"The 'metric' parameter of the optimal search must be one of "
                          f"{sorted(NODE_METRICS)}. Got {name!r}.") from None

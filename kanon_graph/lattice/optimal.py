@@ -21,6 +21,14 @@ Ties (equal values, up to 1e-12 relative) go to the node of lowest height,
 then to the lexicographically smallest level vector (earlier attributes less
 generalized): the order of :meth:`Lattice.array`.
 
+With ``respect_boundaries=True`` (generalization boundaries, Hussien et al.
+2016) every node is a capped recoding -- each value stops at its MAGVal --
+and each attribute's levels end at its boundary level (the highest MAGVal
+level among the values present), so the search never goes past a MAGVal.
+Capped recodings keep the generalization property and the metrics keep
+their monotonicity (see :mod:`kanon_graph.lattice.capped`), so the pruning
+is unchanged and the result is the optimum over the capped lattice.
+
 References
 ----------
 .. [Flash] Kohlmayer, Prasser, Eckert, Kemper & Kuhn, "Flash: efficient, stable
@@ -40,6 +48,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..registry import Partition, register_algorithm
+from .capped import boundary_levels, unreachable_error
 from .frequency import FrequencyEngine, suppression_budget
 from .lattice import Lattice, StatusMap
 from .node_metrics import NODE_METRICS, node_metric
@@ -71,7 +80,8 @@ class OptimalResult:
     stats: dict = field(repr=False)
 
 
-def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None):
+def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
+                   respect_boundaries=False):
     """Search the lattice of ``data`` for the best anonymous node under ``metric``.
 
     Parameters
@@ -83,7 +93,12 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None):
     suppression : float
         Fraction of records that may be suppressed.
     engine : FrequencyEngine or SQLFrequencyEngine, optional
-        Reuse an engine (and its cache); a new :class:`FrequencyEngine` by default.
+        Reuse an engine (and its cache); a new :class:`FrequencyEngine` by
+        default. Its ``capped`` mode must equal ``respect_boundaries``.
+    respect_boundaries : bool
+        Search the capped lattice: values stop at their MAGVals and every
+        attribute's levels end at its boundary level
+        (:func:`~kanon_graph.lattice.capped.boundary_levels`).
 
     Returns
     -------
@@ -110,15 +125,23 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None):
     if not getattr(model, "monotone", True):
         raise ValueError("optimal_search spreads every check by the generalization property, "
                          "so the privacy model must be monotone (model.monotone is False)")
-    engine = engine if engine is not None else FrequencyEngine(data)
+    respect_boundaries = bool(respect_boundaries)
+    if engine is None:
+        engine = FrequencyEngine(data, capped=respect_boundaries)
+    elif bool(getattr(engine, "capped", False)) != respect_boundaries:
+        raise ValueError(f"The 'engine' parameter of optimal_search must count capped "
+                         f"recodings exactly when respect_boundaries is True; got an engine "
+                         f"with capped={getattr(engine, 'capped', False)} and "
+                         f"respect_boundaries={respect_boundaries}")
     computed_before = engine.frequency_sets_computed
     rollups_before = engine.rollups
     budget = suppression_budget(suppression, data.n)
-    scorer = node_metric(metric, data, budget)
-    lattice = Lattice(data.heights, names=data.names)
+    scorer = node_metric(metric, data, budget, respect_boundaries)
+    heights = boundary_levels(data, respect_boundaries)
+    lattice = Lattice(heights, names=data.names)
     nodes = lattice.array()
     total = len(nodes)
-    radix = np.asarray([h + 1 for h in data.heights], dtype=np.int64)
+    radix = np.asarray([h + 1 for h in heights], dtype=np.int64)
     position = np.empty(total, dtype=np.int64)
     position[_node_key(nodes, radix)] = np.arange(total)
     bound = scorer.lower_bound(nodes).astype(float)
@@ -226,6 +249,7 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None):
         "rollups": engine.rollups - rollups_before,
         "metric": metric,
         "metric_value": None if levels is None else float(best[0]),
+        "boundary_levels": list(heights),
         "seconds": time.perf_counter() - started,
     }
     stats["search_seconds"] = stats["seconds"]   # anonymize() overwrites "seconds" with its total
@@ -239,7 +263,8 @@ def _node_key(nodes, radix):
     return key
 
 
-def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="numpy"):
+def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="numpy",
+            respect_boundaries=False):
     """The optimal full-domain generalization under ``metric`` (Flash-style search).
 
     Parameters
@@ -258,6 +283,12 @@ def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="n
     engine : {"numpy", "sqlite", "duckdb"}
         Where frequency sets are computed: on the integer codes with roll-up
         (default), or by SQL in an in-memory database (k-anonymity only).
+    respect_boundaries : bool
+        Never go past a MAGVal: search the capped lattice (values stop at
+        their MAGVals, levels end at each attribute's boundary level) and
+        release the capped recoding. When the boundaries make the model
+        unreachable the error names the binding attributes; a suppression
+        budget is used when allowed.
 
     Returns
     -------
@@ -280,27 +311,28 @@ def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="n
     elif engine in ("sqlite", "duckdb"):
         from .sql import SQLFrequencyEngine
 
-        counter = SQLFrequencyEngine(data, backend=engine)
+        counter = SQLFrequencyEngine(data, backend=engine, capped=respect_boundaries)
     else:
         raise ValueError(f"The 'engine' parameter of the optimal search must be one of "
                          f"['numpy', 'sqlite', 'duckdb']. Got {engine!r}.")
     found = optimal_search(data, model, metric=metric, suppression=suppression or 0.0,
-                           engine=counter)
+                           engine=counter, respect_boundaries=respect_boundaries)
+    engine = FrequencyEngine(data, capped=respect_boundaries)
     if found.levels is None:
-        raise ValueError(f"optimal: no generalization satisfies the privacy model, even with "
-                         f"every quasi-identifier at its root and "
-                         f"{suppression_budget(suppression, data.n)} records suppressed")
-    engine = FrequencyEngine(data)
+        top = boundary_levels(data, respect_boundaries)
+        raise unreachable_error("optimal", data, respect_boundaries,
+                                engine.suppressed_records(top, model),
+                                suppression_budget(suppression, data.n))
     class_of, n_classes = engine.class_of(found.levels)
     if getattr(model, "needs_sensitive", False):
         failing = np.asarray(model.failing(class_of, data, n_classes), dtype=bool)
     else:
         failing = np.bincount(class_of, minlength=n_classes) < model.k
     class_of = np.where(failing[class_of], -1, class_of).astype(np.int64)
-    return Partition(class_of, found.levels, dict(found.stats))
+    return Partition(class_of, found.levels, dict(found.stats), capped=bool(respect_boundaries))
 
 
 register_algorithm("optimal", optimal, recoding="global", needs_hierarchies=True,
-                   supports_suppression=True,
+                   supports_suppression=True, supports_boundaries=True,
                    description="Optimal full-domain generalization for a metric "
                                "(Flash-style lattice search)")

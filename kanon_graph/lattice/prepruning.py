@@ -8,6 +8,13 @@ attribute at ``j`` or below (negations of the subset and generalization
 properties). So each attribute's levels that fail on their own are dropped
 before any string is generated, and an attribute that fails even at its most
 general allowed level is withheld from the release.
+
+With ``respect_boundaries=True`` levels are capped recodings (values stop at
+their MAGVals) and each attribute's levels end at its boundary level
+(:func:`~kanon_graph.lattice.capped.boundary_levels`). An attribute whose
+MAGVals stop some value below the root cannot be withheld (its root would go
+past them): when it fails on its own at its highest level no string can pass,
+and the pre-pruning raises an error naming it.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .capped import binding_boundaries, boundary_levels
 from .frequency import suppression_budget
 
 __all__ = ["prepruning", "PrePruning"]
@@ -63,8 +71,8 @@ class PrePruning:
         return out
 
 
-def _passes(attr, level, data, model, budget):
-    classes = attr.at_level(level)
+def _passes(attr, level, data, model, budget, capped=False):
+    classes = attr.at_level(level, capped)
     if not getattr(model, "needs_sensitive", False):
         counts = np.bincount(classes)
         return int(counts[(counts > 0) & (counts < model.k)].sum()) <= budget
@@ -92,7 +100,7 @@ def _caps(data, max_levels):
     return caps
 
 
-def prepruning(data, model, *, suppression=0.0, max_levels=None):
+def prepruning(data, model, *, suppression=0.0, max_levels=None, respect_boundaries=False):
     """Drop the levels (and attributes) that fail the privacy model on their own.
 
     For each attribute, levels are tested from its highest allowed level
@@ -113,6 +121,8 @@ def prepruning(data, model, *, suppression=0.0, max_levels=None):
         hierarchies shown; capping an attribute below its root makes its
         withholding possible, exactly as the paper's pre-pruning removes an
         attribute that fails at its most general level.
+    respect_boundaries : bool
+        Test capped recodings and stop every attribute at its boundary level.
 
     Returns
     -------
@@ -128,16 +138,24 @@ def prepruning(data, model, *, suppression=0.0, max_levels=None):
     >>> p.lowest, p.highest, p.withheld, p.n_strings
     ((0, 2, 2), (1, 3, 2), ('zip',), 4)
     """
-    caps = _caps(data, max_levels)
+    caps = [min(c, b) for c, b in zip(_caps(data, max_levels),
+                                      boundary_levels(data, respect_boundaries))]
+    binding = binding_boundaries(data) if respect_boundaries else {}
     budget = suppression_budget(suppression, data.n)
     lowest, highest, withheld, tests = [], [], [], 0
     for attr, cap in zip(data.attributes, caps):
         low = None
         for level in range(cap, -1, -1):
             tests += 1
-            if not _passes(attr, level, data, model, budget):
+            if not _passes(attr, level, data, model, budget, respect_boundaries):
                 break
             low = level
+        if low is None and attr.name in binding:
+            raise ValueError(
+                f"pre-pruning: {attr.name!r} fails the privacy model on its own at level "
+                f"{cap}, and its generalization boundaries (level {binding[attr.name]} of "
+                f"{attr.height}) forbid withholding it at its root; no generalization string "
+                f"can pass: allow more suppression or relax the boundaries")
         if low is None:
             withheld.append(attr.name)
             lowest.append(attr.height)

@@ -28,18 +28,15 @@ matrix (:func:`correlation_weights`) and assembles per-level tables
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
+from .rv_rules import Rule, _share, rule_ratio
 from .rv_weights import correlation_weights
 
 __all__ = ["Rule", "numeric_rv", "categorical_rv", "rule_ratio", "correlation_weights",
            "research_values", "ResearchValues"]
-
-_NUMBER = r"\s*(-?\d+(?:\.\d+)?)\s*"
-
 
 def numeric_rv(weight, counts, spans, *, base=None, kept=1.0, total=1.0):
     """RV_k of a numeric attribute at one level (Morton et al., section 4).
@@ -95,134 +92,6 @@ def categorical_rv(weight, distinct, distinct0, *, kept=1.0, total=1.0):
     return float(weight) * float(distinct) / float(distinct0) * _share(kept, total)
 
 
-def _share(kept, total):
-    return 1.0 if total <= 0 else float(kept) / float(total)
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A data-constraint rule: the values in ``first`` and in ``second`` never share a group.
-
-    Build one with :meth:`do_not_mix` (categorical, Table 1), :meth:`boundary`
-    (numeric ``"20|21"``) or :meth:`range` (numeric ``"12-18"``), or let
-    :meth:`parse` read the short forms ``("White", "Black", 20)``,
-    ``("20|21", 5)`` and ``("12-18", 5)``.
-
-    A rule is kept at a level when no node of that level has leaves from
-    both sides; since generalization only merges groups, a rule broken at a
-    level stays broken above it.
-    """
-
-    kind: str
-    first: tuple
-    second: tuple
-    importance: float
-
-    @classmethod
-    def do_not_mix(cls, a, b, importance):
-        """Values (or hierarchy nodes) ``a`` and ``b`` must stay in different groups."""
-        def side(v):
-            return tuple(v) if isinstance(v, (list, tuple, set, frozenset)) else (v,)
-        return cls("mix", side(a), side(b), float(importance))
-
-    @classmethod
-    def boundary(cls, below, above, importance):
-        """Numeric values ``<= below`` and ``>= above`` must stay in different groups."""
-        return cls("boundary", (float(below),), (float(above),), float(importance))
-
-    @classmethod
-    def range(cls, lo, hi, importance):
-        """Numeric values in ``[lo, hi]`` must not share a group with values outside."""
-        return cls("range", (float(lo),), (float(hi),), float(importance))
-
-    @classmethod
-    def parse(cls, spec):
-        """A rule from ``Rule`` / ``(a, b, importance)`` / ``("20|21", imp)`` / ``("12-18", imp)``."""
-        if isinstance(spec, Rule):
-            return spec
-        if not isinstance(spec, (tuple, list)) or len(spec) not in (2, 3):
-            raise ValueError(f"A rule must be a kg.lattice.Rule, (a, b, importance), "
-                             f"('20|21', importance) or ('12-18', importance). Got {spec!r}.")
-        if len(spec) == 3:
-            return cls.do_not_mix(*spec)
-        text, importance = spec
-        m = re.fullmatch(_NUMBER + r"\|" + _NUMBER, str(text))
-        if m:
-            return cls.boundary(float(m.group(1)), float(m.group(2)), importance)
-        m = re.fullmatch(_NUMBER + r"-" + _NUMBER, str(text))
-        if m:
-            return cls.range(float(m.group(1)), float(m.group(2)), importance)
-        raise ValueError(f"A numeric rule must read 'a|b' (boundary) or 'lo-hi' (range). "
-                         f"Got {text!r}.")
-
-    def sides(self, hierarchy):
-        """Boolean masks over the hierarchy's leaves: the two sides of the rule."""
-        if self.kind == "mix":
-            return (self._leaves(hierarchy, self.first), self._leaves(hierarchy, self.second))
-        values = hierarchy.leaf_values
-        if values is None:
-            raise ValueError(f"the {self.kind} rule {self.describe()!r} needs numeric leaves, but "
-                             f"the hierarchy of {hierarchy.name!r} has text leaves")
-        lo, hi = self.first[0], self.second[0]
-        if self.kind == "boundary":
-            return values <= lo, values >= hi
-        inside = (values >= lo) & (values <= hi)
-        return inside, ~inside
-
-    @staticmethod
-    def _leaves(hierarchy, labels):
-        mask = np.zeros(hierarchy.n_leaves, dtype=bool)
-        for label in labels:
-            try:
-                node = hierarchy.node(label)
-            except Exception:
-                raise ValueError(f"rule value {label!r} is not a node of the hierarchy of "
-                                 f"{hierarchy.name!r}") from None
-            mask |= hierarchy.level_map[node.level] == node.index
-        return mask
-
-    def kept(self, hierarchy):
-        """Boolean per level 0..height: is the rule kept at that level?"""
-        a, b = self.sides(hierarchy)
-        if not a.any() or not b.any():
-            raise ValueError(f"rule {self.describe()!r} has an empty side in the hierarchy of "
-                             f"{hierarchy.name!r}")
-        out = np.array([np.intersect1d(m[a], m[b]).size == 0 for m in hierarchy.level_map])
-        if not out[0]:
-            raise ValueError(f"rule {self.describe()!r} is broken by the original values of "
-                             f"{hierarchy.name!r} (its two sides overlap)")
-        return out
-
-    def describe(self):
-        if self.kind == "mix":
-            return f"do not mix {'/'.join(map(str, self.first))} and " \
-                   f"{'/'.join(map(str, self.second))}"
-        if self.kind == "boundary":
-            return f"{self.first[0]:g}|{self.second[0]:g}"
-        return f"{self.first[0]:g}-{self.second[0]:g}"
-
-
-def rule_ratio(rules, hierarchy, level):
-    """``sum DR_k / sum DR_0``: the importance share of the rules kept at ``level``.
-
-    Examples
-    --------
-    Table 1 of Morton et al., at a level that groups Hispanic with Black:
-
-    >>> import kanon_graph as kg
-    >>> race = kg.Hierarchy.from_rows([["White", "White", "*"], ["Black", "Other", "*"],
-    ...                                ["Hispanic", "Other", "*"], ["Asian", "Asian", "*"]])
-    >>> rules = [("White", "Hispanic", 5), ("White", "Black", 20),
-    ...          ("Hispanic", "Black", 10), ("Hispanic", "Asian", 5)]
-    >>> rule_ratio(rules, race, 1)
-    0.75
-    """
-    rules = [Rule.parse(r) for r in rules]
-    total = sum(r.importance for r in rules)
-    kept = sum(r.importance for r in rules if r.kept(hierarchy)[level])
-    return _share(kept, total)
-
-
 # ------------------------------------------------------------ the tables
 @dataclass(frozen=True)
 class ResearchValues:
@@ -252,9 +121,19 @@ class ResearchValues:
         return pd.DataFrame(rows, columns=["attribute", "level", "rv"])
 
 
-def _level_rv(attr, level, weight, ratio):
+def _level_rv(attr, level, weight, ratio, capped=False, root_zero=True):
     h = attr.hierarchy
     height = attr.height
+    if attr.is_capped(capped):
+        # capped recoding: values stopped by their MAGVal keep their own node
+        mapped = h.capped_map(level)[attr.codes]
+        if root_zero and (mapped >= h.node_offsets[height]).all():
+            return 0.0          # every value reached the root: "any"
+        spans = np.concatenate(h.leaf_counts)[mapped]
+        if attr.kind == "numeric":
+            return numeric_rv(weight, np.ones(attr.codes.size), spans, kept=ratio, total=1.0)
+        return categorical_rv(weight, np.unique(mapped).size, np.unique(attr.codes).size,
+                              kept=ratio, total=1.0)
     if level == height:
         return 0.0
     if h is None:
@@ -301,7 +180,8 @@ def _given_table(attr, table):
     return tuple(float(v) for v in values)
 
 
-def research_values(data, *, weights=None, rules=None, rv_tables=None, root_zero=True):
+def research_values(data, *, weights=None, rules=None, rv_tables=None, root_zero=True,
+                    respect_boundaries=False):
     """The RV of every level of every quasi-identifier (Morton et al., section 4).
 
     Parameters
@@ -319,6 +199,11 @@ def research_values(data, *, weights=None, rules=None, rv_tables=None, root_zero
         The root level ("any") has research value 0 (section 5.2), rather
         than the ratio the formula gives. A table computed here is
         non-increasing in the level either way.
+    respect_boundaries : bool
+        Compute every level as a capped recoding (values stop at their
+        MAGVals, Hussien et al. 2016): group counts, spans and the rules
+        kept are those of the capped values; a level is the root level
+        ("any") only when every value reaches the root.
 
     Returns
     -------
@@ -368,12 +253,14 @@ def research_values(data, *, weights=None, rules=None, rv_tables=None, root_zero
         if own and attr.hierarchy is None:
             raise ValueError(f"rules for {attr.name!r} need a hierarchy for it")
         total = sum(r.importance for r in own)
-        keeps = [r.kept(attr.hierarchy) for r in own]
+        capped = attr.is_capped(respect_boundaries)
+        keeps = [r.kept(attr.hierarchy, capped) for r in own]
         row = []
         for level in range(attr.height + 1):
             kept = sum(r.importance for r, k in zip(own, keeps) if k[level])
-            row.append(_level_rv(attr, level, w[attr.name], _share(kept, total)))
-        if not root_zero and attr.hierarchy is not None:
+            row.append(_level_rv(attr, level, w[attr.name], _share(kept, total), capped,
+                                 root_zero))
+        if not root_zero and attr.hierarchy is not None and not capped:
             row[-1] = _root_rv(attr, w[attr.name], own, total)
         tables.append(tuple(row))
         used.append(float(w[attr.name]))

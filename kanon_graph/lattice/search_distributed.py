@@ -78,10 +78,10 @@ def split_plan(lowest, highest, memory_budget):
 _STATE = {}
 
 
-def _init(data, model, suppression, tables, heights, lowest, highest):
+def _init(data, model, suppression, tables, heights, lowest, highest, capped=False):
     _STATE.update(data=data, model=model, suppression=suppression, tables=tables,
                   heights=heights, lowest=lowest, highest=highest,
-                  engine=FrequencyEngine(data))
+                  engine=FrequencyEngine(data, capped=capped))
 
 
 def _task(prefix, bound):
@@ -119,13 +119,16 @@ def _prefix_bound(prefix, tables, lowest):
 
 def rv_distributed(data, model, *, rng=None, suppression=None, weights=None, rules=None,
                    rv_tables=None, max_levels=None, memory_budget=DEFAULT_TASK_BUDGET,
-                   workers=MAX_WORKERS, mp_context=None):
+                   workers=MAX_WORKERS, mp_context=None, respect_boundaries=False):
     """The global RV search over string subsets run as process-pool tasks (section 5.3.5).
 
     Parameters
     ----------
     data, model, rng, suppression, weights, rules, rv_tables, max_levels
         As for :func:`~kanon_graph.lattice.search_global.rv_global`.
+    respect_boundaries : bool
+        As for ``rv_global``: every task tests capped recodings (values stop
+        at their MAGVals) on levels up to each attribute's boundary level.
     memory_budget : int
         Bytes one subset of strings may take; at most ``workers`` subsets
         are held at once.
@@ -167,7 +170,7 @@ def rv_distributed(data, model, *, rng=None, suppression=None, weights=None, rul
         raise ValueError(f"The 'memory_budget' parameter of rv-distributed must be a positive "
                          f"number of bytes. Got {memory_budget!r}.")
     ctx = prepare(data, model, suppression, weights=weights, rules=rules, rv_tables=rv_tables,
-                  max_levels=max_levels)
+                  max_levels=max_levels, respect_boundaries=respect_boundaries)
     pre = ctx.pre
     tables = tuple(tuple(t) for t in ctx.rv.tables)
     prefix_len, per_subset, n_subsets = split_plan(pre.lowest, pre.highest, memory_budget)
@@ -175,7 +178,8 @@ def rv_distributed(data, model, *, rng=None, suppression=None, weights=None, rul
                                         zip(pre.lowest[:prefix_len], pre.highest[:prefix_len])]))
     bounds = [_prefix_bound(p, tables, pre.lowest) for p in prefixes]
     order = sorted(range(len(prefixes)), key=lambda i: (-bounds[i], prefixes[i]))
-    initargs = (data, ctx.model, ctx.suppression, tables, ctx.heights, pre.lowest, pre.highest)
+    initargs = (data, ctx.model, ctx.suppression, tables, ctx.heights, pre.lowest, pre.highest,
+                ctx.capped)
 
     success, pruned = [], dict.fromkeys(PRUNING_RULES, 0)
     totals = {"generated": 0, "tests": 0, "frequency_sets": 0, "skipped": 0, "skipped_strings": 0}
@@ -245,6 +249,6 @@ def rv_distributed(data, model, *, rng=None, suppression=None, weights=None, rul
 
 
 register_algorithm("rv-distributed", rv_distributed, recoding="global", needs_hierarchies=True,
-                   supports_suppression=True,
+                   supports_suppression=True, supports_boundaries=True,
                    description="Morton et al.'s distributed global RV search over string "
                                "subsets in a process pool (2012, 5.3.5)")

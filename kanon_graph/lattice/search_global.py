@@ -12,9 +12,10 @@ leaves the list in both cases, and the search goes on until the list is
 empty. The answer is the successful string with the highest RV, then the
 fewest attributes at their root level.
 
-This module also holds what the local, hybrid and distributed searches
-share: the sorted :class:`StringList`, the ranking rule and the assembly of
-the :class:`~kanon_graph.registry.Partition`.
+This module also holds the sorted :class:`StringList` the hybrid and
+distributed searches reuse; the ranking rule, the search context and the
+assembly of the :class:`~kanon_graph.registry.Partition` live in
+:mod:`~kanon_graph.lattice.search_common` (re-exported here).
 
 **Ranking (ties broken deterministically).** Strings are ranked by: higher
 total RV (rounded to 10 decimals, so sums that differ only by floating-point
@@ -33,31 +34,20 @@ exhaustive search's.
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field
-
 import numpy as np
 
-from ..registry import Partition, register_algorithm
-from .frequency import FrequencyEngine
-from .prepruning import prepruning
-from .rv import research_values
+from ..registry import register_algorithm
+from .search_common import (SearchContext, best_string, check_budget, finish, prepare,
+                            ranking_order, string_bytes, success_table)
 
 __all__ = ["rv_global", "StringList", "make_strings", "ranking_order", "best_string",
-           "string_bytes", "DEFAULT_MEMORY_BUDGET"]
+           "string_bytes", "DEFAULT_MEMORY_BUDGET", "SearchContext", "prepare", "finish",
+           "check_budget", "success_table", "global_loop"]
 
 #: Memory the string list of :func:`rv_global` may take (bytes).
 DEFAULT_MEMORY_BUDGET = 256 * 2**20
 
 PRUNING_RULES = ("lower_rv", "lower_rank", "more_general", "more_specific")
-
-
-def string_bytes(d):
-    """Bytes one string of ``d`` attributes takes in a :class:`StringList`.
-
-    ``d`` int8 levels, a float64 RV, the int64 sort index and a mask byte.
-    """
-    return d + 8 + 8 + 1
 
 
 def make_strings(lowest, highest, tables):
@@ -88,35 +78,6 @@ def make_strings(lowest, highest, tables):
         levels[:, j] = column
         rv += np.asarray(tables[j], dtype=float)[column]
     return levels, np.round(rv, 10)
-
-
-def ranking_order(levels, rv, heights):
-    """Indices sorting strings ascending by rank (the best string last)."""
-    levels = np.asarray(levels)
-    heights = np.asarray(heights, dtype=np.int64)
-    roots = (levels == heights).sum(1)
-    total = levels.sum(1, dtype=np.int64)
-    radices = heights + 1
-    if float(np.prod(radices.astype(float))) < 2.0**62:
-        # the level vector as one mixed-radix number: numeric order = lexicographic order
-        code = np.zeros(len(levels), dtype=np.int64)
-        for j in range(levels.shape[1]):
-            code = code * radices[j] + levels[:, j]
-        keys = [-code]
-    else:
-        keys = [-levels[:, j].astype(np.int64) for j in range(levels.shape[1] - 1, -1, -1)]
-    return np.lexsort(keys + [-(roots * (int(total.max(initial=0)) + 1) + total),
-                              np.asarray(rv)])
-
-
-def best_string(success, heights):
-    """The best ``(levels, rv)`` of a success list by the ranking rule, or None."""
-    if not success:
-        return None
-    levels = np.array([s[0] for s in success], dtype=np.int64).reshape(len(success), -1)
-    rv = np.array([s[1] for s in success], dtype=float)
-    i = ranking_order(levels, rv, heights)[-1]
-    return tuple(int(v) for v in levels[i]), float(rv[i])
 
 
 class StringList:
@@ -218,112 +179,9 @@ def global_loop(strings, test, success):
     return tests
 
 
-# ------------------------------------------------------------ shared parts
-@dataclass
-class SearchContext:
-    """What every RV search prepares: RV tables, pre-pruning, engine, counters."""
-
-    data: object
-    model: object
-    suppression: float
-    rv: object
-    pre: object
-    engine: object
-    started: float
-    tests: int = 0
-    known: int = 0
-    stats: dict = field(default_factory=dict)
-
-    @property
-    def heights(self):
-        return tuple(self.data.heights)
-
-    def test(self, node):
-        """Check one string with the frequency engine."""
-        self.tests += 1
-        return bool(self.engine.is_anonymous(node, self.model, self.suppression))
-
-
-def prepare(data, model, suppression, *, weights=None, rules=None, rv_tables=None,
-            max_levels=None):
-    """RV tables, the pre-pruning and a frequency engine for one search."""
-    started = time.perf_counter()
-    suppression = float(suppression or 0.0)
-    rv = research_values(data, weights=weights, rules=rules, rv_tables=rv_tables)
-    pre = prepruning(data, model, suppression=suppression, max_levels=max_levels)
-    return SearchContext(data, model, suppression, rv, pre, FrequencyEngine(data), started)
-
-
-def success_table(success, heights, limit=50):
-    """The best ``limit`` successes, best first: levels, research value, root attributes.
-
-    The paper reports the success list with the number of root attributes of
-    each string, so that a data expert may pick another string of similar RV.
-    """
-    if not success:
-        return []
-    levels = np.array([s[0] for s in success], dtype=np.int64).reshape(len(success), -1)
-    rv = np.array([s[1] for s in success], dtype=float)
-    order = ranking_order(levels, rv, heights)[::-1][:limit]
-    return [{"levels": tuple(int(v) for v in levels[i]), "research_value": float(rv[i]),
-             "root_attributes": int((levels[i] == np.asarray(heights)).sum())} for i in order]
-
-
-def finish(ctx, success, *, algorithm, generated, pruned, extra=None, listing=None):
-    """The :class:`Partition` of the best success string, with the search statistics.
-
-    ``listing`` is the success list to report (default ``success``).
-    """
-    best = best_string(success, ctx.heights)
-    if best is None:
-        raise ValueError(f"{algorithm}: no generalization string satisfies the privacy model "
-                         f"(k={ctx.model.k}) within the allowed levels; try a smaller k, a "
-                         f"suppression budget or higher max_levels")
-    levels, value = best
-    class_of, n_classes = ctx.engine.class_of(levels)
-    failing = np.asarray(ctx.model.failing(class_of, ctx.data, n_classes), dtype=bool)
-    class_of = class_of.astype(np.int64)
-    class_of[failing[class_of]] = -1
-    roots = sum(int(l == h) for l, h in zip(levels, ctx.heights))
-    stats = {
-        "research_value": value,
-        "max_research_value": float(sum(t[0] for t in ctx.rv.tables)),
-        "root_attributes": roots,
-        "strings_generated": int(generated),
-        "frequency_sets": ctx.engine.frequency_sets_computed,
-        "prepruning_tests": ctx.pre.tests,
-        "tests": ctx.tests,
-        "nodes_checked": ctx.tests,
-        "metric_value": value,
-        "known_without_test": ctx.known,
-        "strings_pruned": dict(pruned),
-        "success_strings": len(success),
-        "successes": success_table(list(dict.fromkeys(
-            success if listing is None else listing)), ctx.heights),
-        "withheld": list(ctx.pre.withheld),
-        "levels_dropped": ctx.pre.levels_dropped,
-        "search_seconds": time.perf_counter() - ctx.started,
-    }
-    stats.update(extra or {})
-    return Partition(class_of, levels, stats)
-
-
-def check_budget(n_strings, d, memory_budget, where):
-    """The byte size of a string list, or a clear error if it exceeds the budget."""
-    if isinstance(memory_budget, bool) or not isinstance(memory_budget, (int, np.integer)) \
-            or memory_budget <= 0:
-        raise ValueError(f"The 'memory_budget' parameter of {where} must be a positive "
-                         f"number of bytes. Got {memory_budget!r}.")
-    need = n_strings * string_bytes(d)
-    if need > memory_budget:
-        raise MemoryError(f"{where}: the {n_strings:,} generalization strings need "
-                          f"{need:,} bytes, more than memory_budget={memory_budget:,}; use "
-                          f"algorithm='rv-distributed' or raise memory_budget")
-    return need
-
-
 def rv_global(data, model, *, rng=None, suppression=None, weights=None, rules=None,
-              rv_tables=None, max_levels=None, memory_budget=DEFAULT_MEMORY_BUDGET):
+              rv_tables=None, max_levels=None, memory_budget=DEFAULT_MEMORY_BUDGET,
+              respect_boundaries=False):
     """Full-domain generalization with the highest total research value (Figure 4).
 
     Parameters
@@ -346,6 +204,10 @@ def rv_global(data, model, *, rng=None, suppression=None, weights=None, rules=No
         on its own is withheld (released at its root, ``*``).
     memory_budget : int
         Bytes the string list may take (:func:`string_bytes` per string).
+    respect_boundaries : bool
+        Never go past a MAGVal: RV tables, pre-pruning and tests use capped
+        recodings (values stop at their MAGVals), every attribute's levels
+        end at its boundary level, and the release is the capped recoding.
 
     Returns
     -------
@@ -371,7 +233,7 @@ def rv_global(data, model, *, rng=None, suppression=None, weights=None, rules=No
     ({'gender': 0, 'age': 3, 'zip': 2}, 0.25)
     """
     ctx = prepare(data, model, suppression, weights=weights, rules=rules, rv_tables=rv_tables,
-                  max_levels=max_levels)
+                  max_levels=max_levels, respect_boundaries=respect_boundaries)
     pre = ctx.pre
     check_budget(pre.n_strings, len(ctx.heights), memory_budget, "rv-global")
     levels, rv = make_strings(pre.lowest, pre.highest, ctx.rv.tables)
@@ -384,5 +246,5 @@ def rv_global(data, model, *, rng=None, suppression=None, weights=None, rules=No
 
 
 register_algorithm("rv-global", rv_global, recoding="global", needs_hierarchies=True,
-                   supports_suppression=True,
+                   supports_suppression=True, supports_boundaries=True,
                    description="Morton et al.'s global research-value search (2012, Figure 4)")

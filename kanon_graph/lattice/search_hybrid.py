@@ -24,10 +24,13 @@ __all__ = ["rv_hybrid"]
 
 
 def rv_hybrid(data, model, *, rng=None, suppression=None, weights=None, rules=None,
-              rv_tables=None, max_levels=None, memory_budget=DEFAULT_MEMORY_BUDGET):
+              rv_tables=None, max_levels=None, memory_budget=DEFAULT_MEMORY_BUDGET,
+              respect_boundaries=False):
     """Full-domain generalization by the hybrid RV search (local, then global).
 
-    Parameters are those of :func:`~kanon_graph.lattice.search_global.rv_global`.
+    Parameters are those of :func:`~kanon_graph.lattice.search_global.rv_global`,
+    including ``respect_boundaries`` (capped recodings, levels up to each
+    attribute's boundary level).
 
     Returns
     -------
@@ -50,7 +53,7 @@ def rv_hybrid(data, model, *, rng=None, suppression=None, weights=None, rules=No
     True
     """
     ctx = prepare(data, model, suppression, weights=weights, rules=rules, rv_tables=rv_tables,
-                  max_levels=max_levels)
+                  max_levels=max_levels, respect_boundaries=respect_boundaries)
     pre = ctx.pre
     check_budget(pre.n_strings, len(ctx.heights), memory_budget, "rv-hybrid")
     levels, rv = make_strings(pre.lowest, pre.highest, ctx.rv.tables)
@@ -84,5 +87,5 @@ def rv_hybrid(data, model, *, rng=None, suppression=None, weights=None, rules=No
 
 
 register_algorithm("rv-hybrid", rv_hybrid, recoding="global", needs_hierarchies=True,
-                   supports_suppression=True,
+                   supports_suppression=True, supports_boundaries=True,
                    description="Morton et al.'s hybrid local-then-global RV search (2012, 5.3.4)")

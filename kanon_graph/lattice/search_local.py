@@ -78,11 +78,13 @@ def local_loop(lowest, highest, decide, on_result=None):
 
 
 def rv_local(data, model, *, rng=None, suppression=None, weights=None, rules=None,
-             rv_tables=None, max_levels=None):
+             rv_tables=None, max_levels=None, respect_boundaries=False):
     """Full-domain generalization by the local RV search (Figure 5).
 
     Parameters are those of :func:`~kanon_graph.lattice.search_global.rv_global`
-    (without ``memory_budget``: no string list is built).
+    (without ``memory_budget``: no string list is built), including
+    ``respect_boundaries`` (capped recodings, levels up to each attribute's
+    boundary level).
 
     Returns
     -------
@@ -105,7 +107,7 @@ def rv_local(data, model, *, rng=None, suppression=None, weights=None, rules=Non
     (True, True)
     """
     ctx = prepare(data, model, suppression, weights=weights, rules=rules, rv_tables=rv_tables,
-                  max_levels=max_levels)
+                  max_levels=max_levels, respect_boundaries=respect_boundaries)
     success = []
 
     def record(node, ok):
@@ -117,5 +119,5 @@ def rv_local(data, model, *, rng=None, suppression=None, weights=None, rules=Non
 
 
 register_algorithm("rv-local", rv_local, recoding="global", needs_hierarchies=True,
-                   supports_suppression=True,
+                   supports_suppression=True, supports_boundaries=True,
                    description="Morton et al.'s local research-value search (2012, Figure 5)")

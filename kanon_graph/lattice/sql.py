@@ -16,6 +16,11 @@ columns" of the paper's data preparation (section 5.2) without copying the
 data once per level. Level 0 groups by the code itself and the root level
 drops the attribute from the ``GROUP BY``.
 
+With ``capped=True`` (generalization boundaries) the mapping table of an
+attribute with MAGVals holds, per leaf and level, its *capped* ancestor (a
+global node id: the value stops at its MAGVal), and its root level is
+grouped like any other, since capped values need not all reach the root.
+
 sqlite3 comes with Python; DuckDB is used when installed (``pip install
 kanon_graph[sql]``). The counts are identical to
 :class:`~kanon_graph.lattice.FrequencyEngine`'s.
@@ -64,6 +69,10 @@ class SQLFrequencyEngine:
         An open sqlite3 or DuckDB connection to store the tables in.
     table : str
         Name of the records table; the hierarchy tables are ``<table>_h<j>``.
+    capped : bool
+        Count capped recodings (values stop at their MAGVals); codes of
+        attributes with MAGVals are then global node ids, as in a capped
+        :class:`~kanon_graph.lattice.FrequencyEngine`.
 
     Attributes
     ----------
@@ -86,7 +95,8 @@ class SQLFrequencyEngine:
     (True, 3)
     """
 
-    def __init__(self, data, *, backend="sqlite", connection=None, table="kg_records"):
+    def __init__(self, data, *, backend="sqlite", connection=None, table="kg_records",
+                 capped=False):
         if backend not in BACKENDS:
             raise ValueError(f"The 'backend' parameter of SQLFrequencyEngine must be one of "
                              f"{list(BACKENDS)}. Got {backend!r}.")
@@ -104,6 +114,8 @@ class SQLFrequencyEngine:
             else:
                 connection = sqlite3.connect(":memory:")
         self.data = data
+        self.capped = bool(capped)
+        self._capped = [a.is_capped(capped) for a in data.attributes]
         self.backend = backend
         self.connection = connection
         self.table = table
@@ -132,7 +144,11 @@ class SQLFrequencyEngine:
         codes = {f"q{j}": a.codes.astype(np.int64) for j, a in enumerate(self.data.attributes)}
         self._frame(self.table, pd.DataFrame(codes))
         for j, attr in enumerate(self.data.attributes):
-            if attr.hierarchy is not None:
+            if self._capped[j]:
+                h = attr.hierarchy
+                mapping = {"code": np.arange(h.n_leaves)}
+                mapping.update({f"l{l}": h.capped_map(l) for l in range(h.height + 1)})
+            elif attr.hierarchy is not None:
                 lm = attr.hierarchy.level_map
                 mapping = {"code": lm[0]}
                 mapping.update({f"l{l}": lm[l] for l in range(len(lm))})
@@ -157,7 +173,7 @@ class SQLFrequencyEngine:
         """(FROM clause with joins, list of grouped column expressions, their positions)."""
         joins, groups, where = [f"{self.table} t"], [], []
         for j, (level, height) in enumerate(zip(levels, self.heights)):
-            if level == height:
+            if level == height and not self._capped[j]:
                 continue
             if level == 0:
                 groups.append(f"t.q{j}")

@@ -142,7 +142,8 @@ def test_unknown_metric_and_impossible_model():
     with pytest.raises(ValueError, match="'metric' parameter"):
         kg.anonymize(table, schema, k=2, algorithm="optimal", metric="nope")
     with pytest.raises(ValueError, match="no generalization satisfies"):
-        kg.anonymize(table, schema, k=2, l=6, algorithm="optimal")
+        kg.lattice.optimal(kg.encode(table, schema), PrivacyModel(6, l=6).bind(
+            kg.encode(table, schema)))
 
 
 def test_registered_capabilities():

@@ -1,0 +1,192 @@
+"""What the RV searches share: the ranking rule, the search context and the result.
+
+Morton, Mahoui, Gibson & Yechuri, "An enhanced utility-driven data
+anonymization method", Transactions on Data Privacy 5 (2012), section 5.3.
+Every RV search (:mod:`~kanon_graph.lattice.search_global`,
+:mod:`~kanon_graph.lattice.search_local`,
+:mod:`~kanon_graph.lattice.search_hybrid`,
+:mod:`~kanon_graph.lattice.search_distributed`) prepares the RV tables, the
+pre-pruning and a frequency engine (:func:`prepare`), ranks strings by
+:func:`ranking_order` and turns its best success into a
+:class:`~kanon_graph.registry.Partition` (:func:`finish`).
+
+**Ranking (ties broken deterministically).** Strings are ranked by: higher
+total RV (rounded to 10 decimals); then fewer attributes at their root level;
+then a smaller sum of levels; then the lexicographically smaller level
+vector. Sorted ascending by rank, the best string is last.
+
+**Generalization boundaries.** With ``respect_boundaries=True`` the RV
+tables, the pre-pruning and every test use capped recodings (values stop at
+their MAGVals, :mod:`~kanon_graph.lattice.capped`), each attribute's levels
+end at its boundary level, and the release is the capped recoding. Capped
+recodings keep the generalization property and RV tables stay
+non-increasing in the level, so every pruning rule stays exact. An
+attribute held below its root by a MAGVal never counts as a root attribute.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..registry import Partition
+from .capped import binding_boundaries, boundary_levels, unreachable_error
+from .frequency import FrequencyEngine, suppression_budget
+from .prepruning import prepruning
+from .rv import research_values
+
+__all__ = ["string_bytes", "ranking_order", "best_string", "SearchContext", "prepare",
+           "success_table", "finish", "check_budget"]
+
+
+def string_bytes(d):
+    """Bytes one string of ``d`` attributes takes in a :class:`StringList`.
+
+    ``d`` int8 levels, a float64 RV, the int64 sort index and a mask byte.
+    """
+    return d + 8 + 8 + 1
+
+
+def ranking_order(levels, rv, heights):
+    """Indices sorting strings ascending by rank (the best string last)."""
+    levels = np.asarray(levels)
+    heights = np.asarray(heights, dtype=np.int64)
+    roots = (levels == heights).sum(1)
+    total = levels.sum(1, dtype=np.int64)
+    radices = heights + 1
+    if float(np.prod(radices.astype(float))) < 2.0**62:
+        # the level vector as one mixed-radix number: numeric order = lexicographic order
+        code = np.zeros(len(levels), dtype=np.int64)
+        for j in range(levels.shape[1]):
+            code = code * radices[j] + levels[:, j]
+        keys = [-code]
+    else:
+        keys = [-levels[:, j].astype(np.int64) for j in range(levels.shape[1] - 1, -1, -1)]
+    return np.lexsort(keys + [-(roots * (int(total.max(initial=0)) + 1) + total),
+                              np.asarray(rv)])
+
+
+def best_string(success, heights):
+    """The best ``(levels, rv)`` of a success list by the ranking rule, or None."""
+    if not success:
+        return None
+    levels = np.array([s[0] for s in success], dtype=np.int64).reshape(len(success), -1)
+    rv = np.array([s[1] for s in success], dtype=float)
+    i = ranking_order(levels, rv, heights)[-1]
+    return tuple(int(v) for v in levels[i]), float(rv[i])
+
+
+@dataclass
+class SearchContext:
+    """What every RV search prepares: RV tables, pre-pruning, engine, counters."""
+
+    data: object
+    model: object
+    suppression: float
+    rv: object
+    pre: object
+    engine: object
+    started: float
+    capped: bool = False
+    tests: int = 0
+    known: int = 0
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def heights(self):
+        return tuple(self.data.heights)
+
+    def test(self, node):
+        """Check one string with the frequency engine."""
+        self.tests += 1
+        return bool(self.engine.is_anonymous(node, self.model, self.suppression))
+
+
+def prepare(data, model, suppression, *, weights=None, rules=None, rv_tables=None,
+            max_levels=None, respect_boundaries=False):
+    """RV tables, the pre-pruning and a frequency engine for one search
+    (all on capped recodings with ``respect_boundaries``)."""
+    started = time.perf_counter()
+    suppression = float(suppression or 0.0)
+    capped = bool(respect_boundaries)
+    rv = research_values(data, weights=weights, rules=rules, rv_tables=rv_tables,
+                         respect_boundaries=capped)
+    pre = prepruning(data, model, suppression=suppression, max_levels=max_levels,
+                     respect_boundaries=capped)
+    return SearchContext(data, model, suppression, rv, pre,
+                         FrequencyEngine(data, capped=capped), started, capped)
+
+
+def success_table(success, heights, limit=50):
+    """The best ``limit`` successes, best first: levels, research value, root attributes.
+
+    The paper reports the success list with the number of root attributes of
+    each string, so that a data expert may pick another string of similar RV.
+    """
+    if not success:
+        return []
+    levels = np.array([s[0] for s in success], dtype=np.int64).reshape(len(success), -1)
+    rv = np.array([s[1] for s in success], dtype=float)
+    order = ranking_order(levels, rv, heights)[::-1][:limit]
+    return [{"levels": tuple(int(v) for v in levels[i]), "research_value": float(rv[i]),
+             "root_attributes": int((levels[i] == np.asarray(heights)).sum())} for i in order]
+
+
+def finish(ctx, success, *, algorithm, generated, pruned, extra=None, listing=None):
+    """The :class:`Partition` of the best success string, with the search statistics.
+
+    ``listing`` is the success list to report (default ``success``).
+    """
+    best = best_string(success, ctx.heights)
+    if best is None and ctx.capped and binding_boundaries(ctx.data):
+        top = boundary_levels(ctx.data, True)
+        raise unreachable_error(algorithm, ctx.data, True,
+                                ctx.engine.suppressed_records(top, ctx.model),
+                                suppression_budget(ctx.suppression, ctx.data.n))
+    if best is None:
+        raise ValueError(f"{algorithm}: no generalization string satisfies the privacy model "
+                         f"(k={ctx.model.k}) within the allowed levels; try a smaller k, a "
+                         f"suppression budget or higher max_levels")
+    levels, value = best
+    class_of, n_classes = ctx.engine.class_of(levels)
+    failing = np.asarray(ctx.model.failing(class_of, ctx.data, n_classes), dtype=bool)
+    class_of = class_of.astype(np.int64)
+    class_of[failing[class_of]] = -1
+    roots = sum(int(l == h) for l, h in zip(levels, ctx.heights))
+    stats = {
+        "research_value": value,
+        "max_research_value": float(sum(t[0] for t in ctx.rv.tables)),
+        "root_attributes": roots,
+        "strings_generated": int(generated),
+        "frequency_sets": ctx.engine.frequency_sets_computed,
+        "prepruning_tests": ctx.pre.tests,
+        "tests": ctx.tests,
+        "nodes_checked": ctx.tests,
+        "metric_value": value,
+        "known_without_test": ctx.known,
+        "strings_pruned": dict(pruned),
+        "success_strings": len(success),
+        "successes": success_table(list(dict.fromkeys(
+            success if listing is None else listing)), ctx.heights),
+        "withheld": list(ctx.pre.withheld),
+        "levels_dropped": ctx.pre.levels_dropped,
+        "search_seconds": time.perf_counter() - ctx.started,
+    }
+    stats.update(extra or {})
+    return Partition(class_of, levels, stats, capped=ctx.capped)
+
+
+def check_budget(n_strings, d, memory_budget, where):
+    """The byte size of a string list, or a clear error if it exceeds the budget."""
+    if isinstance(memory_budget, bool) or not isinstance(memory_budget, (int, np.integer)) \
+            or memory_budget <= 0:
+        raise ValueError(f"The 'memory_budget' parameter of {where} must be a positive "
+                         f"number of bytes. Got {memory_budget!r}.")
+    need = n_strings * string_bytes(d)
+    if need > memory_budget:
+        raise MemoryError(f"{where}: the {n_strings:,} generalization strings need "
+                          f"{need:,} bytes, more than memory_budget={memory_budget:,}; use "
+                          f"algorithm='rv-distributed' or raise memory_budget")
+    return need
