@@ -1,0 +1,210 @@
+"""What every command shares: the parser class, argument types, errors, plugins, progress.
+
+Every user mistake ends the command with one line on stderr,
+``kanon-graph: error: ...``, and exit code 1 (a wrong command line: 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from ..hierarchy import load_hierarchies
+from ..metrics import get_metric
+from ..schema import Schema
+
+PROG = "kanon-graph"
+
+
+class UsageError(Exception):
+    """A malformed command line (exit code 2)."""
+
+
+class DataProblem(ValueError):
+    """A problem with files given on the command line (exit code 1)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but errors are one line and do not exit the interpreter."""
+
+    def error(self, message):
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def csv_list(text):
+    """``a,b,c`` -> ``['a', 'b', 'c']``."""
+    items = [item.strip() for item in text.split(",") if item.strip()]
+    if not items:
+        raise argparse.ArgumentTypeError("expected a comma-separated list")
+    return items
+
+
+def int_list(text):
+    """``2,5,10`` -> ``[2, 5, 10]``."""
+    try:
+        return [int(item) for item in csv_list(text)]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") \
+            from None
+
+
+def fraction(text):
+    """A number in [0, 1]."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}")
+    return value
+
+
+def option(text):
+    """``NAME=VALUE`` with the value read as a YAML scalar."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    import yaml
+
+    try:
+        parsed = yaml.safe_load(value)
+    except yaml.YAMLError:
+        parsed = value
+    return name.strip(), parsed if parsed is not None else value
+
+
+def add_schema_arguments(parser, *, sensitive=True):
+    """``--schema | --qi``, ``--hierarchies``, ``--identifiers`` (and ``--sensitive``)."""
+    who = parser.add_mutually_exclusive_group(required=True)
+    who.add_argument("--schema", metavar="SCHEMA.yaml", help="a YAML or JSON schema file")
+    who.add_argument("--qi", type=csv_list, metavar="COL,COL",
+                     help="the quasi-identifiers, comma-separated")
+    parser.add_argument("--hierarchies", metavar="DIR", help="folder of ARX-format hierarchy "
+                        "CSVs named <column>.csv or *_hierarchy_<column>.csv")
+    parser.add_argument("--identifiers", type=csv_list, default=[], metavar="COL,COL",
+                        help="columns to drop from the release (with --qi)")
+    if sensitive:
+        parser.add_argument("--sensitive", metavar="COL", help="the sensitive column")
+    parser.add_argument("--sep", help="cell separator of the CSV files (sniffed by default)")
+
+
+def schema_from_args(args):
+    """The Schema of ``--schema`` or ``--qi`` (+ ``--hierarchies``)."""
+    hierarchies = load_hierarchies(args.hierarchies) if args.hierarchies else {}
+    if args.schema:
+        return Schema.from_file(args.schema, hierarchies=hierarchies)
+    sensitive = getattr(args, "sensitive", None)
+    return Schema(quasi_identifiers=args.qi, sensitive=[sensitive] if sensitive else [],
+                  identifiers=args.identifiers,
+                  hierarchies={c: h for c, h in hierarchies.items() if c in args.qi})
+
+
+def check_writable(path, what):
+    """Fail early (before a long run) when the folder of ``path`` does not exist."""
+    parent = Path(path).resolve().parent
+    if not parent.is_dir():
+        raise DataProblem(f"cannot write the {what} {str(path)!r}: folder {str(parent)!r} "
+                          f"does not exist")
+
+
+_FIRST_METRICS = ("loss", "gcp", "ncp", "discernibility", "cavg")
+
+
+def ordered_metrics(metrics):
+    """Metric names, the usual ones first."""
+    names = [n for n in _FIRST_METRICS if n in metrics]
+    return names + sorted(n for n in metrics if n not in names)
+
+
+def metric_lines(metrics):
+    """One line per metric: name, value, direction, formula."""
+    names = ordered_metrics(metrics)
+    width = max(len(name) for name in names)
+    lines = []
+    for name in names:
+        info = get_metric(name)
+        better = "lower" if info.lower_is_better else "higher"
+        text = info.description.replace("``", "")
+        lines.append(f"  {name:<{width}}  {metrics[name]:>12.6g}  {better:<6}  {text}")
+    return lines
+
+
+def frame_text(frame):
+    """A DataFrame as wide text."""
+    with pd.option_context("display.width", 200, "display.max_columns", 50,
+                           "display.max_colwidth", 30):
+        return frame.to_string()
+
+
+def load_plugin(spec):
+    """Import a plugin given as a ``.py`` path or a module name (once per process)."""
+    import importlib
+    import importlib.util
+
+    if spec.endswith(".py"):
+        path = Path(spec).resolve()
+        if not path.is_file():
+            raise DataProblem(f"plugin file {spec!r} does not exist")
+        for module in list(sys.modules.values()):  # already imported (e.g. by the caller)
+            known = getattr(module, "__file__", None)
+            if known and Path(known).resolve() == path:
+                return
+        name = f"kanon_graph_plugin_{path.stem.replace('-', '_')}_{abs(hash(str(path)))}"
+        module_spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(module_spec)
+        sys.modules[name] = module
+        try:
+            module_spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
+        return
+    try:
+        importlib.import_module(spec)
+    except ModuleNotFoundError as exc:
+        raise DataProblem(f"plugin module {spec!r} cannot be imported: {exc}") from None
+
+
+class Progress:
+    """A dependency-free progress line on stderr, shown only on a terminal.
+
+    ``Progress(quiet)`` is silent when ``quiet`` or when stderr is not a
+    terminal (piped, redirected, captured by tests); pass ``enabled=True`` to
+    force it. ``phase(text)`` shows what runs now; ``step(done, total, text)``
+    draws a bar; ``close()`` clears the line.
+    """
+
+    def __init__(self, quiet=False, *, stream=None, enabled=None):
+        self.stream = stream if stream is not None else sys.stderr
+        if enabled is None:
+            isatty = getattr(self.stream, "isatty", None)
+            enabled = not quiet and bool(isatty and isatty())
+        self.enabled = enabled
+        self.started = time.perf_counter()
+        self._width = 0
+
+    def _show(self, text):
+        if not self.enabled:
+            return
+        text = f"{text}  [{time.perf_counter() - self.started:.1f}s]"
+        pad = max(self._width - len(text), 0)
+        self.stream.write("\r" + text + " " * pad)
+        self.stream.flush()
+        self._width = len(text)
+
+    def phase(self, text):
+        self._show(f"{PROG}: {text} ...")
+
+    def step(self, done, total, text=""):
+        filled = int(20 * done / total) if total else 20
+        self._show(f"{PROG}: [{'#' * filled}{'.' * (20 - filled)}] {done}/{total} {text}")
+
+    def close(self):
+        if self.enabled and self._width:
+            self.stream.write("\r" + " " * self._width + "\r")
+            self.stream.flush()
+            self._width = 0

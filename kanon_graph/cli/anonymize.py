@@ -1,0 +1,90 @@
+"""``kanon-graph anonymize``: a CSV in, the released CSV and a JSON report out."""
+
+from __future__ import annotations
+
+from ..api import anonymize
+from ..io import read_table, result_report, write_json, write_table
+from ..privacy import DIVERSITY_KINDS
+from ._common import (Progress, UsageError, add_schema_arguments, check_writable, fraction,
+                      option, schema_from_args)
+
+
+def add_privacy_arguments(parser):
+    """``--l``, ``--diversity``, ``--c``, ``--t`` (the sensitive column is ``--sensitive``)."""
+    parser.add_argument("--l", type=float, help="required l-diversity of --sensitive")
+    parser.add_argument("--diversity", choices=DIVERSITY_KINDS, default="distinct")
+    parser.add_argument("--c", type=float, default=1.0, help="c of recursive (c,l)-diversity")
+    parser.add_argument("--t", type=fraction, help="required t-closeness of --sensitive")
+
+
+def check_sensitive(args):
+    if (args.l is not None or args.t is not None) and args.qi and not args.sensitive:
+        raise UsageError("--l and --t need --sensitive COL when the schema is given by --qi")
+
+
+def register(commands):
+    anon = commands.add_parser("anonymize", help="anonymize a CSV file",
+                               description="Anonymize a CSV table and write the release "
+                               "(and a JSON report).")
+    anon.add_argument("input", metavar="INPUT.csv", help="the table, with a header row")
+    add_schema_arguments(anon)
+    anon.add_argument("-k", type=int, required=True, help="k of k-anonymity")
+    anon.add_argument("--algorithm", default="datafly", help="a registered algorithm "
+                      "(see 'kanon-graph algorithms'; default datafly)")
+    add_privacy_arguments(anon)
+    anon.add_argument("--suppression", type=fraction, metavar="FRACTION",
+                      help="fraction of records that may be suppressed")
+    anon.add_argument("--respect-boundaries", action="store_true",
+                      help="never generalize a value beyond its MAGVal (hierarchy marks)")
+    anon.add_argument("--missing", choices=("error", "drop"), default="error",
+                      help="rows with missing values: fail (default) or drop and count them")
+    anon.add_argument("--seed", type=int, help="seed for randomized algorithms")
+    anon.add_argument("--option", type=option, action="append", default=[],
+                      metavar="NAME=VALUE", help="an option of the algorithm (repeatable)")
+    anon.add_argument("-o", "--output", required=True, metavar="OUT.csv")
+    anon.add_argument("--report", metavar="REPORT.json", help="write a JSON report here")
+    anon.add_argument("-q", "--quiet", action="store_true",
+                      help="print nothing on success, and no progress")
+    anon.set_defaults(handler=run)
+
+
+def run(args, out):
+    check_writable(args.output, "output")
+    if args.report:
+        check_writable(args.report, "report")
+    check_sensitive(args)
+    progress = Progress(args.quiet)
+    try:
+        progress.phase(f"reading {args.input}")
+        table = read_table(args.input, sep=args.sep)
+        schema = schema_from_args(args)
+        options = dict(args.option)
+        progress.phase(f"anonymizing {len(table)} rows with {args.algorithm} (k={args.k})")
+        res = anonymize(table, schema, k=args.k, algorithm=args.algorithm, l=args.l,
+                        diversity=args.diversity, c=args.c, t=args.t, sensitive=args.sensitive,
+                        suppression=args.suppression, missing=args.missing, seed=args.seed,
+                        respect_boundaries=True if args.respect_boundaries else None,
+                        **options)
+        progress.phase(f"writing {args.output}")
+        write_table(res.table, args.output, sep=args.sep or ",")
+        parameters = {
+            "input": str(args.input), "output": str(args.output), "schema": args.schema,
+            "hierarchies": args.hierarchies,
+            "quasi_identifiers": list(schema.quasi_identifiers),
+            "sensitive": list(schema.sensitive), "identifiers": list(schema.identifiers),
+            "hierarchy_heights": {c: h.height for c, h in schema.hierarchies.items()
+                                  if c in schema.quasi_identifiers},
+            "k": args.k, "algorithm": args.algorithm, "l": args.l,
+            "diversity": args.diversity, "c": args.c, "t": args.t,
+            "suppression": args.suppression, "missing": args.missing, "seed": args.seed,
+            "respect_boundaries": args.respect_boundaries, "options": options,
+        }
+        if args.report:
+            write_json(result_report(res, parameters=parameters), args.report)
+    finally:
+        progress.close()
+    if not args.quiet:
+        print(res.summary(), file=out)
+        written = f"wrote {args.output} ({len(res.table)} rows)"
+        print(written + (f" and {args.report}" if args.report else ""), file=out)
+    return 0

@@ -1,0 +1,119 @@
+"""``kanon-graph compare``: metrics and seconds of several algorithms at several k."""
+
+from __future__ import annotations
+
+import time
+
+import pandas as pd
+
+from ..api import anonymize
+from ..exceptions import PrivacyError
+from ..io import read_table, write_table
+from ..metrics import get_metric
+from ..registry import get_algorithm
+from ._common import (Progress, add_schema_arguments, check_writable, csv_list, fraction,
+                      frame_text, int_list, schema_from_args)
+
+DEFAULT_METRICS = ("loss", "gcp", "ncp", "discernibility", "cavg")
+
+
+def register(commands):
+    cmp_ = commands.add_parser(
+        "compare", help="compare algorithms on one table",
+        description="Anonymize one table with every algorithm at every k and print a table "
+        "of metrics and seconds per run (a run that fails shows its error instead).")
+    cmp_.add_argument("input", metavar="INPUT.csv")
+    add_schema_arguments(cmp_)
+    cmp_.add_argument("--algorithms", type=csv_list, required=True, metavar="NAME,NAME",
+                      help="registered algorithms (see 'kanon-graph algorithms')")
+    cmp_.add_argument("-k", type=int_list, required=True, metavar="K,K",
+                      help="values of k, comma-separated")
+    cmp_.add_argument("--metrics", type=csv_list, default=list(DEFAULT_METRICS),
+                      metavar="NAME,NAME",
+                      help=f"metrics to show (default {','.join(DEFAULT_METRICS)})")
+    cmp_.add_argument("--suppression", type=fraction, metavar="FRACTION",
+                      help="suppression budget, for the algorithms that support it")
+    cmp_.add_argument("--seed", type=int, default=0, help="seed for randomized algorithms")
+    cmp_.add_argument("-o", "--output", metavar="TABLE.csv", help="write the table as CSV")
+    cmp_.add_argument("--plot", metavar="CURVES.png",
+                      help="plot each metric against k, one line per algorithm (matplotlib)")
+    cmp_.add_argument("-q", "--quiet", action="store_true", help="no table, no progress")
+    cmp_.set_defaults(handler=run)
+
+
+def compare_runs(table, schema, algorithms, ks, *, metrics=DEFAULT_METRICS, suppression=None,
+                 seed=0, progress=None):
+    """One row per (algorithm, k): seconds, classes, suppressed, metrics, or the error."""
+    rows = []
+    total = len(algorithms) * len(ks)
+    for algorithm in algorithms:
+        info = get_algorithm(algorithm)
+        for k in ks:
+            if progress is not None:
+                progress.step(len(rows), total, f"{algorithm} k={k}")
+            row = {"algorithm": algorithm, "k": k}
+            started = time.perf_counter()
+            try:
+                res = anonymize(table, schema, k=k, algorithm=algorithm, seed=seed,
+                                suppression=suppression if info.supports_suppression else None,
+                                metrics=list(metrics))
+            except (ValueError, PrivacyError) as exc:
+                row.update({"seconds": time.perf_counter() - started, "classes": None,
+                            "suppressed": None, **{m: None for m in metrics},
+                            "error": " ".join(str(exc).split())})
+            else:
+                row.update({"seconds": res.stats["seconds"], "classes": len(res.classes),
+                            "suppressed": res.suppressed, **res.metrics, "error": ""})
+            rows.append(row)
+    if progress is not None:
+        progress.step(total, total, "done")
+    return pd.DataFrame(rows)
+
+
+def run(args, out):
+    for name in args.algorithms:
+        get_algorithm(name)                      # unknown names fail before any run
+    for name in args.metrics:
+        get_metric(name)
+    if args.output:
+        check_writable(args.output, "output")
+    if args.plot:
+        check_writable(args.plot, "plot")
+    progress = Progress(args.quiet)
+    try:
+        progress.phase(f"reading {args.input}")
+        table = read_table(args.input, sep=args.sep)
+        schema = schema_from_args(args)
+        frame = compare_runs(table, schema, args.algorithms, args.k, metrics=args.metrics,
+                             suppression=args.suppression, seed=args.seed, progress=progress)
+    finally:
+        progress.close()
+    if args.output:
+        write_table(frame, args.output)
+    if args.plot:
+        _plot(frame, args.metrics, args.plot)
+    if not args.quiet:
+        shown = frame.drop(columns="error") if not frame["error"].any() else frame
+        print(frame_text(shown.set_index(["algorithm", "k"])), file=out)
+        for path in (args.output, args.plot):
+            if path:
+                print(f"wrote {path}", file=out)
+    return 0
+
+
+def _plot(frame, metrics, path):
+    from ._common import DataProblem
+
+    ok = frame[frame["error"] == ""]
+    if ok.empty:
+        raise DataProblem("nothing to plot: every run failed")
+    try:
+        from ..viz import metric_curves_figure
+
+        fig = metric_curves_figure(ok, list(metrics))
+    except ImportError:
+        raise DataProblem("--plot needs matplotlib (pip install -e '.[plot]')") from None
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)

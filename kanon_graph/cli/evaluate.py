@@ -1,0 +1,68 @@
+"""``kanon-graph evaluate``: privacy checks and metrics of any released table."""
+
+from __future__ import annotations
+
+from ..io import read_table, write_json
+from ..metrics import evaluate
+from ._common import Progress, add_schema_arguments, check_writable, metric_lines, schema_from_args
+from .anonymize import add_privacy_arguments, check_sensitive
+
+
+def register(commands):
+    ev = commands.add_parser(
+        "evaluate", help="check and measure a released table (ours or another tool's)",
+        description="Measure a released table against its original: k, l and t achieved, "
+        "prosecutor risk, suppressed rows (all quasi-identifiers '*') and every registered "
+        "metric. Released cells are read as hierarchy labels, or for columns without a "
+        "hierarchy as ranges [lo-hi], value sets {a,b} or single values. The two files must "
+        "hold the same records in the same order.")
+    ev.add_argument("original", metavar="ORIGINAL.csv")
+    ev.add_argument("released", metavar="RELEASED.csv")
+    add_schema_arguments(ev)
+    ev.add_argument("-k", type=int, default=2, help="the k to check (default 2)")
+    add_privacy_arguments(ev)
+    ev.add_argument("--report", metavar="REPORT.json", help="write the measures as JSON")
+    ev.add_argument("--check", action="store_true",
+                    help="exit with code 3 when a requested criterion does not hold")
+    ev.add_argument("-q", "--quiet", action="store_true", help="print nothing, no progress")
+    ev.set_defaults(handler=run)
+
+
+def run(args, out):
+    if args.report:
+        check_writable(args.report, "report")
+    check_sensitive(args)
+    progress = Progress(args.quiet)
+    try:
+        progress.phase("reading the tables")
+        original = read_table(args.original, sep=args.sep)
+        released = read_table(args.released, sep=args.sep)
+        schema = schema_from_args(args)
+        progress.phase("evaluating")
+        ev = evaluate(original, released, schema, k=args.k, l=args.l, diversity=args.diversity,
+                      c=args.c, t=args.t, sensitive=args.sensitive)
+    finally:
+        progress.close()
+    summary = ev.as_dict()
+    if args.report:
+        summary["parameters"] = {"original": str(args.original), "released": str(args.released),
+                                 "schema": args.schema, "hierarchies": args.hierarchies,
+                                 "quasi_identifiers": list(schema.quasi_identifiers),
+                                 "k": args.k, "l": args.l, "diversity": args.diversity,
+                                 "c": args.c, "t": args.t, "sensitive": args.sensitive}
+        write_json(summary, args.report)
+    if not args.quiet:
+        classes = summary["classes"]
+        print(f"{summary['records']} records: {summary['released']} released in "
+              f"{classes['count']} equivalence classes (sizes {classes['min']} to "
+              f"{classes['max']}), {summary['suppressed']} suppressed", file=out)
+        print(ev.verification.describe(), file=out)
+        print(f"prosecutor risk: highest {ev.risk['highest']:.4g}, "
+              f"average {ev.risk['average']:.4g}", file=out)
+        if ev.levels is not None:
+            print("levels: " + ", ".join(f"{a}={v}" for a, v in ev.levels.items()), file=out)
+        print("metrics:", file=out)
+        print("\n".join(metric_lines(ev.metrics)), file=out)
+        if args.report:
+            print(f"wrote {args.report}", file=out)
+    return 3 if args.check and not ev.verification.holds else 0

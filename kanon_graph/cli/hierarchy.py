@@ -1,0 +1,139 @@
+"""``kanon-graph hierarchy show`` and ``kanon-graph hierarchy build``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+
+from ..hierarchy import intervals, masking, read_hierarchy, write_hierarchy
+from ..io import read_table
+from ..viz import hierarchy_dot, hierarchy_text
+from ._common import DataProblem, UsageError, check_writable
+
+_RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
+
+
+def register(commands):
+    hier = commands.add_parser("hierarchy", help="inspect and build hierarchies")
+    sub = hier.add_subparsers(dest="hierarchy_command", metavar="SUBCOMMAND", required=True)
+    show = sub.add_parser("show", help="draw a hierarchy file as text or DOT",
+                          description="Draw an ARX-format hierarchy CSV: one line per node "
+                          "with level, leaf count and MAGVal mark, or Graphviz DOT.")
+    show.add_argument("file", metavar="FILE")
+    show.add_argument("--format", choices=("text", "dot"), default="text")
+    show.add_argument("--ascii", action="store_true", help="text without box characters")
+    show.add_argument("--sep", help="cell separator (sniffed by default)")
+    show.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
+    show.set_defaults(handler=run_show)
+
+    build = sub.add_parser("build", help="build a hierarchy from values",
+                           description="Build a hierarchy and write it in ARX's CSV format: "
+                           "nested numeric bands (--intervals widths, or --cuts) or masked "
+                           "codes (--mask).")
+    shape = build.add_mutually_exclusive_group(required=True)
+    shape.add_argument("--intervals", type=_widths, metavar="W,W,...",
+                       help="band widths per level, finest first, each dividing the next "
+                       "(e.g. 5,10,20)")
+    shape.add_argument("--cuts", type=_cuts, metavar="C,C,.../C,C,...",
+                       help="cut points per level, finest first, levels separated by '/' "
+                       "(e.g. 0,18,30,65/0,30); a band holds cut[i] <= v < cut[i+1]")
+    shape.add_argument("--mask", type=int, metavar="N",
+                       help="mask up to N trailing characters of fixed-length codes with '*'")
+    source = build.add_mutually_exclusive_group(required=True)
+    source.add_argument("--values", metavar="LO..HI|V,V,...",
+                        help="the leaves: a range of integers (1..100) or a list")
+    source.add_argument("--values-from", metavar="DATA.csv",
+                        help="take the leaves from a column of a CSV (see --column)")
+    build.add_argument("--column", metavar="COL", help="the column of --values-from")
+    build.add_argument("--origin", type=float, default=0, help="where width bands start")
+    build.add_argument("--name", help="attribute name (default: --column)")
+    build.add_argument("--sep", default=";", help="cell separator of OUT (default ';')")
+    build.add_argument("-o", "--output", metavar="OUT.csv", help="write here instead of stdout")
+    build.set_defaults(handler=run_build)
+
+
+def _widths(text):
+    try:
+        values = [float(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        values = []
+    if not values:
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"expected comma-separated widths, got {text!r}")
+    return values
+
+
+def _cuts(text):
+    return [_widths(level) for level in re.split(r"[/;]", text) if level.strip()]
+
+
+def run_show(args, out):
+    h = read_hierarchy(args.file, sep=args.sep)
+    text = (hierarchy_text(h, ascii=args.ascii) if args.format == "text"
+            else "\n".join(hierarchy_dot(h)))
+    if args.output:
+        check_writable(args.output, "output")
+        Path(args.output).write_text(text + "\n", encoding="utf-8")
+    else:
+        print(text, file=out)
+    return 0
+
+
+def _leaves(args):
+    if args.values is not None:
+        match = _RANGE.match(args.values)
+        if match:
+            lo, hi = int(match.group(1)), int(match.group(2))
+            if hi < lo:
+                raise UsageError(f"--values {args.values!r}: the range is empty")
+            return list(range(lo, hi + 1))
+        items = [v.strip() for v in args.values.split(",") if v.strip()]
+        if not items:
+            raise UsageError("--values needs LO..HI or a comma-separated list")
+        return items
+    if not args.column:
+        raise UsageError("--values-from needs --column COL")
+    table = read_table(args.values_from)
+    if args.column not in table.columns:
+        raise DataProblem(f"column {args.column!r} is not in {args.values_from!r}; it has "
+                          f"columns {list(table.columns)}")
+    values = table[args.column].dropna()
+    if values.empty:
+        raise DataProblem(f"column {args.column!r} of {args.values_from!r} has no values")
+    return values.tolist()
+
+
+def run_build(args, out):
+    if args.output:
+        check_writable(args.output, "output")
+    values = _leaves(args)
+    name = args.name or args.column
+    if args.mask is not None:
+        h = masking(values, levels=args.mask, name=name)
+    else:
+        try:
+            numbers = np.asarray(values, dtype=float)
+        except ValueError:
+            bad = next(v for v in values if not _is_number(v))
+            raise DataProblem(f"interval hierarchies need numbers; got {bad!r}") from None
+        if args.intervals is not None:
+            h = intervals(numbers, widths=args.intervals, origin=args.origin, name=name)
+        else:
+            h = intervals(numbers, cuts=args.cuts, name=name)
+    if args.output:
+        write_hierarchy(h, args.output, sep=args.sep)
+        print(f"wrote {args.output} ({h.n_leaves} leaves, height {h.height})", file=out)
+    else:
+        print("\n".join(args.sep.join(row) for row in h.to_rows()), file=out)
+    return 0
+
+
+def _is_number(value):
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True
