@@ -97,7 +97,9 @@ def _cell_text(value):
 
 
 def _fail(attr, row, value, why):
-    return DataError(f"evaluate: released value {value!r} of {attr!r} in row {row!r} {why}")
+    row = row.item() if isinstance(row, np.generic) else row
+    return DataError(f"evaluate: released value {str(value)!r} of {attr!r} in row {row!r} "
+                     f"{why}")
 
 
 def _hierarchy_cells(attr, labels, rows, cls, n_classes, index):
@@ -123,7 +125,7 @@ def _hierarchy_cells(attr, labels, rows, cls, n_classes, index):
             raise _fail(attr.name, index[rows[i]], value,
                         f"is not a node of its hierarchy ({h.source or 'no file'})")
         raise _fail(attr.name, index[rows[i]], value,
-                    f"does not cover the original value {attr.domain[codes[i]]!r}")
+                    f"does not cover the original value {str(attr.domain[codes[i]])!r}")
     uniform = np.flatnonzero(match.all(axis=1))
     level = np.full(n_classes, -1, dtype=np.int64)
     if uniform.size:                              # a full-domain release of this attribute
@@ -170,8 +172,9 @@ def _free_cells(attr, labels, rows, cls, n_classes, index, kept):
         out = (values[rows] < lo[cls]) | (values[rows] > hi[cls])
         if out.any():
             i = int(np.flatnonzero(out)[0])
+            shown = str(attr.domain[attr.codes[rows[i]]])
             raise _fail(attr.name, index[rows[i]], labels[i],
-                        f"does not cover the original value {attr.domain[attr.codes[rows[i]]]!r}")
+                        f"does not cover the original value {shown!r}")
         distinct = (np.searchsorted(present, hi, side="right")
                     - np.searchsorted(present, lo, side="left"))
         return AttributeRelease(class_labels.astype(object), None, None, lo, hi, distinct)
@@ -192,7 +195,7 @@ def _free_cells(attr, labels, rows, cls, n_classes, index, kept):
     for i, (c, code) in enumerate(zip(cls, attr.codes[rows])):
         if code not in members[c]:
             raise _fail(attr.name, index[rows[i]], labels[i],
-                        f"does not cover the original value {attr.domain[code]!r}")
+                        f"does not cover the original value {str(attr.domain[code])!r}")
     distinct = np.array([len(m) for m in members], dtype=np.int64)
     return AttributeRelease(class_labels.astype(object), None, None, None, None, distinct)
 

@@ -1,0 +1,117 @@
+"""kg.evaluate: privacy and metrics of a released table, ours or another tool's."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import kanon_graph as kg
+from kanon_graph.exceptions import DataError
+from kanon_graph.io import read_table
+
+
+@pytest.fixture(scope="module")
+def census():
+    return kg.datasets.make_census(800, seed=4), kg.datasets.census_schema()
+
+
+@pytest.mark.parametrize("algorithm, options", [
+    ("datafly", {}), ("optimal", {}), ("incognito", {}), ("boundaries", {}),
+    ("mondrian", {}), ("mst", {}), ("sd", {}), ("k-member", {}), ("bottom-up", {}),
+])
+def test_evaluate_gives_back_the_metrics_of_anonymize(census, algorithm, options):
+    table, schema = census
+    info = kg.registry.get_algorithm(algorithm)
+    res = kg.anonymize(table, schema, k=6, algorithm=algorithm, seed=1,
+                       suppression=0.04 if info.supports_suppression else None, **options)
+    ev = kg.evaluate(table, res.table, schema, k=6, suppressed=res.release.class_of < 0)
+    assert ev.metrics == res.metrics
+    assert ev.verification == res.verification
+    assert ev.suppressed == res.suppressed
+    assert np.array_equal(ev.release.class_of, res.release.class_of)
+    if info.recoding == "global":
+        assert ev.levels == res.levels
+    sizes = np.bincount(res.release.class_of[res.release.class_of >= 0])
+    assert ev.risk == {"highest": 1 / sizes.min(), "average": len(sizes) / sizes.sum()}
+
+
+def test_evaluate_reads_a_release_back_from_csv(census, tmp_path):
+    table, schema = census
+    for algorithm in ("datafly", "mondrian"):
+        res = kg.anonymize(table, schema, k=4, algorithm=algorithm)
+        res.table.to_csv(tmp_path / "r.csv", index=False)
+        table.to_csv(tmp_path / "o.csv", index=False)
+        ev = kg.evaluate(read_table(tmp_path / "o.csv"), read_table(tmp_path / "r.csv"),
+                         schema, k=4)
+        assert ev.metrics == pytest.approx(res.metrics, rel=1e-12)
+        assert ev.verification.k_achieved == res.verification.k_achieved
+
+
+def test_evaluate_checks_l_and_t_like_anonymize(census):
+    table, schema = census
+    res = kg.anonymize(table, schema, k=5, l=2, t=0.4, algorithm="datafly", suppression=0.05)
+    ev = kg.evaluate(table, res.table, schema, k=5, l=2, t=0.4)
+    assert ev.verification == res.verification and ev.verification.holds
+    strict = kg.evaluate(table, res.table, schema, k=res.verification.k_achieved + 1)
+    assert not strict.verification.holds
+
+
+def test_a_foreign_release_without_hierarchies_by_hand():
+    original = pd.DataFrame({"age": [21, 25, 30, 34, 40, 44], "sex": list("MFMFMF"),
+                             "disease": ["flu", "hiv", "flu", "cold", "hiv", "flu"]})
+    released = pd.DataFrame({"age": ["[20-29]", "[20-29]", "30-39", "30-39", "*", "*"],
+                             "sex": ["{F,M}", "{M,F}", "{F,M}", "{F,M}", "*", "*"],
+                             "disease": original["disease"]})
+    schema = kg.Schema(quasi_identifiers=["age", "sex"], sensitive=["disease"])
+    ev = kg.evaluate(original, released, schema, k=2, l=2)
+    # {M,F} and {F,M} are different released strings, so rows 0 and 1 are two classes
+    assert ev.verification.k_achieved == 1 and ev.suppressed == 2
+    released.loc[1, "sex"] = "{F,M}"
+    ev = kg.evaluate(original, released, schema, k=2, l=2)
+    assert ev.verification.k_achieved == 2 and ev.verification.l_achieved == 2
+    assert ev.verification.classes == 2 and ev.suppressed == 2
+    # ARX loss per attribute: age ranges 9/23 over 4 records, 1 per suppressed cell;
+    # sex sets of both values: 1 per cell
+    age = (4 * 9 / 23 + 2) / 6
+    assert ev.metrics["loss"] == pytest.approx(((1 + age) * 2) ** 0.5 - 1)
+    assert ev.metrics["discernibility"] == 2 ** 2 + 2 ** 2 + 6 * 2
+    assert ev.risk == {"highest": 0.5, "average": 0.5}
+
+
+@pytest.mark.parametrize("row, column, value, needle", [
+    (3, "age", "[40-49]", "does not cover the original value '30'"),
+    (2, "age", "forty", "neither a number nor a range"),
+    (1, "gender", "female", "not a node of its hierarchy"),
+    (4, "zip", "535**", "not a node of its hierarchy"),
+])
+def test_unknown_released_values_give_a_one_line_error(row, column, value, needle):
+    table, schema = kg.datasets.paper_003_table(), kg.datasets.paper_003_schema()
+    released = kg.anonymize(table, schema, k=2).table.copy()
+    if column == "age" and value == "forty":
+        schema = kg.Schema(quasi_identifiers=["gender", "age", "zip"], identifiers=["id"],
+                           hierarchies={c: h for c, h in kg.datasets.paper_003_hierarchies()
+                                        .items() if c != "age"})
+    released[column] = released[column].astype(object)
+    released.loc[row, column] = value
+    if value == "[40-49]":
+        schema = kg.Schema(quasi_identifiers=["gender", "age", "zip"], identifiers=["id"],
+                           hierarchies={c: h for c, h in kg.datasets.paper_003_hierarchies()
+                                        .items() if c != "age"})
+        table = table.copy()
+        table.loc[row, "age"] = 30
+    with pytest.raises(DataError) as info:
+        kg.evaluate(table, released, schema, k=2)
+    message = str(info.value)
+    assert "\n" not in message
+    assert f"{value!r}" in message and f"{column!r}" in message and f"row {row}" in message
+    assert needle in message
+
+
+def test_row_count_and_columns_are_checked():
+    table, schema = kg.datasets.paper_003_table(), kg.datasets.paper_003_schema()
+    released = kg.anonymize(table, schema, k=2).table
+    with pytest.raises(DataError, match="row-aligned"):
+        kg.evaluate(table, released.iloc[:-1], schema)
+    with pytest.raises(DataError, match=r"\['zip'\]"):
+        kg.evaluate(table, released.drop(columns="zip"), schema)
+    with pytest.raises(ValueError, match="'k' parameter of evaluate"):
+        kg.evaluate(table, released, schema, k=0)
