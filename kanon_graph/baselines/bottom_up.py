@@ -9,13 +9,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..records import RecordGraph
+from ..recoding.boundaries import cells_to_suppress, has_boundaries, magval_cells
 from ..registry import Partition, register_algorithm
 from ._groups import GroupCoster
 
 __all__ = ["bottom_up"]
 
 
-def bottom_up(data, model, *, rng=None, suppression=None):
+def bottom_up(data, model, *, rng=None, suppression=None, respect_boundaries=False):
     """Merge groups smaller than k with their cheapest partner until every group has k.
 
     Every distinct quasi-identifier tuple starts as a group (identical
@@ -37,6 +38,17 @@ def bottom_up(data, model, *, rng=None, suppression=None):
     rng : numpy.random.Generator
         Unused: the method is deterministic (ties go to the group of the
         tuple seen first in the table).
+    suppression : float, optional
+        Budget for suppressing MAGVal cells with boundaries (else unused).
+    respect_boundaries : bool, default False
+        Generalization boundaries (Hussien et al. 2016, Definitions 3-6):
+        only *allowed* merges and splits happen, i.e. a group's partner is
+        the cheapest group of its own MAGVal cell (a class is allowed iff
+        its members share their MAGVal node on every attribute, proof in
+        :mod:`kanon_graph.recoding.boundaries`). Cells that cannot hold
+        ``k`` records are suppressed within the budget, else a
+        ``ValueError`` names their MAGVals; every other small group then has
+        an allowed partner.
 
     Returns
     -------
@@ -72,6 +84,12 @@ def bottom_up(data, model, *, rng=None, suppression=None):
     members = [order[bounds[g]:bounds[g + 1]] for g in range(graph.n_nodes)]
     loss = np.zeros(graph.n_nodes)               # identical tuples: every group costs 0
     alive = np.ones(graph.n_nodes, dtype=bool)
+    cell = np.zeros(graph.n_nodes, dtype=np.int64)     # MAGVal cell of every group
+    if respect_boundaries and has_boundaries(data):
+        cells = magval_cells(data)
+        cells[cells_to_suppress(data, model, cells, suppression, "bottom-up")] = -1
+        cell = cells[graph.first_record]
+        alive &= cell >= 0
     rounds = merges = splits = 0
 
     def set_state(g, rows):
@@ -89,7 +107,7 @@ def bottom_up(data, model, *, rng=None, suppression=None):
         for g in small:
             if not alive[g] or states.size[g] >= k:
                 continue
-            others = np.flatnonzero(alive)
+            others = np.flatnonzero(alive & (cell == cell[g]))
             others = others[others != g]
             one = states.take([g])
             union = (one.size[0] + states.size[others]) * coster.merge_cost(one, states, others)
@@ -110,12 +128,12 @@ def bottom_up(data, model, *, rng=None, suppression=None):
                 alive[best] = False
                 merges += 1
             set_state(g, members[g])
-    class_of = np.empty(data.n, dtype=np.int64)
+    class_of = np.full(data.n, -1, dtype=np.int64)
     for label, g in enumerate(np.flatnonzero(alive)):
         class_of[members[g]] = label
     return Partition(class_of, None, {"rounds": rounds, "merges": merges, "splits": splits,
                                       "groups": int(alive.sum())})
 
 
-register_algorithm("bottom-up", bottom_up, recoding="local",
+register_algorithm("bottom-up", bottom_up, recoding="local", supports_boundaries=True,
                    description="Xu et al.'s bottom-up utility-based local recoding (2006)")

@@ -12,13 +12,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..records import RecordGraph
+from ..recoding.boundaries import cells_to_suppress, has_boundaries, magval_cells
 from ..registry import Partition, register_algorithm
 from ._groups import GroupCoster, GroupStates
 
 __all__ = ["k_member"]
 
 
-def k_member(data, model, *, rng, suppression=None, distance="hdist"):
+def k_member(data, model, *, rng, suppression=None, distance="hdist",
+             respect_boundaries=False):
     """Build clusters of exactly k records, each grown greedily by least information loss.
 
     Following Byun et al.'s Figure 2: pick a random record r (from ``rng``);
@@ -48,6 +50,17 @@ def k_member(data, model, *, rng, suppression=None, distance="hdist"):
         furthest record (default ``"hdist"``, paper 003's HDist, which orders
         pairs like Byun's distance on categorical attributes); see
         :class:`~kanon_graph.records.RecordGraph`.
+    suppression : float, optional
+        Budget for suppressing MAGVal cells with boundaries (else unused).
+    respect_boundaries : bool, default False
+        Generalization boundaries (Hussien et al. 2016, Definitions 3-6):
+        only *allowed* additions, i.e. a cluster grows only with records of
+        its seed's MAGVal cell, seeds are taken only from cells with at least
+        k records left, and a leftover record joins the best cluster of its
+        own cell (a class is allowed iff its members share their MAGVal node
+        on every attribute, proof in :mod:`kanon_graph.recoding.boundaries`).
+        Cells that cannot hold ``k`` records are suppressed within the
+        budget, else a ``ValueError`` names their MAGVals.
 
     Returns
     -------
@@ -89,19 +102,27 @@ def k_member(data, model, *, rng, suppression=None, distance="hdist"):
         return order[begin:begin + count]
 
     class_of = np.full(data.n, -1, dtype=np.int64)
+    cell = np.zeros(graph.n_nodes, dtype=np.int64)      # MAGVal cell of every tuple
+    left_in = np.array([data.n])                        # records left per cell
+    if respect_boundaries and has_boundaries(data):
+        cells = magval_cells(data)
+        cells[cells_to_suppress(data, model, cells, suppression, "k-member")] = -1
+        cell = cells[graph.first_record]
+        remaining[cell < 0] = 0
+        cell = np.maximum(cell, 0)
+        left_in = np.bincount(cell, weights=remaining, minlength=cells.max() + 1).astype(int)
     first = int(rng.integers(data.n))
     seed = int(graph.node_of[first])
-    left = data.n
-    clusters = []
-    while left >= k:
-        alive = np.flatnonzero(remaining > 0)
+    clusters, cluster_cell = [], []
+    while (left_in >= k).any():
+        alive = np.flatnonzero((remaining > 0) & (left_in[cell] >= k))
         far = graph.distances_from(seed)[alive]
         seed = int(alive[np.argmax(far)])
         members = [take(seed, min(remaining[seed], k))]
         state = nodes.take([seed])
         size = len(members[0])
         while size < k:
-            alive = np.flatnonzero(remaining > 0)
+            alive = np.flatnonzero((remaining > 0) & (cell == cell[seed]))
             cost = coster.merge_cost(state, nodes, alive)
             best = int(alive[np.argmin(cost)])
             state = coster.merge_one(state, nodes, best)
@@ -111,15 +132,18 @@ def k_member(data, model, *, rng, suppression=None, distance="hdist"):
         class_of[rows] = len(clusters)
         state.size = np.array([size])
         clusters.append(state)
-        left -= size
-    if left:
+        cluster_cell.append(cell[seed])
+        left_in[cell[seed]] -= size
+    if remaining.any():
         states = _stack(clusters)
+        cluster_cell = np.asarray(cluster_cell)
         rest = np.concatenate([order[starts[v] + taken[v]:starts[v + 1]]
                                for v in np.flatnonzero(remaining > 0)])
         for row in np.sort(rest):
             one = coster.singletons([row])
             merged = coster.merge(one, states)
             growth = coster.loss(merged) - coster.loss(states)
+            growth[cluster_cell != cell[graph.node_of[row]]] = np.inf
             best = int(np.argmin(growth))
             states.lo[best], states.hi[best] = merged.lo[best], merged.hi[best]
             states.level[best] = merged.level[best]
@@ -135,5 +159,5 @@ def _stack(states):
                        np.concatenate([s.size for s in states]))
 
 
-register_algorithm("k-member", k_member, recoding="local",
+register_algorithm("k-member", k_member, recoding="local", supports_boundaries=True,
                    description="Byun et al.'s greedy k-member clustering (2007)")

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from ..recoding.boundaries import cells_to_suppress, has_boundaries, magval_cells
 from ..registry import Partition, register_algorithm
 
 __all__ = ["mondrian"]
@@ -82,7 +83,7 @@ class _Attribute:
         return parts if ok(parts) else None
 
 
-def mondrian(data, model, *, rng=None, suppression=None):
+def mondrian(data, model, *, rng=None, suppression=None, respect_boundaries=False):
     """Cut the records recursively, one attribute at a time, into classes of at least k.
 
     Starting from the whole table, a partition is cut on the quasi-
@@ -113,6 +114,22 @@ def mondrian(data, model, *, rng=None, suppression=None):
     rng : numpy.random.Generator
         Unused: Mondrian is deterministic (ties between equally wide
         attributes go to the first in schema order).
+    suppression : float, optional
+        Budget for suppressing MAGVal cells with boundaries (else unused).
+    respect_boundaries : bool, default False
+        Generalization boundaries (Hussien et al. 2016, Definitions 3-6):
+        the recursion starts from the partition of the records by their
+        MAGVal node on every attribute (the MAGVal *cells*) instead of the
+        whole table, then cuts as usual. This is exact: a class is allowed
+        iff all its members share their MAGVal node on every attribute
+        (proof in :mod:`kanon_graph.recoding.boundaries`; in particular a
+        record whose MAGVal is the unmarked root can never share a class
+        with a record whose MAGVal is a marked node), and Mondrian's cuts
+        only refine partitions, so no class ever crosses a cell, and every
+        cell is released as finely as Mondrian can cut it. Cells that
+        cannot satisfy the model alone are suppressed within the budget,
+        else a ``ValueError`` names their MAGVals. Widths stay normalized
+        by the whole column's range.
 
     Returns
     -------
@@ -156,8 +173,14 @@ def mondrian(data, model, *, rng=None, suppression=None):
             return min(len(p) for p in parts) >= k
 
     cuts = dict.fromkeys(data.names, 0)
-    class_of = np.empty(data.n, dtype=np.int64)
+    class_of = np.full(data.n, -1, dtype=np.int64)
     stack = [np.arange(data.n)]
+    if respect_boundaries and has_boundaries(data):
+        cells = magval_cells(data)
+        cells[cells_to_suppress(data, model, cells, suppression, "mondrian")] = -1
+        order = np.argsort(cells, kind="stable")
+        bounds = np.flatnonzero(np.diff(cells[order])) + 1
+        stack = [rows for rows in np.split(order, bounds) if cells[rows[0]] >= 0][::-1]
     n_classes = 0
     while stack:
         rows = stack.pop()
@@ -179,5 +202,5 @@ def mondrian(data, model, *, rng=None, suppression=None):
     return Partition(class_of, None, {"cuts": cuts, "partitions": n_classes})
 
 
-register_algorithm("mondrian", mondrian, recoding="local",
+register_algorithm("mondrian", mondrian, recoding="local", supports_boundaries=True,
                    description="LeFevre et al.'s strict multidimensional Mondrian (2006)")

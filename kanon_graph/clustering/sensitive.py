@@ -20,6 +20,7 @@ import numpy as np
 
 from ..baselines._groups import GroupCoster
 from ..recoding import recode_partition
+from ..recoding.boundaries import cells_to_suppress, has_boundaries, magval_cells
 from ..registry import Partition, register_algorithm
 
 __all__ = ["sensitive_clustering"]
@@ -73,7 +74,7 @@ def _merge_rare(coster, clusters, rare_rows):
 
 
 def sensitive_clustering(data, model, *, rng=None, suppression=None, sort_by=None,
-                         rare="merge"):
+                         rare="merge", respect_boundaries=False):
     """Cluster records of the same sensitive value, sorted by a numeric quasi-identifier.
 
     For each value of the schema's first sensitive attribute, its records
@@ -109,6 +110,17 @@ def sensitive_clustering(data, model, *, rng=None, suppression=None, sort_by=Non
     rare : {"merge", "pool"}
         What happens to the records of sensitive values with fewer than k
         records (see above).
+    suppression : float, optional
+        Budget for suppressing MAGVal cells with boundaries (else unused).
+    respect_boundaries : bool, default False
+        Generalization boundaries (Hussien et al. 2016, Definitions 3-6):
+        a class is allowed iff its members share their MAGVal node on every
+        attribute (proof in :mod:`kanon_graph.recoding.boundaries`), so the
+        method runs cell by cell: clusters are cut from the records of one
+        sensitive value *and* one MAGVal cell, and rare records join (or
+        pool into) clusters of their own cell only. Cells that cannot hold
+        ``k`` records are suppressed within the budget, else a
+        ``ValueError`` names their MAGVals.
 
     Returns
     -------
@@ -179,24 +191,37 @@ def sensitive_clustering(data, model, *, rng=None, suppression=None, sort_by=Non
     order = np.lexsort(others[::-1] + [key])
     coster = GroupCoster(data, cost="byun")
 
-    counts = np.bincount(sensitive, minlength=len(data.sensitive_domain[column]))
-    rare_values = np.flatnonzero((counts > 0) & (counts < k))
-    clusters = []
-    for value in np.flatnonzero(counts >= k):
-        clusters += _segment(coster, order[sensitive[order] == value], k)
-    rare_rows = order[np.isin(sensitive[order], rare_values)]
-    if len(rare_rows) and (rare == "pool" or not clusters) and len(rare_rows) >= k:
-        clusters += _segment(coster, rare_rows, k)
-        rare_rows = rare_rows[:0]
-    if len(rare_rows):
-        class_of = _merge_rare(coster, clusters, rare_rows)
-    else:
-        class_of = np.empty(data.n, dtype=np.int64)
-        for i, rows in enumerate(clusters):
-            class_of[rows] = i
+    cells = np.zeros(data.n, dtype=np.int64)
+    if respect_boundaries and has_boundaries(data):
+        cells = magval_cells(data)
+        cells[cells_to_suppress(data, model, cells, suppression, "sensitive-clustering")] = -1
+    class_of = np.full(data.n, -1, dtype=np.int64)
+    n_clusters = n_rare_values = n_rare_records = 0
+    for cell in np.unique(cells[cells >= 0]):       # one MAGVal cell at a time
+        cell_order = order[cells[order] == cell]
+        counts = np.bincount(sensitive[cell_order],
+                             minlength=len(data.sensitive_domain[column]))
+        rare_values = np.flatnonzero((counts > 0) & (counts < k))
+        clusters = []
+        for value in np.flatnonzero(counts >= k):
+            clusters += _segment(coster, cell_order[sensitive[cell_order] == value], k)
+        rare_rows = cell_order[np.isin(sensitive[cell_order], rare_values)]
+        if len(rare_rows) and (rare == "pool" or not clusters) and len(rare_rows) >= k:
+            clusters += _segment(coster, rare_rows, k)
+            rare_rows = rare_rows[:0]
+        if len(rare_rows):
+            group_of = _merge_rare(coster, clusters, rare_rows)
+            placed = group_of >= 0
+            class_of[placed] = group_of[placed] + n_clusters
+        else:
+            for i, rows in enumerate(clusters):
+                class_of[rows] = i + n_clusters
+        n_clusters += len(clusters)
+        n_rare_values += len(rare_values)
+        n_rare_records += int(counts[rare_values].sum())
     stats = _homogeneity(data, class_of, sensitive)
-    stats.update(clusters=len(clusters), rare_values=len(rare_values),
-                 rare_records=int(counts[rare_values].sum()), sort_by=sort_by,
+    stats.update(clusters=n_clusters, rare_values=n_rare_values,
+                 rare_records=n_rare_records, sort_by=sort_by,
                  sensitive=column)
     return Partition(class_of, None, stats)
 
@@ -206,7 +231,8 @@ def _homogeneity(data, class_of, sensitive):
     release = recode_partition(data, class_of)
     released = release.class_of
     n_classes = release.n_classes
-    pairs = np.unique(np.column_stack([released, sensitive]), axis=0)
+    kept = released >= 0
+    pairs = np.unique(np.column_stack([released[kept], sensitive[kept]]), axis=0)
     distinct = np.bincount(pairs[:, 0], minlength=n_classes)
     homogeneous = distinct == 1
     return {
@@ -219,4 +245,5 @@ def _homogeneity(data, class_of, sensitive):
 
 
 register_algorithm("sensitive-clustering", sensitive_clustering, recoding="local",
+                   supports_boundaries=True,
                    description="Bhaladhare & Jinwala's sensitive-attribute clustering (2014)")

@@ -56,6 +56,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..encoding import combine_codes
+from ..recoding.boundaries import cells_to_suppress, has_boundaries, magval_cells
 from ..registry import Partition, register_algorithm
 from ._sd_kernels import _classes
 from .sd_distance import _contingency, _order
@@ -139,7 +140,7 @@ def _leftovers(cat, num, weight, rem, picks, k, mmax):
     return np.asarray(extra_picks, np.int64), np.asarray(extra_owner, np.int64)
 
 
-def spatial_distance(data, model, *, rng=None, suppression=None):
+def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundaries=False):
     """SpatialDistance: grow each class around the first record by nearest centres.
 
     Hierarchy-free local recoding: the released values are ``[min-max]``
@@ -157,7 +158,19 @@ def spatial_distance(data, model, *, rng=None, suppression=None):
     rng : numpy.random.Generator
         Unused: SD is deterministic.
     suppression : float, optional
-        Unused: SD never suppresses.
+        SD never suppresses, except whole MAGVal cells with boundaries.
+    respect_boundaries : bool, default False
+        Generalization boundaries (Hussien et al. 2016, Definitions 3-6):
+        a class is allowed iff its members share their MAGVal node on every
+        attribute (proof in :mod:`kanon_graph.recoding.boundaries`). Merge
+        then only admits tuples of t1's MAGVal cell (the nearest *allowed*
+        tuple), and leftovers join the nearest class of their own cell. So
+        steps 2-4 run cell by cell, with the remaining table T of Figure 3
+        read as the remaining records of the cell (records of other cells
+        can never join); numeric ranges stay those of the whole column.
+        Cells that cannot hold ``k`` records are suppressed within the
+        ``suppression`` budget, else a ``ValueError`` names their MAGVals.
+        Without marked MAGVals the result is the unconstrained one.
 
     Returns
     -------
@@ -187,12 +200,26 @@ def spatial_distance(data, model, *, rng=None, suppression=None):
         js = -1
     mmax = int(cat.max(initial=0)) + 1
     cat_t = np.ascontiguousarray(cat.T)
-    rem = weight.copy()
-    picks = _classes(cat, cat_t, num, rem, _value_counts(cat, weight, mmax), k, js)
-    owner = np.repeat(np.arange(len(picks) // k), k)
-    extra, extra_owner = _leftovers(cat, num, weight, rem, picks, k, mmax)
-    picks = np.concatenate([picks, extra])
-    owner = np.concatenate([owner, extra_owner])
+    if respect_boundaries and has_boundaries(data):
+        cells = magval_cells(data)
+        drop = cells_to_suppress(data, model, cells, suppression, "sd")
+        tuple_cell = np.where(drop, -1, cells)[rows[starts[:-1]]]
+        groups = [weight * (tuple_cell == c) for c in np.unique(tuple_cell[tuple_cell >= 0])]
+    else:
+        groups = [weight]
+    picks, owner, extra = [], [], []
+    n_classes = 0
+    for group in groups:          # one MAGVal cell at a time (everything without boundaries)
+        rem = group.copy()
+        got = _classes(cat, cat_t, num, rem, _value_counts(cat, group, mmax), k, js)
+        left, left_owner = _leftovers(cat, num, group, rem, got, k, mmax)
+        picks += [got, left]
+        owner += [np.repeat(np.arange(len(got) // k), k) + n_classes, left_owner + n_classes]
+        extra.append(left)
+        n_classes += len(got) // k
+    extra = np.concatenate(extra)
+    picks = np.concatenate(picks)
+    owner = np.concatenate(owner)
     # hand out each tuple's records in row order
     class_of = np.full(data.n, -1, dtype=np.int64)
     order = np.argsort(picks, kind="stable")
@@ -213,6 +240,6 @@ def _rank_within(sorted_ids):
 
 
 register_algorithm("sd", spatial_distance, recoding="local", needs_hierarchies=False,
-                   supports_suppression=False,
+                   supports_suppression=False, supports_boundaries=True,
                    description="SpatialDistance: hierarchy-free greedy clustering "
                                "(Sarrafi Aghdam & Sonehara 2016)")

@@ -2,8 +2,9 @@
 
 from ._release import (SUPPRESSED, AttributeRelease, Release, recode_levels,
                        recode_partition)
-from .boundaries import (allowed_classes, class_cells, magval_cells, run_within_cells,
-                         union_allowed)
+from .boundaries import (allowed_classes, cells_to_suppress, class_cells, has_boundaries,
+                         magval_cells, union_allowed)
 
 __all__ = ["SUPPRESSED", "AttributeRelease", "Release", "recode_levels", "recode_partition",
-           "allowed_classes", "class_cells", "magval_cells", "run_within_cells", "union_allowed"]
+           "allowed_classes", "cells_to_suppress", "class_cells", "has_boundaries",
+           "magval_cells", "union_allowed"]

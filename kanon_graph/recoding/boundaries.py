@@ -34,8 +34,8 @@ import numpy as np
 
 from ..encoding import EncodedTable, combine_codes
 
-__all__ = ["magval_cells", "class_cells", "union_allowed", "allowed_classes",
-           "cells_to_suppress", "subset_table", "run_within_cells"]
+__all__ = ["magval_cells", "class_cells", "union_allowed", "allowed_classes", "has_boundaries",
+           "cells_to_suppress", "subset_table"]
 
 
 def _bounded(data):
@@ -169,6 +169,15 @@ def _describe(data, rows):
     return ", ".join(parts)
 
 
+def _criteria(model):
+    parts = [f"k={model.k}"]
+    if model.l is not None:
+        parts.append(f"l={model.l:g} ({model.diversity})")
+    if model.t is not None:
+        parts.append(f"t={model.t:g}")
+    return ", ".join(parts)
+
+
 def cells_to_suppress(data, model, cells, suppression, where):
     """Records of cells that cannot satisfy ``model`` even as one class.
 
@@ -204,7 +213,7 @@ def cells_to_suppress(data, model, cells, suppression, where):
         rows = np.flatnonzero(cells == first)
         raise ValueError(
             f"{where}: with respect_boundaries, {int(out.sum())} record(s) in "
-            f"{int(bad.sum())} MAGVal cell(s) cannot form a class satisfying {model!r}, "
+            f"{int(bad.sum())} MAGVal cell(s) cannot form a class satisfying {_criteria(model)}, "
             f"e.g. {rows.size} record(s) with MAGVal {_describe(data, rows)}; the suppression "
             f"budget allows {budget}: raise 'suppression' or relax the boundaries")
     return out
@@ -221,41 +230,6 @@ def subset_table(data, rows):
                         data.sensitive_domain, pick(data.row_labels), pick(data.positions), 0)
 
 
-def run_within_cells(function, data, model, *, rng, suppression=None, where, **options):
-    """Run a local-recoding ``function`` inside every MAGVal cell separately.
-
-    Cells that cannot satisfy ``model`` are suppressed within the budget
-    (:func:`cells_to_suppress`); every other cell is anonymized on its own
-    (no class then crosses a cell), and the class labels are offset.
-
-    Returns
-    -------
-    class_of : ndarray of int64, shape (n,)
-    stats : list of dict
-        The ``stats`` of every cell's run.
-    """
-    cells = magval_cells(data)
-    drop = cells_to_suppress(data, model, cells, suppression, where)
-    class_of = np.full(data.n, -1, dtype=np.int64)
-    offset = 0
-    runs = []
-    left = None if suppression is None else max(
-        float(suppression) - drop.sum() / max(data.n, 1), 0.0)
-    for cell in range(int(cells.max()) + 1 if data.n else 0):
-        rows = np.flatnonzero((cells == cell) & ~drop)
-        if not rows.size:
-            continue
-        if left is not None:
-            left_cell = min(left * data.n / rows.size, 1.0)
-        else:
-            left_cell = None
-        part = function(subset_table(data, rows), model, rng=rng, suppression=left_cell,
-                        **options)
-        sub = np.asarray(part.class_of, dtype=np.int64)
-        used = int((sub < 0).sum())
-        if left is not None:
-            left = max(left - used / data.n, 0.0)
-        class_of[rows] = np.where(sub >= 0, sub + offset, -1)
-        offset += int(sub.max()) + 1 if (sub >= 0).any() else 0
-        runs.append(dict(part.stats))
-    return class_of, runs
+def has_boundaries(data):
+    """Whether some quasi-identifier of ``data`` has marked MAGVals."""
+    return bool(_bounded(data))
