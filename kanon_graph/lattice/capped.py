@@ -135,8 +135,8 @@ def unreachable_error(where, data, respect_boundaries, failing, budget):
     """A ValueError saying the privacy model is out of reach, naming binding boundaries."""
     binding = binding_boundaries(data) if respect_boundaries else {}
     if binding:
-        names = ", ".join(f"{name!r} (stops at level {lvl} of "
-                          f"{data.attribute(name).height})" for name, lvl in binding.items())
+        names = ", ".join(f"{name!r} (values stop at {_stops(data.attribute(name))})"
+                          for name in binding)
         need = f"{failing} records still fail at the top of the capped lattice" \
             if failing is not None else "no string passes"
         hint = (f"; allow suppression >= {failing / data.n:.4f}" if failing else "")
@@ -145,3 +145,15 @@ def unreachable_error(where, data, respect_boundaries, failing, budget):
                           f"{budget} may be suppressed{hint}, or relax the boundaries")
     return ValueError(f"{where}: no generalization satisfies the privacy model, even with "
                       f"every quasi-identifier at its root and {budget} records suppressed")
+
+
+def _stops(attr):
+    """The MAGVals below the root that hold some present value (at most three named)."""
+    h = attr.hierarchy
+    present = np.unique(attr.codes)
+    levels = h.magval_levels()[present]
+    below = present[levels < h.height]
+    labels = sorted({h.label(int(l), int(h.level_map[l][v]))
+                     for v, l in zip(below, h.magval_levels()[below])})
+    more = f" and {len(labels) - 3} more" if len(labels) > 3 else ""
+    return ", ".join(map(str, labels[:3])) + more
