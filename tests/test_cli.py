@@ -3,7 +3,9 @@
 One test runs the installed console script in a subprocess.
 """
 
+import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +16,7 @@ import pytest
 
 import kanon_graph as kg
 from kanon_graph.cli import main
+from kanon_graph.cli._common import Progress
 from kanon_graph.io import read_table
 from kanon_graph.viz import hierarchy_dot, hierarchy_text
 
@@ -359,3 +362,217 @@ def test_anonymize_adult_from_the_shared_data_matches_the_library(adult_dir, adu
     assert rep["metrics"]["loss"] == pytest.approx(res.metrics["loss"], abs=1e-12)
     released = pd.read_csv(tmp_path / "adult.csv", dtype=str)
     assert (released[ADULT_QIS].to_numpy() == res.table[ADULT_QIS].astype(str).to_numpy()).all()
+
+
+# -------------------------------------------------------------- evaluate
+def test_evaluate_reports_the_metrics_of_the_anonymize_report(paper_files, capsys):
+    common = ["--qi", "gender,age,zip", "--identifiers", "id",
+              "--hierarchies", paper_files / "hierarchies"]
+    for algorithm in ("datafly", "mst"):
+        code, _, err = _run(capsys, "anonymize", paper_files / "patients.csv", *common, "-k", 3,
+                            "--algorithm", algorithm, "-o", paper_files / "out.csv",
+                            "--report", paper_files / "a.json", "-q")
+        assert code == 0, err
+        code, out, err = _run(capsys, "evaluate", paper_files / "patients.csv",
+                              paper_files / "out.csv", *common, "-k", 3,
+                              "--report", paper_files / "e.json")
+        assert code == 0 and err == "", err
+        made = json.loads((paper_files / "a.json").read_text())
+        measured = json.loads((paper_files / "e.json").read_text())
+        assert measured["metrics"] == pytest.approx(made["metrics"], rel=1e-12)
+        assert measured["classes"]["count"] == made["classes"]["count"]
+        assert measured["verification"]["k_achieved"] == made["verification"]["k_achieved"]
+        assert measured["suppressed"] == made["suppressed"]
+        assert measured["risk"]["highest"] == 1 / made["classes"]["min"]
+        assert "holds: k=3" in out and "prosecutor risk: highest" in out
+
+
+def test_evaluate_a_foreign_release_and_check_flag(tmp_path, capsys):
+    pd.DataFrame({"age": [21, 25, 30, 34], "sex": list("MFMF"),
+                  "disease": ["flu", "flu", "hiv", "cold"]}).to_csv(tmp_path / "o.csv",
+                                                                   index=False)
+    pd.DataFrame({"age": ["[20-29]", "[20-29]", "[30-39]", "[30-39]"],
+                  "sex": ["{F,M}"] * 4, "disease": ["flu", "flu", "hiv", "cold"]}).to_csv(
+        tmp_path / "r.csv", index=False)
+    args = ["evaluate", tmp_path / "o.csv", tmp_path / "r.csv", "--qi", "age,sex",
+            "--sensitive", "disease", "-k", 2, "--l", 2]
+    code, out, _ = _run(capsys, *args)
+    assert code == 0 and "FAILS" in out and "achieved 1" in out
+    code, _, _ = _run(capsys, *args, "--check")
+    assert code == 3
+    code, out, _ = _run(capsys, *args[:-2], "--check")
+    assert code == 0 and out.splitlines()[1].startswith("holds: k=2")
+
+
+def test_evaluate_unknown_released_value_is_one_line(paper_files, capsys):
+    code, _, err = _run(capsys, "anonymize", paper_files / "patients.csv", "--qi", "gender,age",
+                        "--hierarchies", paper_files / "hierarchies", "-k", 2,
+                        "-o", paper_files / "out.csv", "-q")
+    assert code == 0, err
+    released = pd.read_csv(paper_files / "out.csv", dtype=str)
+    released.loc[4, "gender"] = "robot"
+    released.to_csv(paper_files / "bad.csv", index=False)
+    code, _, err = _run(capsys, "evaluate", paper_files / "patients.csv", paper_files / "bad.csv",
+                        "--qi", "gender,age", "--hierarchies", paper_files / "hierarchies")
+    assert code == 1
+    line = _one_line_error(err)
+    assert "'robot'" in line and "'gender'" in line and "row 4" in line
+
+
+# ---------------------------------------------------------- hierarchy build
+def test_hierarchy_build_intervals_matches_the_library(tmp_path, capsys):
+    out = tmp_path / "age.csv"
+    code, text, err = _run(capsys, "hierarchy", "build", "--intervals", "5,10,20",
+                           "--values", "1..100", "-o", out)
+    assert code == 0, err
+    built = kg.read_hierarchy(out)
+    expected = kg.hierarchy.intervals(range(1, 101), widths=[5, 10, 20])
+    assert built.to_rows() == expected.to_rows() and built.height == 4
+    assert f"wrote {out} (100 leaves, height 4)" in text
+    code, text, _ = _run(capsys, "hierarchy", "build", "--cuts", "0,18,65/0,65",
+                         "--values", "10,20,70")
+    assert code == 0
+    assert text.splitlines() == [";".join(r) for r in kg.hierarchy.intervals(
+        [10, 20, 70], cuts=[[0, 18, 65], [0, 65]]).to_rows()]
+
+
+def test_hierarchy_build_mask_from_a_csv_column(tmp_path, capsys):
+    pd.DataFrame({"zip": ["02139", "02138", "10001", "02139"], "x": [1, 2, 3, 4]}).to_csv(
+        tmp_path / "d.csv", index=False)
+    code, out, err = _run(capsys, "hierarchy", "build", "--mask", 3, "--values-from",
+                          tmp_path / "d.csv", "--column", "zip", "-o", tmp_path / "zip.csv")
+    assert code == 0, err
+    h = kg.read_hierarchy(tmp_path / "zip.csv")
+    assert h.leaf_labels == ["02138", "02139", "10001"]
+    assert h.ancestors("02139") == ["02139", "0213*", "021**", "02***", "*"]
+
+
+@pytest.mark.parametrize("argv, code_, needle", [
+    (["--intervals", "5,10", "--values", "a,b"], 1, "'a'"),
+    (["--intervals", "5,7", "--values", "1..20"], 1, "multiple"),
+    (["--mask", "2", "--values-from", "d.csv"], 2, "--column"),
+    (["--mask", "2", "--values-from", "d.csv", "--column", "nope"], 1, "'nope'"),
+    (["--mask", "2", "--intervals", "5", "--values", "1..3"], 2, "not allowed"),
+])
+def test_hierarchy_build_mistakes(tmp_path, capsys, monkeypatch, argv, code_, needle):
+    monkeypatch.chdir(tmp_path)
+    pd.DataFrame({"zip": ["02139"]}).to_csv("d.csv", index=False)
+    code, _, err = _run(capsys, "hierarchy", "build", *argv)
+    assert code == code_
+    assert needle in _one_line_error(err)
+
+
+# ------------------------------------------------------------ lattice show
+def _statuses(dot):
+    return dict(re.findall(r'"([\d,]+)" \[label="[^"]*", fillcolor="[^"]*", tooltip="([^"]*)"',
+                           dot))
+
+
+def test_lattice_show_colours_agree_with_every_node_checked(paper_files, capsys):
+    args = ["lattice", "show", paper_files / "patients.csv", "--qi", "gender,age,zip",
+            "--hierarchies", paper_files / "hierarchies", "-k", 3]
+    code, dot, err = _run(capsys, *args, "--all")
+    assert code == 0, err
+    status = _statuses(dot)
+    table = read_table(paper_files / "patients.csv")
+    schema = kg.Schema(quasi_identifiers=["gender", "age", "zip"],
+                       hierarchies=kg.load_hierarchies(paper_files / "hierarchies"))
+    lattice = kg.lattice.Lattice([schema.hierarchy(c).height for c in ["gender", "age", "zip"]])
+    assert len(status) == lattice.size
+    best = kg.anonymize(table, schema, k=3, algorithm="optimal")
+    chosen = ",".join(str(v) for v in best.levels.values())
+    for node in lattice.nodes():
+        key = ",".join(map(str, node))
+        holds = kg.apply_levels(table, schema, node, k=3).verification.holds
+        expected = "chosen" if key == chosen else ("anonymous" if holds else "not-anonymous")
+        assert status[key] == expected, node
+    code, dot, _ = _run(capsys, *args)       # the search alone: some nodes may be pruned
+    searched = _statuses(dot)
+    assert searched[chosen] == "chosen"
+    assert all(searched[n] in (status[n], "pruned") for n in status)
+
+
+def test_lattice_show_writes_png_and_refuses_huge_lattices(paper_files, capsys):
+    args = ["lattice", "show", paper_files / "patients.csv", "--qi", "gender,age,zip",
+            "--hierarchies", paper_files / "hierarchies", "-k", 3]
+    code, out, err = _run(capsys, *args, "--format", "png", "-o", paper_files / "l.png")
+    assert code == 0, err
+    assert (paper_files / "l.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "chosen gender" in out
+    code, _, err = _run(capsys, *args, "--max-nodes", 10)
+    assert code == 1 and "fewer quasi-identifiers" in _one_line_error(err)
+    code, _, err = _run(capsys, *args, "--format", "png")
+    assert code == 2 and "-o" in _one_line_error(err)
+
+
+# ---------------------------------------------------------------- compare
+def test_compare_table_matches_single_runs_and_plots(paper_files, capsys):
+    table_csv, plot = paper_files / "cmp.csv", paper_files / "curves.png"
+    code, out, err = _run(capsys, "compare", paper_files / "patients.csv",
+                          "--qi", "gender,age,zip", "--hierarchies", paper_files / "hierarchies",
+                          "--algorithms", "datafly,mondrian,mst", "-k", "2,3",
+                          "-o", table_csv, "--plot", plot)
+    assert code == 0 and err == "", err
+    frame = pd.read_csv(table_csv)
+    assert frame[["algorithm", "k"]].values.tolist() == [
+        [a, k] for a in ("datafly", "mondrian", "mst") for k in (2, 3)]
+    data = read_table(paper_files / "patients.csv")
+    schema = kg.Schema(quasi_identifiers=["gender", "age", "zip"],
+                       hierarchies=kg.load_hierarchies(paper_files / "hierarchies"))
+    for row in frame.itertuples():
+        res = kg.anonymize(data, schema, k=row.k, algorithm=row.algorithm, seed=0)
+        assert row.loss == pytest.approx(res.metrics["loss"])
+        assert row.gcp == pytest.approx(res.metrics["gcp"])
+        assert row.classes == len(res.classes) and row.seconds > 0
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+    assert "mondrian" in out and f"wrote {table_csv}" in out
+
+
+def test_compare_fails_fast_on_unknown_names_and_keeps_failed_runs(paper_files, capsys):
+    base = ["compare", paper_files / "patients.csv", "--qi", "gender,age"]
+    code, _, err = _run(capsys, *base, "--algorithms", "datafly,nope", "-k", 2)
+    assert code == 1 and "'nope'" in _one_line_error(err)
+    code, _, err = _run(capsys, *base, "--algorithms", "mst", "-k", "2,x")
+    assert code == 2
+    code, out, err = _run(capsys, *base, "--algorithms", "mst", "-k", "2,50",
+                          "-o", paper_files / "c.csv")
+    assert code == 0, err
+    frame = pd.read_csv(paper_files / "c.csv", keep_default_na=False)
+    assert frame["error"].tolist()[0] == "" and "'k' parameter" in frame["error"].tolist()[1]
+
+
+# --------------------------------------------------------------- progress
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_shows_only_on_a_terminal_and_not_when_quiet():
+    tty = _Terminal()
+    progress = Progress(stream=tty)
+    progress.phase("reading")
+    progress.step(1, 4, "mst k=2")
+    progress.close()
+    text = tty.getvalue()
+    assert "\rkanon-graph: reading ..." in text and "[#####...............] 1/4 mst k=2" in text
+    assert text.endswith("\r")
+    for stream, quiet in ((_Terminal(), True), (io.StringIO(), False)):
+        progress = Progress(quiet, stream=stream)
+        progress.phase("x")
+        progress.step(1, 2)
+        progress.close()
+        assert stream.getvalue() == ""
+
+
+def test_compare_draws_one_progress_step_per_run(paper_files, capsys, monkeypatch):
+    tty = _Terminal()
+    monkeypatch.setattr(sys, "stderr", tty)
+    code = main(["compare", str(paper_files / "patients.csv"), "--qi", "gender,age",
+                 "--algorithms", "datafly,mst", "-k", "2,3"])
+    assert code == 0
+    steps = re.findall(r"\] (\d)/4", tty.getvalue())
+    assert steps == ["0", "1", "2", "3", "4"]
+    monkeypatch.setattr(sys, "stderr", tty := _Terminal())
+    main(["compare", str(paper_files / "patients.csv"), "--qi", "gender,age",
+          "--algorithms", "datafly", "-k", "2", "--quiet"])
+    assert tty.getvalue() == ""
