@@ -120,7 +120,7 @@ def union_allowed(cells_a, cells_b):
     return (cells_a == cells_b) & (cells_a >= 0)
 
 
-def allowed_classes(data, class_of):
+def allowed_classes(data, class_of, n_classes=None):
     """Boolean per class: is its release within every member's MAGVal? (eq. (*)).
 
     Computed directly from the definition -- the level of the class's lowest
@@ -138,7 +138,8 @@ def allowed_classes(data, class_of):
     """
     class_of = np.asarray(class_of, dtype=np.int64)
     keep = class_of >= 0
-    n_classes = int(class_of.max()) + 1 if keep.any() else 0
+    if n_classes is None:
+        n_classes = int(class_of.max()) + 1 if keep.any() else 0
     ok = np.ones(n_classes, dtype=bool)
     cls = class_of[keep]
     for attr in _bounded(data):
