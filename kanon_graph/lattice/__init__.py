@@ -14,10 +14,14 @@
   et al. 2012, section 4), :func:`prepruning` (Figure 3), and the RV searches
   :func:`rv_global` (Figure 4), :func:`rv_local` (Figure 5),
   :func:`rv_hybrid` (5.3.4) and :func:`rv_distributed` (5.3.5), registered as
-  ``"rv-global"``, ``"rv-local"``, ``"rv-hybrid"`` and ``"rv-distributed"``.
+  ``"rv-global"``, ``"rv-local"``, ``"rv-hybrid"`` and ``"rv-distributed"``;
+* :func:`boundary_levels` and the capped recodings every search uses with
+  ``respect_boundaries=True`` (generalization boundaries, Hussien et al.
+  2016; :mod:`kanon_graph.lattice.capped`).
 """
 
 from .lattice import MAX_NODES, STATUSES, Lattice, PruningState, StatusMap, chain_up
+from .capped import binding_boundaries, boundary_levels
 from .frequency import FrequencyEngine, FrequencySet, suppression_budget
 from .dot import lattice_dot, lattice_dot_lines
 from .sql import SQLFrequencyEngine, duckdb_available
@@ -43,6 +47,8 @@ __all__ = [
     "SQLFrequencyEngine",
     "STATUSES",
     "StatusMap",
+    "binding_boundaries",
+    "boundary_levels",
     "chain_up",
     "correlation_weights",
     "duckdb_available",

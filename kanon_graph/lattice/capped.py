@@ -27,10 +27,12 @@ generalization property; ARX's Loss and Precision never fall.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 __all__ = ["boundary_levels", "binding_boundaries", "capped_rollup_map", "node_magval_levels",
-           "unreachable_error"]
+           "unreachable_error", "suppression_hint", "magval_stops"]
 
 
 def _present(attr):
@@ -135,11 +137,11 @@ def unreachable_error(where, data, respect_boundaries, failing, budget):
     """A ValueError saying the privacy model is out of reach, naming binding boundaries."""
     binding = binding_boundaries(data) if respect_boundaries else {}
     if binding:
-        names = ", ".join(f"{name!r} (values stop at {_stops(data.attribute(name))})"
+        names = ", ".join(f"{name!r} (values stop at {magval_stops(data.attribute(name))})"
                           for name in binding)
         need = f"{failing} records still fail at the top of the capped lattice" \
             if failing is not None else "no string passes"
-        hint = (f"; allow suppression >= {failing / data.n:.4f}" if failing else "")
+        hint = f"; allow suppression >= {suppression_hint(failing, data.n)}" if failing else ""
         return ValueError(f"{where}: the privacy model cannot be reached within the "
                           f"generalization boundaries of {names}: {need} and at most "
                           f"{budget} may be suppressed{hint}, or relax the boundaries")
@@ -147,7 +149,7 @@ def unreachable_error(where, data, respect_boundaries, failing, budget):
                       f"every quasi-identifier at its root and {budget} records suppressed")
 
 
-def _stops(attr):
+def magval_stops(attr):
     """The MAGVals below the root that hold some present value (at most three named)."""
     h = attr.hierarchy
     present = np.unique(attr.codes)
@@ -157,3 +159,12 @@ def _stops(attr):
                      for v, l in zip(below, h.magval_levels()[below])})
     more = f" and {len(labels) - 3} more" if len(labels) > 3 else ""
     return ", ".join(map(str, labels[:3])) + more
+
+
+def suppression_hint(failing, n):
+    """The smallest 4-decimal fraction whose budget (rounded down) covers ``failing`` records.
+
+    >>> suppression_hint(3, 11)
+    '0.2728'
+    """
+    return f"{math.ceil(failing / n * 1e4) / 1e4:.4f}"

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .capped import binding_boundaries, boundary_levels
+from .capped import binding_boundaries, boundary_levels, magval_stops, suppression_hint
 from .frequency import suppression_budget
 
 __all__ = ["prepruning", "PrePruning"]
@@ -71,15 +71,20 @@ class PrePruning:
         return out
 
 
-def _passes(attr, level, data, model, budget, capped=False):
+def _failing_alone(attr, level, data, model, capped=True):
+    """Records in classes failing ``model`` when grouping by ``attr`` alone at ``level``."""
     classes = attr.at_level(level, capped)
     if not getattr(model, "needs_sensitive", False):
         counts = np.bincount(classes)
-        return int(counts[(counts > 0) & (counts < model.k)].sum()) <= budget
+        return int(counts[(counts > 0) & (counts < model.k)].sum())
     _, class_of = np.unique(classes, return_inverse=True)
     class_of = class_of.reshape(-1)
     failing = np.asarray(model.failing(class_of, data, int(class_of.max()) + 1), dtype=bool)
-    return int(failing[class_of].sum()) <= budget
+    return int(failing[class_of].sum())
+
+
+def _passes(attr, level, data, model, budget, capped=False):
+    return _failing_alone(attr, level, data, model, capped) <= budget
 
 
 def _caps(data, max_levels):
@@ -151,11 +156,14 @@ def prepruning(data, model, *, suppression=0.0, max_levels=None, respect_boundar
                 break
             low = level
         if low is None and attr.name in binding:
+            failing = _failing_alone(attr, cap, data, model)
             raise ValueError(
-                f"pre-pruning: {attr.name!r} fails the privacy model on its own at level "
-                f"{cap}, and its generalization boundaries (level {binding[attr.name]} of "
-                f"{attr.height}) forbid withholding it at its root; no generalization string "
-                f"can pass: allow more suppression or relax the boundaries")
+                f"pre-pruning: the privacy model cannot be reached within the generalization "
+                f"boundaries of {attr.name!r} (values stop at {magval_stops(attr)}): on its own "
+                f"at level {cap} it leaves {failing} records failing, more than the {budget} "
+                f"that may be suppressed, and withholding it at its root would go past its "
+                f"MAGVals; allow suppression >= {suppression_hint(failing, data.n)}, or relax "
+                f"the boundaries")
         if low is None:
             withheld.append(attr.name)
             lowest.append(attr.height)
