@@ -115,3 +115,12 @@ def test_row_count_and_columns_are_checked():
         kg.evaluate(table, released.drop(columns="zip"), schema)
     with pytest.raises(ValueError, match="'k' parameter of evaluate"):
         kg.evaluate(table, released, schema, k=0)
+
+
+def test_evaluate_on_adult_matches_anonymize(adult_table, adult_schema):
+    for algorithm in ("datafly", "mondrian"):
+        res = kg.anonymize(adult_table, adult_schema, k=5, algorithm=algorithm)
+        ev = kg.evaluate(adult_table, res.table, adult_schema, k=5,
+                         suppressed=res.release.class_of < 0)
+        assert ev.metrics == res.metrics
+        assert ev.verification == res.verification
