@@ -22,6 +22,10 @@ For every dataset, search and k it prints
 Adding a search: append a :class:`Search` to ``SEARCHES`` (a name, the
 registered algorithm, and its options). The RV searches of paper 004 go in
 the marked slot below.
+
+Rows ending in ``+mag`` run with ``respect_boundaries=True`` after marking
+the MAGVals of :data:`MAGVALS` (paper 002's generalization boundaries); the
+marks are cleared after the row. Their loss is that of the capped release.
 """
 
 from __future__ import annotations
@@ -57,6 +61,14 @@ class Search:
     suppression: float = 0.0
     datasets: tuple = ("adult", "fars")
     ks: tuple | None = None         # None: the --k values (default 2, 5, 10, 50)
+    boundaries: bool = False        # mark MAGVALS[dataset] and respect them
+
+
+#: MAGVal marks per dataset: {attribute: level (mark every node there) or [labels]}.
+MAGVALS = {
+    "adult": {"age": 3, "education": ["Higher education"], "marital-status": 1},
+    "fars": {"iage": 2, "istatenum": 1},
+}
 
 
 SEARCHES = [
@@ -77,7 +89,28 @@ SEARCHES = [
     Search("rv-local", "rv-local"),
     Search("rv-hybrid", "rv-hybrid"),
     Search("rv-distributed-40kB", "rv-distributed", {"memory_budget": 40_000}),
+    # generalization boundaries (capped lattice)
+    Search("optimal-loss+mag", "optimal", {"metric": "loss"}, boundaries=True),
+    Search("optimal-loss-4%+mag", "optimal", {"metric": "loss"}, suppression=0.04, ks=(5,),
+           boundaries=True),
+    Search("incognito+mag", "incognito", {"metric": "loss"}, boundaries=True, ks=(5,)),
+    Search("rv-global+mag", "rv-global", boundaries=True),
 ]
+
+
+def mark_magvals(data, marks):
+    """Mark ``marks`` on the hierarchies of ``data``; returns the hierarchies touched."""
+    touched = []
+    for name, spec in marks.items():
+        h = data.attribute(name).hierarchy
+        if isinstance(spec, int):
+            for label in h.labels(spec):
+                h.mark_magval(label, spec)
+        else:
+            for label in spec:
+                h.mark_magval(label)
+        touched.append(h)
+    return touched
 
 
 def load(name, root):
@@ -102,8 +135,11 @@ def run_once(search, data, k):
     info = get_algorithm(search.algorithm)
     model = PrivacyModel(k).bind(data)
     started = time.perf_counter()
+    options = dict(search.options)
+    if search.boundaries:
+        options["respect_boundaries"] = True
     part = info.function(data, model, rng=np.random.default_rng(0),
-                         suppression=search.suppression, **search.options)
+                         suppression=search.suppression, **options)
     return part, time.perf_counter() - started
 
 
@@ -118,7 +154,8 @@ def measure(search, data, k, repeat):
     tracemalloc.stop()
     loss = None
     if part.levels is not None:
-        release = recode_levels(data, part.levels, suppress=np.asarray(part.class_of) < 0)
+        release = recode_levels(data, part.levels, suppress=np.asarray(part.class_of) < 0,
+                                capped=part.capped)
         loss = kg.metrics.get_metric("loss")(release, k)
     return {"seconds": min(times), "peak_mib": peak / 2**20, "levels": part.levels,
             "loss": loss, "freq_sets": part.stats.get("frequency_sets"),
@@ -149,6 +186,7 @@ def main(argv=None):
         for search in SEARCHES:
             if name not in search.datasets or (wanted and search.name not in wanted):
                 continue
+            touched = mark_magvals(data, MAGVALS[name]) if search.boundaries else []
             for k in (search.ks if search.ks and not args.k else ks):
                 try:
                     r = measure(search, data, k, args.repeat)
@@ -161,6 +199,8 @@ def main(argv=None):
                       f"{r['peak_mib']:>8.1f} {r['suppressed']:>5} {loss:>9} "
                       f"{_fmt(r['value'], '.6g'):>12}  "
                       f"{list(r['levels']) if r['levels'] is not None else '-'}", flush=True)
+            for h in touched:
+                h.clear_magvals()
 
 
 def _fmt(value, spec=""):
