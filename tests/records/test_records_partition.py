@@ -172,3 +172,32 @@ def test_partition_does_not_depend_on_quasi_identifier_order(seed):
         a = kg.anonymize(table, schema, k=4, algorithm="mst", method=method)
         b = kg.anonymize(table, flipped, k=4, algorithm="mst", method=method)
         assert [c.tolist() for c in a.classes] == [c.tolist() for c in b.classes]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_merge_with_cells_is_the_best_merge_within_each_cell(seed):
+    """Boundaries: merging with cells equals merging each cell's classes on their own."""
+    k = 3
+    data = kg.encode(random_table(60, 90 + seed), random_schema())
+    graph = RecordGraph(data)
+    u, v, w = minimum_spanning_edges(graph, "kruskal")
+    cluster_of, _ = split_mst(u, v, w, graph.n_nodes, graph.n_records, k)
+    node_cell = (graph.codes[:, 0] % 2).astype(np.int64)       # two arbitrary cells
+    keep = (cluster_of[u] == cluster_of[v]) & (node_cell[u] == node_cell[v])
+    cluster_of = split_mst(u[keep], v[keep], np.zeros(keep.sum()), graph.n_nodes,
+                           graph.n_records, graph.n_records)[0]     # components only
+    final, _ = merge_small_classes(
+        ClassSummaries(data, graph.codes, cluster_of, graph.counts, node_cell), k)
+    cell_of_class = node_cell[np.unique(cluster_of, return_index=True)[1]]
+    assert np.array_equal(cell_of_class[final], cell_of_class)     # never across cells
+    sizes = np.bincount(final[cluster_of], weights=graph.counts)
+    assert sizes[sizes > 0].min() >= k
+    for cell in (0, 1):                                             # = per-cell reference
+        nodes = np.flatnonzero(node_cell == cell)
+        sub = kg.recoding.boundaries.subset_table(
+            data, np.flatnonzero(np.isin(graph.node_of, nodes)))
+        records = np.isin(graph.node_of, nodes)
+        expected = reference_merge(sub, cluster_of[graph.node_of][records], k)
+        ours = final[cluster_of][graph.node_of][records]
+        pairs = set(zip(ours.tolist(), expected.tolist()))
+        assert len(pairs) == len(set(ours.tolist())) == len(set(expected.tolist()))
