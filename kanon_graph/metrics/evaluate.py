@@ -96,6 +96,12 @@ def _cell_text(value):
     return str(value).strip()
 
 
+def _column_text(series):
+    """Released cells as stripped text, one conversion per distinct value."""
+    codes, uniques = pd.factorize(series, use_na_sentinel=False)
+    return np.asarray([_cell_text(v) for v in uniques], dtype=object)[codes]
+
+
 def _fail(attr, row, value, why):
     row = row.item() if isinstance(row, np.generic) else row
     return DataError(f"evaluate: released value {str(value)!r} of {attr!r} in row {row!r} "
@@ -268,7 +274,7 @@ def evaluate(original, released, schema, k=1, *, l=None, diversity="distinct", c
         raise DataError(f"evaluate: quasi-identifier column(s) {missing} are not in the "
                         f"released table; it has columns {list(released.columns)}")
     model = _model(k, l, diversity, c, t, sensitive, data.n, "evaluate").bind(data)
-    text = pd.DataFrame({q: [_cell_text(v) for v in released[q].to_numpy()] for q in qis})
+    text = pd.DataFrame({q: _column_text(released[q]) for q in qis})
     if suppressed is None:
         suppressed = (text == "*").all(axis=1).to_numpy()
     suppressed = np.asarray(suppressed, dtype=bool)
