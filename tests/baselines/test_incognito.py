@@ -65,3 +65,26 @@ def test_adult_sample(adult_table, adult_schema):
     opt = kg.anonymize(sample, adult_schema, k=10, algorithm="optimal")
     assert res.stats["metric_value"] == pytest.approx(opt.stats["metric_value"])
     assert res.verification.k_achieved >= 10
+
+
+@pytest.mark.parametrize("k, suppression", [(2, None), (4, 0.05)])
+def test_minimal_nodes_with_boundaries_match_brute_force(k, suppression):
+    """With respect_boundaries the minimal nodes are those of the capped lattice."""
+    from kanon_graph.lattice import boundary_levels
+
+    table, schema = random_table(200, 5), random_schema()
+    schema.hierarchies["job"].mark_magval("office").mark_magval("care")
+    schema.hierarchies["age"].mark_magval("[40-59]")
+    data = kg.encode(table, schema)
+    engine = FrequencyEngine(data, capped=True)
+    fraction = suppression or 0.0
+    ok = [n for n in itertools.product(*[range(b + 1) for b in boundary_levels(data)])
+          if engine.is_anonymous(n, PrivacyModel(k), fraction)]
+    minimal = sorted(n for n in ok
+                     if not any(m != n and all(a <= b for a, b in zip(m, n)) for m in ok))
+    res = kg.anonymize(table, schema, k=k, algorithm="incognito", suppression=suppression,
+                       respect_boundaries=True)
+    assert sorted(tuple(m) for m in res.stats["minimal_anonymous"]) == minimal
+    assert tuple(res.levels.values()) in minimal
+    assert kg.constraint_violations(res) == []
+    assert kg.registry.get_algorithm("incognito").supports_boundaries

@@ -303,3 +303,14 @@ def test_sql_engine_in_capped_mode_gives_the_same_optimum():
     sql_part = kg.lattice.optimal(data, model, metric="loss", engine="sqlite",
                                   respect_boundaries=True)
     assert sql_part.levels == numpy_part.levels and sql_part.capped
+
+
+def test_rv_distributed_over_subsets_equals_rv_global_with_boundaries():
+    from kanon_graph.lattice.search_distributed import rv_distributed
+
+    data = kg.encode(*marked_case(3))
+    model = PrivacyModel(3)
+    best = rv_global(data, model, respect_boundaries=True)
+    split = rv_distributed(data, model, respect_boundaries=True, memory_budget=400)
+    assert split.stats["subsets"] > 1 and split.capped
+    assert split.levels == best.levels
