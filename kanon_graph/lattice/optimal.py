@@ -184,6 +184,8 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
         failing = engine.failing_groups(node, model)
         counts["checked"] += 1
         ok = int(fs.counts[failing].sum()) <= budget
+        # spreading is valid for capped nodes too: a capped class at a more general
+        # node is a union of classes of a more specific one (see lattice/capped.py)
         status.mark(node, ok)
         if ok:
             state[(nodes >= nodes[i]).all(axis=1)] = 1
