@@ -184,83 +184,91 @@ def _union_level(anc, toff, nlev, lev, a, c, o):
     return level
 
 
-def _merge_pass(order, k, k_mode, alive, into, size, cell, anc, toff, nlev, lev, ncost, noff, lo,
-                hi, scale, bits, word_off, n_words, width):
-    """One pass of lines 16-20 over the classes in ``order``; returns merges made.
+def _make_merge_pass(with_cells):
+    """The pass below, with the MAGVal-cell test compiled in or out (``with_cells``)."""
 
-    The live classes are kept in a compact list (a merged-away class is
-    swapped out). NCP(C u C') is summed attribute by attribute and a
-    candidate is dropped as soon as its partial sum exceeds the best so far
-    (every term is >= 0); costs within ``TIE`` of each other tie, and ties go
-    to the smaller class index (so the result does not depend on the order
-    in which floating-point terms were added). Only classes of the same
-    MAGVal ``cell`` are candidates (generalization boundaries); a class with
-    no candidate is left as it is.
-    """
-    n_classes = size.shape[0]
-    dh, dn, dc = lev.shape[1], lo.shape[1], word_off.shape[0]
-    touched = np.zeros(n_classes, dtype=np.bool_)
-    live = np.flatnonzero(alive)
-    where = np.full(n_classes, -1, dtype=np.int64)
-    for p in range(live.shape[0]):
-        where[live[p]] = p
-    n_live = live.shape[0]
-    merges = 0
-    for idx in range(order.shape[0]):
-        c = order[idx]
-        if not alive[c] or (k_mode and size[c] >= k) or (not k_mode and touched[c]):
-            continue
-        best = n_classes
-        best_cost = np.inf
-        for p in range(n_live):
-            o = live[p]
-            if o == c or cell[o] != cell[c]:
+    def _merge_pass(order, k, k_mode, alive, into, size, cell, anc, toff, nlev, lev, ncost,
+                    noff, lo, hi, scale, bits, word_off, n_words, width):
+        """One pass of lines 16-20 over the classes in ``order``; returns merges made.
+
+        The live classes are kept in a compact list (a merged-away class is
+        swapped out). NCP(C u C') is summed attribute by attribute and a
+        candidate is dropped as soon as its partial sum exceeds the best so far
+        (every term is >= 0); costs within ``TIE`` of each other tie, and ties go
+        to the smaller class index (so the result does not depend on the order
+        in which floating-point terms were added). Only classes of the same
+        MAGVal ``cell`` are candidates (generalization boundaries); a class with
+        no candidate is left as it is.
+        """
+        n_classes = size.shape[0]
+        dh, dn, dc = lev.shape[1], lo.shape[1], word_off.shape[0]
+        touched = np.zeros(n_classes, dtype=np.bool_)
+        live = np.flatnonzero(alive)
+        where = np.full(n_classes, -1, dtype=np.int64)
+        for p in range(live.shape[0]):
+            where[live[p]] = p
+        n_live = live.shape[0]
+        merges = 0
+        for idx in range(order.shape[0]):
+            c = order[idx]
+            if not alive[c] or (k_mode and size[c] >= k) or (not k_mode and touched[c]):
                 continue
-            total = 0.0
-            for a in range(dh):
-                level = _union_level(anc, toff, nlev, lev, a, c, o)
-                total += ncost[noff[toff[a] + level] + anc[c, toff[a] + level]]
+            best = n_classes
+            best_cost = np.inf
+            for p in range(n_live):
+                o = live[p]
+                if o == c or cell[o] != cell[c]:
+                    continue
+                total = 0.0
+                for a in range(dh):
+                    level = _union_level(anc, toff, nlev, lev, a, c, o)
+                    total += ncost[noff[toff[a] + level] + anc[c, toff[a] + level]]
+                    if total > best_cost + TIE:
+                        break
                 if total > best_cost + TIE:
-                    break
-            if total > best_cost + TIE:
+                    continue
+                for a in range(dn):
+                    total += (max(hi[c, a], hi[o, a]) - min(lo[c, a], lo[o, a])) * scale[a]
+                for a in range(dc):
+                    count = 0
+                    for w in range(word_off[a], word_off[a] + n_words[a]):
+                        count += _popcount(bits[c, w] | bits[o, w])
+                    if count > 1:
+                        total += count / width[a]
+                if total < best_cost - TIE or (total <= best_cost + TIE and o < best):
+                    best_cost = total
+                    best = o
+            if best == n_classes:
                 continue
+            # C is merged into C': C' takes the union's summary
+            for a in range(dh):
+                lev[best, a] = _union_level(anc, toff, nlev, lev, a, c, best)
             for a in range(dn):
-                total += (max(hi[c, a], hi[o, a]) - min(lo[c, a], lo[o, a])) * scale[a]
-            for a in range(dc):
-                count = 0
-                for w in range(word_off[a], word_off[a] + n_words[a]):
-                    count += _popcount(bits[c, w] | bits[o, w])
-                if count > 1:
-                    total += count / width[a]
-            if total < best_cost - TIE or (total <= best_cost + TIE and o < best):
-                best_cost = total
-                best = o
-        if best == n_classes:
-            continue
-        # C is merged into C': C' takes the union's summary
-        for a in range(dh):
-            lev[best, a] = _union_level(anc, toff, nlev, lev, a, c, best)
-        for a in range(dn):
-            lo[best, a] = min(lo[best, a], lo[c, a])
-            hi[best, a] = max(hi[best, a], hi[c, a])
-        for w in range(bits.shape[1]):
-            bits[best, w] |= bits[c, w]
-        size[best] += size[c]
-        alive[c] = False
-        into[c] = best
-        touched[best] = True
-        n_live -= 1
-        moved = live[n_live]
-        live[where[c]] = moved
-        where[moved] = where[c]
-        merges += 1
-    return merges
+                lo[best, a] = min(lo[best, a], lo[c, a])
+                hi[best, a] = max(hi[best, a], hi[c, a])
+            for w in range(bits.shape[1]):
+                bits[best, w] |= bits[c, w]
+            size[best] += size[c]
+            alive[c] = False
+            into[c] = best
+            touched[best] = True
+            n_live -= 1
+            moved = live[n_live]
+            live[where[c]] = moved
+            where[moved] = where[c]
+            merges += 1
+        return merges
+
+    return _merge_pass
 
 
 if HAVE_NUMBA:
     _popcount = njit(cache=True, inline="always")(_popcount)
     _union_level = njit(cache=True, inline="always")(_union_level)
-    _merge_pass = njit(cache=True)(_merge_pass)
+    _merge_pass_free = njit(cache=True)(_make_merge_pass(False))
+    _merge_pass_cells = njit(cache=True)(_make_merge_pass(True))
+else:  # pragma: no cover
+    _merge_pass_free, _merge_pass_cells = _make_merge_pass(False), _make_merge_pass(True)
 
 
 def _resolve(into):
@@ -303,6 +311,7 @@ def merge_small_classes(summary, k, *, failing=None):
     into = np.full(len(size), -1, dtype=np.int64)
     merges = 0
     args = summary.arrays()
+    _merge_pass = _merge_pass_cells if summary.cell.any() else _merge_pass_free
     while alive.sum() > 1:
         order = np.flatnonzero(alive & (size < k)).astype(np.int64)
         if not len(order):
