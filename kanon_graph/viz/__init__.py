@@ -1,15 +1,42 @@
 """Pictures of the three graphs, as pure functions.
 
-Every function here returns text, DOT lines or a graph object and touches no
-file; :func:`write_dot` is the thin wrapper that writes DOT lines to disk.
+Every function here returns text, DOT lines, a graph object or a matplotlib
+figure and touches no file; :func:`write_dot` is the thin wrapper that writes
+DOT lines to disk, and ``fig.savefig(path)`` writes a figure. matplotlib is
+optional (``pip install -e ".[plot]"``) and imported only when a figure is
+drawn.
 
 * hierarchy trees: :func:`hierarchy_text`, :func:`hierarchy_dot`,
-  :func:`hierarchy_to_networkx`;
-* original against released distributions (needs matplotlib):
-  :mod:`kanon_graph.viz.distribution`; the lattice's Hasse diagram:
-  :func:`kanon_graph.lattice.lattice_dot`.
+  :func:`hierarchy_figure`, :func:`hierarchy_to_networkx`;
+* the lattice's Hasse diagram, coloured by status: :func:`lattice_dot`,
+  :func:`lattice_dot_lines`, :func:`lattice_figure`;
+* the record graph's MST with its cut edges dashed and the classes coloured
+  (paper 003, Figure 5): :func:`mst_split_view`, :func:`mst_dot`,
+  :func:`mst_figure`;
+* metric curves (loss against k per algorithm): :func:`metric_curves_figure`;
+* original against released distributions: :func:`distribution_figure`.
 """
 
-from .hierarchy import hierarchy_dot, hierarchy_text, hierarchy_to_networkx, write_dot
+from .distribution import distribution_figure
+from .hierarchy import (hierarchy_dot, hierarchy_figure, hierarchy_text, hierarchy_to_networkx,
+                        write_dot)
+from .lattice import lattice_dot, lattice_dot_lines, lattice_figure
+from .metrics import metric_curves_figure
+from .records import MSTSplitView, mst_dot, mst_figure, mst_split_view
 
-__all__ = ["hierarchy_dot", "hierarchy_text", "hierarchy_to_networkx", "write_dot"]
+__all__ = [
+    "MSTSplitView",
+    "distribution_figure",
+    "hierarchy_dot",
+    "hierarchy_figure",
+    "hierarchy_text",
+    "hierarchy_to_networkx",
+    "lattice_dot",
+    "lattice_dot_lines",
+    "lattice_figure",
+    "metric_curves_figure",
+    "mst_dot",
+    "mst_figure",
+    "mst_split_view",
+    "write_dot",
+]
