@@ -16,7 +16,14 @@ import kanon_graph as kg
 from kanon_graph.viz import hierarchy_text
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-SCRIPTS = {"quickstart": [], "visualize_hierarchy": ["{tmp}/pictures"], "custom_algorithm": []}
+SCRIPTS = {"quickstart": [], "visualize_hierarchy": ["{tmp}/pictures"], "custom_algorithm": [],
+           "visualize_adult_hierarchies": ["{tmp}/adult"],
+           "paper_003_worked_example": ["{tmp}/figure5.png"],
+           "paper_000_worked_example": [], "paper_001_worked_example": [],
+           "paper_004_worked_example": [], "custom_distance": [],
+           "compare_algorithms": ["--n", "300", "-k", "2,5", "--algorithms",
+                                  "datafly,mondrian,mst", "--out", "{tmp}/curves.png"],
+           "sqlite_table": ["{tmp}/census.sqlite"]}
 
 
 @pytest.fixture(scope="module")
@@ -118,3 +125,116 @@ def test_extending_page_shows_the_tested_plugins():
                        ("@kg.register_metric", "return 1.0")]:
         block = source[source.index(start):source.index(end)]
         assert block in page, f"docs/extending.md differs from the example near {start}"
+
+
+def test_visualize_adult_hierarchies(runs):
+    tmp, done = runs
+    _, out, _ = done["visualize_adult_hierarchies"]
+    hierarchies = kg.datasets.adult_hierarchies()
+    assert hierarchy_text(hierarchies["marital-status"]) in out
+    for column, h in hierarchies.items():
+        assert f"{column}: height {h.height}, {h.n_leaves} leaves, {len(h)} nodes" in out
+        dot = (tmp / "adult" / f"{column}.dot").read_text()
+        assert dot.count("->") == len(h) - 1
+        assert (tmp / "adult" / f"{column}.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_paper_003_worked_example(runs):
+    import numpy as np
+    tmp, done = runs
+    _, out, _ = done["paper_003_worked_example"]
+    data = kg.encode(kg.datasets.paper_003_table(), kg.datasets.paper_003_schema())
+    matrix = kg.records.RecordGraph(data).matrix()
+    printed = out.split("==\n", 1)[1].split("\n\n")[0].replace("[", " ").replace("]", " ")
+    assert np.allclose(np.array(printed.split(), dtype=float).reshape(10, 10), matrix, atol=0.01)
+    assert "MST: 9 edges, total weight 15.67" in out       # paper 003 section 4.2
+    assert out.count("(removed)") == 2                      # floor(10/3) - 1
+    assert "class 0: r1, r2, r3\nclass 1: r4, r5, r6, r7\nclass 2: r8, r9, r10" in out
+    res = kg.anonymize(kg.datasets.paper_003_table(), kg.datasets.paper_003_schema(), k=3,
+                       algorithm="mst")
+    assert res.table.to_string() in out
+    assert (tmp / "figure5.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_paper_000_worked_example(runs):
+    _, out, _ = runs[1]["paper_000_worked_example"]
+    male, female = out.split("from (")[1:]
+    # Figure 1: from Male/Japan, Korea (5 vs 5) is nearer than China (5 vs 1)
+    assert "nationality: China=0.5000, Japan=0.0000, Korea=0.2500" in male
+    assert "gender: Female=1.0000, Male=0.0000" in male
+    # from Female/China (3, 0, 6): Japan (|3-6|) nearer than Korea (|0-6|)
+    assert "nationality: China=0.0000, Japan=0.2500, Korea=0.5000" in female
+
+
+def test_paper_001_worked_example(runs):
+    _, out, _ = runs[1]["paper_001_worked_example"]
+    assert "Byun IL: 12.8000" in out            # 3 * (0 + 1 + 1) + 3 * (4/15 + 1 + 1)
+    assert "pseudo-code IL: 17.3000" in out     # + 1/4 + 2/4 + 3/4 + 3 * 4/4
+    assert "classes: [[0, 1, 2], [3, 4, 5]]" in out
+    table2 = out.split("== Table 2 ==")[1].split("Byun")[0]
+    assert table2.count("[36-40]") == 3 and table2.count("4433**") == 6
+
+
+def test_paper_004_worked_example(runs):
+    _, out, _ = runs[1]["paper_004_worked_example"]
+    assert f"numeric RV: {0.2 * 125 / (25 * 10 + 45 * 15 + 55 * 25) * 50 / 100:.4f}" in out
+    assert "numeric RV: 0.0054" in out
+    assert "race level 1: rules kept 0.7500" in out
+    res = kg.anonymize(kg.datasets.paper_003_table(), kg.datasets.paper_003_schema(), k=3,
+                       algorithm="rv-global")
+    assert f"levels {dict(res.levels)}" in out
+    assert int(re.search(r"smallest class (\d+)", out).group(1)) >= 3
+
+
+def test_custom_distance_script(runs):
+    _, out, _ = runs[1]["custom_distance"]
+    assert "r1-r2 distance: 1.0" in out          # Male/21/535280 vs Male/24/535280: age differs
+    for distance in ("hdist", "hamming"):
+        classes = eval(re.search(rf"{distance}: classes (\[.*\]), ncp", out).group(1))
+        assert sorted(i for c in classes for i in c) == list(range(10))
+        assert min(map(len, classes)) >= 3
+    assert "hamming" not in kg.records.distance_names()
+
+
+def test_custom_distance_is_short():
+    source = (EXAMPLES / "custom_distance.py").read_text()
+    block = source[source.index("@register_distance"):source.index("return 1.0 - np.eye(m)")]
+    assert block.count("\n") + 1 < 30
+
+
+def test_compare_algorithms(runs, adult_dir):
+    tmp, done = runs
+    _, out, _ = done["compare_algorithms"]
+    assert "data: Adult sample of 300 rows" in out
+    table = kg.datasets.load_adult(adult_dir).sample(n=300, random_state=0)
+    lines = {tuple(line.split()[:2]): line.split() for line in out.splitlines()[2:]
+             if line.split() and line.split()[0] in ("datafly", "mondrian", "mst")}
+    assert len(lines) == 6
+    res = kg.anonymize(table, kg.datasets.census_schema(), k=5, algorithm="mondrian")
+    row = lines[("mondrian", "5")]
+    assert float(row[2]) == pytest.approx(res.metrics["loss"], abs=1e-4)
+    assert int(row[5]) == min(len(c) for c in res.classes) >= 5
+    assert (tmp / "curves.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_sqlite_table(runs):
+    import sqlite3
+    tmp, done = runs
+    _, out, _ = done["sqlite_table"]
+    with sqlite3.connect(tmp / "census.sqlite") as con:
+        original = pd_read(con, "people")
+        release = pd_read(con, "people_k5")
+    schema = kg.datasets.census_schema()
+    assert len(original) == len(release) == 500
+    sizes = release.groupby(list(schema.quasi_identifiers)).size()
+    assert sizes.min() >= 5
+    assert f"smallest class {sizes.min()} (SQL GROUP BY)" in out
+    res = kg.anonymize(original, schema, k=5, algorithm="optimal")
+    assert release.astype(str).equals(res.table.reset_index(drop=True).astype(str))
+    levels = tuple(res.levels.values())
+    assert f"levels {list(levels)}: smallest class {sizes.min()} (SQL)" in out
+
+
+def pd_read(con, name):
+    import pandas as pd
+    return pd.read_sql(f"SELECT * FROM {name}", con)
