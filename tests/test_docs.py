@@ -17,6 +17,7 @@ is unset, like the data tests.
 
 import doctest
 import importlib
+import importlib.util
 import os
 import pkgutil
 import re
@@ -128,3 +129,32 @@ def test_page_code_runs(page, tmp_path, monkeypatch, capsys, restore_registries)
                 code_ = main(argv)
                 _, err = capsys.readouterr()
                 assert code_ == 0, f"{where}: kanon-graph {' '.join(argv)} -> {code_}: {err}"
+
+
+def test_api_page_is_up_to_date():
+    """docs/api.md is what docs/make_api.py renders from the current docstrings."""
+    spec = importlib.util.spec_from_file_location("make_api", ROOT / "docs" / "make_api.py")
+    make_api = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_api)
+    committed = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    assert make_api.render() == committed, "docs/api.md is stale: run python docs/make_api.py"
+
+
+def test_algorithm_index_names_every_registered_algorithm_and_page():
+    text = (ROOT / "docs" / "algorithms" / "index.md").read_text()
+    for name in _package_algorithms():
+        assert f"`{name}`" in text, f"docs/algorithms/index.md does not mention {name}"
+    for page in (ROOT / "docs" / "algorithms").glob("*.md"):
+        if page.name != "index.md":
+            assert f"]({page.name})" in text, f"index.md does not link {page.name}"
+
+
+def test_metrics_page_lists_every_registered_metric():
+    text = (ROOT / "docs" / "metrics.md").read_text()
+    listed = re.findall(r"^\| `([^`]+)` \|", text, re.M)
+    assert sorted(listed) == sorted(kg.metrics.metrics())
+    for name, info in kg.metrics.metrics().items():  # the declared capabilities, as registered
+        row = re.search(rf"^\| `{name}` \|.*\| (lower|higher) \| (yes|no) \|$", text, re.M)
+        assert row, f"metrics.md: row of {name} lacks 'better' and 'monotone' columns"
+        assert row.group(1) == ("lower" if info.lower_is_better else "higher"), name
+        assert row.group(2) == ("yes" if info.monotone else "no"), name
