@@ -158,3 +158,18 @@ def test_metrics_page_lists_every_registered_metric():
         assert row, f"metrics.md: row of {name} lacks 'better' and 'monotone' columns"
         assert row.group(1) == ("lower" if info.lower_is_better else "higher"), name
         assert row.group(2) == ("yes" if info.monotone else "no"), name
+
+
+def test_doc_pictures_are_drawn_by_make_pictures(tmp_path):
+    """Every picture a page shows is committed and is one make_pictures.py draws."""
+    spec = importlib.util.spec_from_file_location("make_pictures",
+                                                  ROOT / "docs" / "make_pictures.py")
+    make_pictures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_pictures)
+    shown = {Path(t).name for page in PAGES
+             for t in re.findall(r"!\[[^\]]*\]\((img/[^)]+)\)", page.read_text())}
+    assert shown and shown <= set(make_pictures.PICTURES)
+    for path in make_pictures.main(tmp_path):
+        assert path.read_bytes()[:4] == b"\x89PNG"
+        committed = ROOT / "docs" / "img" / path.name
+        assert committed.exists() and committed.stat().st_size < 100_000

@@ -238,3 +238,10 @@ def test_sqlite_table(runs):
 def pd_read(con, name):
     import pandas as pd
     return pd.read_sql(f"SELECT * FROM {name}", con)
+
+
+def test_extending_page_shows_the_tested_distance():
+    page = (EXAMPLES.parent / "docs" / "extending.md").read_text()
+    source = (EXAMPLES / "custom_distance.py").read_text()
+    block = source[source.index("@register_distance"):source.index("return 1.0 - np.eye(m)")]
+    assert block in page, "docs/extending.md differs from examples/custom_distance.py"
