@@ -245,3 +245,9 @@ def test_extending_page_shows_the_tested_distance():
     source = (EXAMPLES / "custom_distance.py").read_text()
     block = source[source.index("@register_distance"):source.index("return 1.0 - np.eye(m)")]
     assert block in page, "docs/extending.md differs from examples/custom_distance.py"
+
+
+def test_readme_lists_every_example():
+    section = (EXAMPLES.parent / "README.md").read_text().split("## Examples")[1]
+    for script in EXAMPLES.glob("*.py"):
+        assert f"`{script.name}`" in section, f"README's examples table lacks {script.name}"
