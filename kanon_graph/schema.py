@@ -210,8 +210,7 @@ class Schema:
 
             folder = base / given
             qis = [str(q) for q in spec.get("quasi_identifiers") or []]
-            loaded = load_hierarchies(folder)
-            hier.update({c: h for c, h in loaded.items() if c in qis})
+            hier.update(load_hierarchies(folder, columns=qis, missing="ignore"))
         elif isinstance(given, dict):
             for column, path in given.items():
                 hier[column] = read_hierarchy(base / path, name=column)

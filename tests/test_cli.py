@@ -576,3 +576,38 @@ def test_compare_draws_one_progress_step_per_run(paper_files, capsys, monkeypatc
     main(["compare", str(paper_files / "patients.csv"), "--qi", "gender,age",
           "--algorithms", "datafly", "-k", "2", "--quiet"])
     assert tty.getvalue() == ""
+
+
+def test_data_table_beside_the_hierarchies(tmp_path, capsys, monkeypatch):
+    """A user keeps patients.csv next to age.csv / zip.csv: only QI files are read."""
+    rng = np.random.default_rng(3)
+    n = 120
+    pd.DataFrame({"name": [f"p{i}" for i in range(n)], "age": rng.integers(18, 90, n),
+                  "zip": rng.choice(["02139", "02138", "10001"], n),
+                  "diagnosis": rng.choice(["flu", "asthma", "none"], n)}
+                 ).to_csv(tmp_path / "patients.csv", index=False)
+    kg.write_hierarchy(kg.hierarchy.intervals(range(100), widths=[10, 50]), tmp_path / "age.csv")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run(capsys, "anonymize", "patients.csv", "--qi", "age,zip",
+                          "--identifiers", "name", "--hierarchies", ".", "-k", "5",
+                          "--algorithm", "mst", "-o", "out.csv")
+    assert code == 0, err
+    released = pd.read_csv(tmp_path / "out.csv", dtype=str)
+    assert "name" not in released.columns
+    assert set(released["age"]) <= {"[0-9]", "[10-19]", "[20-29]", "[30-39]", "[40-49]",
+                                     "[50-59]", "[60-69]", "[70-79]", "[80-89]", "[90-99]",
+                                     "[0-49]", "[50-99]", "*"}
+    # zip has no hierarchy file: it is released hierarchy-free (a value or a set)
+    assert all(z in {"02139", "02138", "10001"} or z.startswith("{") or z == "*"
+               for z in released["zip"])
+
+
+def test_load_hierarchies_only_the_listed_columns(tmp_path):
+    (tmp_path / "table.csv").write_text("a,b\n1,2\n")       # not a hierarchy
+    (tmp_path / "sex.csv").write_text("F;*\nM;*\n")
+    assert list(kg.load_hierarchies(tmp_path, columns=["sex", "age"], missing="ignore")) \
+        == ["sex"]
+    with pytest.raises(kg.HierarchyError, match=r"no file for column\(s\) \['age'\]"):
+        kg.load_hierarchies(tmp_path, columns=["sex", "age"])
+    with pytest.raises(kg.HierarchyError, match="table.csv"):
+        kg.load_hierarchies(tmp_path)

@@ -94,13 +94,15 @@ def add_schema_arguments(parser, *, sensitive=True):
 
 def schema_from_args(args):
     """The Schema of ``--schema`` or ``--qi`` (+ ``--hierarchies``)."""
-    hierarchies = load_hierarchies(args.hierarchies) if args.hierarchies else {}
+    qis = Schema.from_file(args.schema).quasi_identifiers if args.schema else args.qi
+    # only the quasi-identifiers' files: the folder may also hold the data table
+    hierarchies = (load_hierarchies(args.hierarchies, columns=qis, missing="ignore")
+                   if args.hierarchies else {})
     if args.schema:
         return Schema.from_file(args.schema, hierarchies=hierarchies)
     sensitive = getattr(args, "sensitive", None)
     return Schema(quasi_identifiers=args.qi, sensitive=[sensitive] if sensitive else [],
-                  identifiers=args.identifiers,
-                  hierarchies={c: h for c, h in hierarchies.items() if c in args.qi})
+                  identifiers=args.identifiers, hierarchies=hierarchies)
 
 
 def check_writable(path, what):

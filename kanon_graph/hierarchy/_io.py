@@ -146,7 +146,7 @@ def write_hierarchy(hierarchy, path, *, sep=";", mark_magvals=True):
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def load_hierarchies(folder, *, columns=None, sep=None):
+def load_hierarchies(folder, *, columns=None, missing="error", sep=None):
     """Read every hierarchy file in ``folder`` into ``{column: Hierarchy}``.
 
     Files named ``*_hierarchy_<column>.csv`` (ARX's convention) are read;
@@ -158,7 +158,11 @@ def load_hierarchies(folder, *, columns=None, sep=None):
     ----------
     folder : str or path-like
     columns : iterable of str, optional
-        Only these columns; a listed column without a file is an error.
+        Only these columns (other files in the folder, such as the data
+        table itself, are not read).
+    missing : {"error", "ignore"}
+        With ``columns``: whether a listed column without a file is an
+        error, or simply gets no hierarchy.
     sep : str, optional
         Cell separator, sniffed when omitted.
 
@@ -183,15 +187,20 @@ def load_hierarchies(folder, *, columns=None, sep=None):
                 f"hierarchy folder {str(folder)!r}: two files for column {column!r}"
             )
         found[column] = folder / entry
+    if missing not in ("error", "ignore"):
+        raise ValueError(f"The 'missing' parameter of load_hierarchies must be 'error' or "
+                         f"'ignore'. Got {missing!r}.")
     if columns is not None:
         columns = list(columns)
-        missing = [c for c in columns if c not in found]
-        if missing:
+        absent = [c for c in columns if c not in found]
+        if absent and missing == "error":
             raise HierarchyError(
-                f"hierarchy folder {str(folder)!r} has no file for column(s) {missing}; "
+                f"hierarchy folder {str(folder)!r} has no file for column(s) {absent}; "
                 f"found {sorted(found)}"
             )
-        found = {c: found[c] for c in columns}
+        found = {c: found[c] for c in columns if c in found}
+        if missing == "ignore":
+            return {c: read_hierarchy(path, name=c, sep=sep) for c, path in found.items()}
     if not found:
         raise HierarchyError(f"hierarchy folder {str(folder)!r} holds no .csv hierarchy files")
     return {column: read_hierarchy(path, name=column, sep=sep) for column, path in found.items()}
