@@ -174,8 +174,22 @@ def test_boundaries_are_respected(name, k):
 
 
 def test_algorithms_without_boundaries_refuse_the_option():
-    plain = [n for n in kg.algorithms() if n not in BOUNDED]
-    for name in plain:
-        with pytest.raises(ValueError, match="cannot respect generalization boundaries"):
-            kg.anonymize(random_table(50, 0), random_schema(), k=2, algorithm=name,
+    """An algorithm that does not declare the capability never sees the option."""
+    seen = []
+
+    def plain(data, model, *, rng, suppression=None):
+        seen.append(True)
+        return kg.Partition(np.zeros(data.n, dtype=int))
+
+    kg.register_algorithm("plain-test", plain, recoding="local")
+    try:
+        with pytest.raises(ValueError, match="cannot respect generalization boundaries; "
+                                             "algorithms that can: .*'datafly'"):
+            kg.anonymize(random_table(50, 0), random_schema(), k=2, algorithm="plain-test",
                          respect_boundaries=True)
+        assert not seen
+        res = kg.anonymize(random_table(50, 0), random_schema(), k=2, algorithm="plain-test",
+                           respect_boundaries=False)
+        assert seen and res.verification.holds
+    finally:
+        kg.registry.unregister_algorithm("plain-test")
