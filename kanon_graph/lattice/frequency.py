@@ -77,6 +77,16 @@ def suppression_budget(suppression, n):
     return int(np.floor((suppression or 0.0) * n + 1e-9))
 
 
+def _check_levels(levels, heights):
+    """``levels`` as a tuple of ints, or a ValueError unless one is in [0, height] per attribute."""
+    levels = tuple(int(v) for v in levels)
+    if len(levels) != len(heights) or any(not 0 <= v <= h for v, h in zip(levels, heights)):
+        raise ValueError(f"The 'levels' parameter must give one level in [0, height] per "
+                         f"quasi-identifier (heights {list(heights)}). "
+                         f"Got {list(levels)}.")
+    return levels
+
+
 def _sorted_groups(key, weights=None):
     """Distinct keys (sorted) and their counts (or summed weights), by one sort."""
     if weights is None:
@@ -184,13 +194,7 @@ class FrequencyEngine:
         return self._columns[key]
 
     def _check(self, levels):
-        levels = tuple(int(v) for v in levels)
-        if len(levels) != len(self.heights) or any(
-                not 0 <= v <= h for v, h in zip(levels, self.heights)):
-            raise ValueError(f"The 'levels' parameter must give one level in [0, height] per "
-                             f"quasi-identifier (heights {list(self.heights)}). "
-                             f"Got {list(levels)}.")
-        return levels
+        return _check_levels(levels, self.heights)
 
     def _group(self, columns, levels, weights=None):
         """Group rows (or weighted tuples) given as code columns; one packed key per row.

@@ -39,7 +39,7 @@ import sqlite3
 import numpy as np
 import pandas as pd
 
-from .frequency import FrequencySet, suppression_budget
+from .frequency import FrequencySet, _check_levels, suppression_budget
 
 __all__ = ["SQLFrequencyEngine", "BACKENDS", "duckdb_available"]
 
@@ -161,13 +161,7 @@ class SQLFrequencyEngine:
 
     # -------------------------------------------------------------- queries
     def _check(self, levels):
-        levels = tuple(int(v) for v in levels)
-        if len(levels) != len(self.heights) or any(
-                not 0 <= v <= h for v, h in zip(levels, self.heights)):
-            raise ValueError(f"The 'levels' parameter must give one level in [0, height] per "
-                             f"quasi-identifier (heights {list(self.heights)}). "
-                             f"Got {list(levels)}.")
-        return levels
+        return _check_levels(levels, self.heights)
 
     def _grouped(self, levels):
         """(FROM clause with joins, list of grouped column expressions, their positions)."""
