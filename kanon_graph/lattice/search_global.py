@@ -179,6 +179,14 @@ def global_loop(strings, test, success):
     return tests
 
 
+def _full_string_list(ctx, memory_budget, algorithm):
+    """The string list of every node between the pre-pruned bounds, within the budget."""
+    pre = ctx.pre
+    check_budget(pre.n_strings, len(ctx.heights), memory_budget, algorithm)
+    levels, rv = make_strings(pre.lowest, pre.highest, ctx.rv.tables)
+    return StringList(levels, rv, ctx.heights)
+
+
 def rv_global(data, model, *, rng=None, suppression=None, weights=None, rules=None,
               rv_tables=None, max_levels=None, memory_budget=DEFAULT_MEMORY_BUDGET,
               respect_boundaries=False):
@@ -234,11 +242,7 @@ def rv_global(data, model, *, rng=None, suppression=None, weights=None, rules=No
     """
     ctx = prepare(data, model, suppression, weights=weights, rules=rules, rv_tables=rv_tables,
                   max_levels=max_levels, respect_boundaries=respect_boundaries)
-    pre = ctx.pre
-    check_budget(pre.n_strings, len(ctx.heights), memory_budget, "rv-global")
-    levels, rv = make_strings(pre.lowest, pre.highest, ctx.rv.tables)
-    strings = StringList(levels, rv, ctx.heights)
-    del levels, rv
+    strings = _full_string_list(ctx, memory_budget, "rv-global")
     success = []
     global_loop(strings, ctx.test, success)
     return finish(ctx, success, algorithm="rv-global", generated=strings.generated,

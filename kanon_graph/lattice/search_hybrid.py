@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from ..registry import register_algorithm
 from .lattice import StatusMap
-from .search_global import (DEFAULT_MEMORY_BUDGET, StringList, check_budget, finish,
-                            global_loop, make_strings, prepare)
+from .search_global import DEFAULT_MEMORY_BUDGET, _full_string_list, finish, global_loop, prepare
 from .search_local import local_loop
 
 __all__ = ["rv_hybrid"]
@@ -54,11 +53,7 @@ def rv_hybrid(data, model, *, rng=None, suppression=None, weights=None, rules=No
     """
     ctx = prepare(data, model, suppression, weights=weights, rules=rules, rv_tables=rv_tables,
                   max_levels=max_levels, respect_boundaries=respect_boundaries)
-    pre = ctx.pre
-    check_budget(pre.n_strings, len(ctx.heights), memory_budget, "rv-hybrid")
-    levels, rv = make_strings(pre.lowest, pre.highest, ctx.rv.tables)
-    strings = StringList(levels, rv, ctx.heights)
-    del levels, rv
+    strings = _full_string_list(ctx, memory_budget, "rv-hybrid")
     status = StatusMap(len(ctx.heights))
     success = []
 
@@ -77,7 +72,7 @@ def rv_hybrid(data, model, *, rng=None, suppression=None, weights=None, rules=No
             success.append((node, value))
         strings.apply(node, value, ok)
 
-    local_loop(pre.lowest, pre.highest, decide, record)
+    local_loop(ctx.pre.lowest, ctx.pre.highest, decide, record)
     local_tests, local_successes = ctx.tests, len(success)
     global_loop(strings, ctx.test, success)
     success = list(dict.fromkeys(success))
