@@ -52,3 +52,15 @@ def adult_schema(adult_dir):
     """The 8 usual quasi-identifiers of Adult, with ARX's hierarchies; salary-class sensitive."""
     hier = kg.load_hierarchies(adult_dir)
     return kg.Schema(quasi_identifiers=ADULT_QIS, sensitive=["salary-class"], hierarchies=hier)
+
+
+@pytest.fixture
+def table():
+    """Table 1 of paper 003 (10 records), fresh for every test."""
+    return kg.datasets.paper_003_table()
+
+
+@pytest.fixture
+def schema():
+    """Paper 003's schema: gender, age, zip quasi-identifiers with hierarchies; disease sensitive."""
+    return kg.datasets.paper_003_schema()

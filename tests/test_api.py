@@ -10,16 +10,6 @@ from kanon_graph.registry import get_algorithm, unregister_algorithm
 QIS = ["gender", "age", "zip"]
 
 
-@pytest.fixture
-def table():
-    return kg.datasets.paper_003_table()
-
-
-@pytest.fixture
-def schema():
-    return kg.datasets.paper_003_schema()
-
-
 def _covers(res, n):
     rows = np.concatenate([np.asarray(c) for c in res.classes] + [res.suppressed_rows])
     return sorted(rows.tolist()) == list(range(n))

@@ -7,16 +7,6 @@ import pytest
 import kanon_graph as kg
 
 
-@pytest.fixture
-def table():
-    return kg.datasets.paper_003_table()
-
-
-@pytest.fixture
-def schema():
-    return kg.datasets.paper_003_schema()
-
-
 def _one_line(info):
     message = str(info.value)
     assert "\n" not in message

@@ -9,11 +9,6 @@ import kanon_graph as kg
 from kanon_graph import Schema, SchemaError
 
 
-@pytest.fixture
-def table():
-    return kg.datasets.paper_003_table()
-
-
 def test_roles_and_released_columns(table):
     s = kg.datasets.paper_003_schema()
     assert s.role("gender") == "quasi-identifier"
