@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..hierarchy import load_hierarchies
+from ..io import read_table
 from ..metrics import get_metric
 from ..schema import Schema
 
@@ -103,6 +104,12 @@ def schema_from_args(args):
     sensitive = getattr(args, "sensitive", None)
     return Schema(quasi_identifiers=args.qi, sensitive=[sensitive] if sensitive else [],
                   identifiers=args.identifiers, hierarchies=hierarchies)
+
+
+def read_input(args, progress):
+    """``(table, schema)``: ``args.input`` read (announced on ``progress``) and the schema."""
+    progress.phase(f"reading {args.input}")
+    return read_table(args.input, sep=args.sep), schema_from_args(args)
 
 
 def check_writable(path, what):

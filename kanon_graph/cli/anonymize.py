@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from ..api import anonymize
-from ..io import read_table, result_report, write_json, write_table
+from ..io import result_report, write_json, write_table
 from ..privacy import DIVERSITY_KINDS
 from ._common import (Progress, UsageError, add_schema_arguments, check_writable, fraction,
-                      option, schema_from_args)
+                      option, read_input)
 
 
 def add_privacy_arguments(parser):
@@ -55,9 +55,7 @@ def run(args, out):
     check_sensitive(args)
     progress = Progress(args.quiet)
     try:
-        progress.phase(f"reading {args.input}")
-        table = read_table(args.input, sep=args.sep)
-        schema = schema_from_args(args)
+        table, schema = read_input(args, progress)
         options = dict(args.option)
         progress.phase(f"anonymizing {len(table)} rows with {args.algorithm} (k={args.k})")
         res = anonymize(table, schema, k=args.k, algorithm=args.algorithm, l=args.l,

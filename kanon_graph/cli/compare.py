@@ -8,11 +8,11 @@ import pandas as pd
 
 from ..api import anonymize
 from ..exceptions import PrivacyError
-from ..io import read_table, write_table
+from ..io import write_table
 from ..metrics import get_metric
 from ..registry import get_algorithm
 from ._common import (Progress, add_schema_arguments, check_writable, csv_list, fraction,
-                      frame_text, int_list, schema_from_args)
+                      frame_text, int_list, read_input)
 
 DEFAULT_METRICS = ("loss", "gcp", "ncp", "discernibility", "cavg")
 
@@ -81,9 +81,7 @@ def run(args, out):
         check_writable(args.plot, "plot")
     progress = Progress(args.quiet)
     try:
-        progress.phase(f"reading {args.input}")
-        table = read_table(args.input, sep=args.sep)
-        schema = schema_from_args(args)
+        table, schema = read_input(args, progress)
         frame = compare_runs(table, schema, args.algorithms, args.k, metrics=args.metrics,
                              suppression=args.suppression, seed=args.seed, progress=progress)
     finally:

@@ -7,10 +7,9 @@ import subprocess
 from pathlib import Path
 
 from ..encoding import encode
-from ..io import read_table
 from ..lattice import FrequencyEngine, Lattice, lattice_dot, optimal_search
 from ._common import (DataProblem, Progress, UsageError, add_schema_arguments, check_writable,
-                      fraction, schema_from_args)
+                      fraction, read_input)
 from .anonymize import add_privacy_arguments, check_sensitive
 
 #: Largest lattice drawn unless --max-nodes says otherwise.
@@ -68,9 +67,7 @@ def run(args, out):
         check_writable(args.output, "output")
     progress = Progress(args.quiet)
     try:
-        progress.phase(f"reading {args.input}")
-        table = read_table(args.input, sep=args.sep)
-        schema = schema_from_args(args)
+        table, schema = read_input(args, progress)
         data = encode(table, schema, where="lattice show")
         lacking = [a.name for a in data.attributes if a.hierarchy is None]
         if lacking:
