@@ -15,6 +15,49 @@ from .sd_distance import _distance_matrices, _row_counts, njit
 
 
 @njit(cache=True)
+def _start(cat_t, num, rem, matrices, t1, k):
+    """Open *Merge* with tuple t1: picks, numeric sums, value membership, distances to it."""
+    c = cat_t.shape[0]
+    mmax = matrices.shape[1]
+    picks = np.empty(k, np.int64)
+    picks[0] = t1
+    rem[t1] -= 1
+    sums = num[t1].copy()
+    member = np.zeros((c, mmax), np.bool_)
+    catd = np.empty((c, mmax))
+    for a in range(c):
+        member[a, cat_t[a, t1]] = True
+        for w in range(mmax):
+            catd[a, w] = matrices[a, cat_t[a, t1], w]
+    return picks, sums, member, catd
+
+
+@njit(cache=True)
+def _add_value(matrices, catd, member, a, v):
+    """Add value ``v`` of attribute ``a`` to *Merge*; True if it lowered some distance."""
+    if member[a, v]:
+        return False
+    member[a, v] = True
+    moved = False
+    for w in range(matrices.shape[1]):
+        if matrices[a, v, w] < catd[a, w]:
+            catd[a, w] = matrices[a, v, w]
+            moved = True
+    return moved
+
+
+@njit(cache=True)
+def _distance(cat_t, num, catd, mean, t):
+    """Distance of tuple ``t`` to the centre of *Merge* (categorical parts, then numeric)."""
+    d = 0.0
+    for a in range(cat_t.shape[0]):
+        d += catd[a, cat_t[a, t]]
+    for j in range(num.shape[1]):
+        d += abs(num[t, j] - mean[j])
+    return d
+
+
+@njit(cache=True)
 def _grow(cat_t, num, rem, alive, matrices, t1, k):
     """Grow *Merge* from t1 to ``k`` records; returns the picked tuple of each record.
 
@@ -26,18 +69,8 @@ def _grow(cat_t, num, rem, alive, matrices, t1, k):
     """
     c = cat_t.shape[0]
     n_num = num.shape[1]
-    mmax = matrices.shape[1]
     n_alive = alive.shape[0]
-    picks = np.empty(k, np.int64)
-    picks[0] = t1
-    rem[t1] -= 1
-    sums = num[t1].copy()
-    member = np.zeros((c, mmax), np.bool_)
-    catd = np.empty((c, mmax))
-    for a in range(c):
-        member[a, cat_t[a, t1]] = True
-        for w in range(mmax):
-            catd[a, w] = matrices[a, cat_t[a, t1], w]
+    picks, sums, member, catd = _start(cat_t, num, rem, matrices, t1, k)
     # local contiguous copies of the alive tuples
     n_loc = 0
     for i in range(n_alive):
@@ -99,16 +132,7 @@ def _grow(cat_t, num, rem, alive, matrices, t1, k):
             sums[j] += num[t, j]
         n_changed = 0
         for a in range(c):
-            v = cat_t[a, t]
-            if member[a, v]:
-                continue
-            member[a, v] = True
-            moved = False
-            for w in range(mmax):
-                if matrices[a, v, w] < catd[a, w]:
-                    catd[a, w] = matrices[a, v, w]
-                    moved = True
-            if moved:
+            if _add_value(matrices, catd, member, a, cat_t[a, t]):
                 changed[n_changed] = a
                 n_changed += 1
     return picks
@@ -126,17 +150,7 @@ def _grow_sorted(cat_t, num, rem, alive, matrices, t1, k, js):
     """
     c = cat_t.shape[0]
     n_num = num.shape[1]
-    mmax = matrices.shape[1]
-    picks = np.empty(k, np.int64)
-    picks[0] = t1
-    rem[t1] -= 1
-    sums = num[t1].copy()
-    member = np.zeros((c, mmax), np.bool_)
-    catd = np.empty((c, mmax))
-    for a in range(c):
-        member[a, cat_t[a, t1]] = True
-        for w in range(mmax):
-            catd[a, w] = matrices[a, cat_t[a, t1], w]
+    picks, sums, member, catd = _start(cat_t, num, rem, matrices, t1, k)
     n_loc = alive.shape[0]
     mean = np.empty(n_num)
     for step in range(1, k):
@@ -161,11 +175,7 @@ def _grow_sorted(cat_t, num, rem, alive, matrices, t1, k, js):
                 else:
                     t = alive[right]
                     if rem[t] > 0:
-                        d = 0.0
-                        for a in range(c):
-                            d += catd[a, cat_t[a, t]]
-                        for j in range(n_num):
-                            d += abs(num[t, j] - mean[j])
+                        d = _distance(cat_t, num, catd, mean, t)
                         if d < best or (d == best and right < chosen):
                             best = d
                             chosen = right
@@ -176,11 +186,7 @@ def _grow_sorted(cat_t, num, rem, alive, matrices, t1, k, js):
                 else:
                     t = alive[left]
                     if rem[t] > 0:
-                        d = 0.0
-                        for a in range(c):
-                            d += catd[a, cat_t[a, t]]
-                        for j in range(n_num):
-                            d += abs(num[t, j] - mean[j])
+                        d = _distance(cat_t, num, catd, mean, t)
                         if d < best or (d == best and left < chosen):
                             best = d
                             chosen = left
@@ -191,12 +197,7 @@ def _grow_sorted(cat_t, num, rem, alive, matrices, t1, k, js):
         for j in range(n_num):
             sums[j] += num[t, j]
         for a in range(c):
-            v = cat_t[a, t]
-            if not member[a, v]:
-                member[a, v] = True
-                for w in range(mmax):
-                    if matrices[a, v, w] < catd[a, w]:
-                        catd[a, w] = matrices[a, v, w]
+            _add_value(matrices, catd, member, a, cat_t[a, t])
     return picks
 
 
