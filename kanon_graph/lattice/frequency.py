@@ -78,7 +78,7 @@ def suppression_budget(suppression, n):
 
 
 def _check_levels(levels, heights):
-    """``levels`` as a tuple of ints, or a ValueError unless one is in [0, height] per attribute."""
+    """``levels`` as a tuple of ints; a ValueError unless each is in [0, height]."""
     levels = tuple(int(v) for v in levels)
     if len(levels) != len(heights) or any(not 0 <= v <= h for v, h in zip(levels, heights)):
         raise ValueError(f"The 'levels' parameter must give one level in [0, height] per "
