@@ -4,9 +4,9 @@ Usage::
 
     python benchmarks/bench_rv.py [--rows 1000] [--attributes 20] [--budget-mib 4]
 
-The table has binary attributes (hierarchy: value, ``*``): all but four are
-functions of a hidden 8-valued variable, four are independent noise, so the
-full string list has ``2**d`` strings (``d + 17`` bytes each: 38.8 MB for
+The table (``kg.datasets.make_wide_binary``) has binary attributes
+(hierarchy: value, ``*``): all but four are functions of a hidden 8-valued
+variable, four are independent noise, so the full string list has ``2**d`` strings (``d + 17`` bytes each: 38.8 MB for
 ``d = 20``). It prints, for ``rv-distributed`` at the given budget and for
 ``rv-global`` over the whole list: seconds, strings generated, frequency
 sets, tests, the subsets, the answer's research value and level vector, and
@@ -23,31 +23,10 @@ import resource
 import time
 import tracemalloc
 
-import numpy as np
-import pandas as pd
-
 import kanon_graph as kg
 from kanon_graph.lattice.search_distributed import rv_distributed
 from kanon_graph.lattice.search_global import rv_global, string_bytes
 from kanon_graph.privacy import PrivacyModel
-
-
-def wide_table(n, d, seed=0):
-    rng = np.random.default_rng(seed)
-    hidden = rng.integers(0, 8, n)
-    columns, hierarchies = {}, {}
-    for j in range(d):
-        name = f"q{j:02d}"
-        if j < d - 4:
-            bit = (hidden >> (j % 3)) & 1 if j % 2 else (hidden >= j % 7 + 1).astype(int)
-        else:
-            bit = (rng.random(n) < 0.2).astype(int)
-        leaves = [f"{name}_0", f"{name}_1"]
-        hierarchies[name] = kg.Hierarchy.from_rows([[v, "*"] for v in leaves], name=name)
-        columns[name] = np.array(leaves)[bit]
-    schema = kg.Schema(quasi_identifiers=list(columns), hierarchies=hierarchies,
-                       categorical=list(columns))
-    return kg.encode(pd.DataFrame(columns), schema)
 
 
 def run(name, fn, data, k, trace=False, **options):
@@ -77,7 +56,7 @@ def main(argv=None):
     parser.add_argument("--budget-mib", type=float, default=4.0)
     parser.add_argument("--k", type=int, action="append")
     args = parser.parse_args(argv)
-    data = wide_table(args.rows, args.attributes)
+    data = kg.encode(*kg.datasets.make_wide_binary(args.rows, args.attributes))
     budget = int(args.budget_mib * 2**20)
     full = 2**args.attributes * string_bytes(args.attributes)
     print(f"{args.rows} rows, {args.attributes} attributes, {2**args.attributes:,} strings "

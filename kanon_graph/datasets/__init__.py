@@ -5,6 +5,7 @@ from ._papers import (paper_001_table, paper_002_location, paper_003_hierarchies
 from .adult import (ADULT_COLUMNS, adult_hierarchies, adult_hierarchies_path,
                     load_adult)
 from .census import census_schema, make_census
+from .wide import make_wide_binary
 
 __all__ = [
     "ADULT_COLUMNS",
@@ -13,6 +14,7 @@ __all__ = [
     "census_schema",
     "load_adult",
     "make_census",
+    "make_wide_binary",
     "paper_001_table",
     "paper_002_location",
     "paper_003_hierarchies",

@@ -1,32 +1,13 @@
 """The distributed global RV search (section 5.3.5): subsets within a memory budget."""
 
 import numpy as np
-import pandas as pd
 import pytest
 
 import kanon_graph as kg
+from kanon_graph.datasets import make_wide_binary
 from kanon_graph.lattice.search_distributed import rv_distributed, split_plan
 from kanon_graph.lattice.search_global import rv_global, string_bytes
 from kanon_graph.privacy import PrivacyModel
-
-
-def wide_table(n, d, seed):
-    """``d`` binary attributes: most are functions of a hidden 8-valued variable, 4 are noise."""
-    rng = np.random.default_rng(seed)
-    hidden = rng.integers(0, 8, n)
-    columns, hierarchies = {}, {}
-    for j in range(d):
-        name = f"q{j:02d}"
-        if j < d - 4:
-            bit = (hidden >> (j % 3)) & 1 if j % 2 else (hidden >= j % 7 + 1).astype(int)
-        else:
-            bit = (rng.random(n) < 0.2).astype(int)
-        leaves = [f"{name}_0", f"{name}_1"]
-        hierarchies[name] = kg.Hierarchy.from_rows([[v, "*"] for v in leaves], name=name)
-        columns[name] = np.array(leaves)[bit]
-    schema = kg.Schema(quasi_identifiers=list(columns), hierarchies=hierarchies,
-                       categorical=list(columns))
-    return pd.DataFrame(columns), schema
 
 
 def test_split_plan_fits_the_budget():
@@ -39,7 +20,7 @@ def test_split_plan_fits_the_budget():
 
 
 def test_twenty_attributes_beyond_the_budget_run_through_the_pool():
-    table, schema = wide_table(1000, 20, 0)
+    table, schema = make_wide_binary(1000, 20, 0)
     data = kg.encode(table, schema)
     model = PrivacyModel(5)
     budget = 4 * 2**20
@@ -60,7 +41,7 @@ def test_twenty_attributes_beyond_the_budget_run_through_the_pool():
 @pytest.mark.parametrize("seed", range(3))
 def test_distributed_equals_global_on_small_budgets(seed):
     rng = np.random.default_rng(seed)
-    table, schema = wide_table(300, 8, seed)
+    table, schema = make_wide_binary(300, 8, seed)
     data = kg.encode(table, schema)
     k = int(rng.integers(2, 10))
     tables = {name: sorted(np.round(rng.random(2), 1).tolist(), reverse=True)
