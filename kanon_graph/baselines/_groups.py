@@ -25,6 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..recoding._release import class_lca
+
 __all__ = ["GroupCoster", "GroupStates"]
 
 
@@ -133,16 +135,8 @@ class GroupCoster:
         leaf = np.zeros((n_groups, len(self.cat_idx)), dtype=np.int64)
         for c, lmap in enumerate(self.lmaps):
             leaf[group_of, c] = leaves[:, c]
-            done = np.zeros(n_groups, dtype=bool)
-            for l in range(lmap.shape[0]):
-                mapped = lmap[l, leaves[:, c]]
-                a = np.full(n_groups, np.iinfo(np.int64).max)
-                b = np.full(n_groups, -1, dtype=np.int64)
-                np.minimum.at(a, group_of, mapped)
-                np.maximum.at(b, group_of, mapped)
-                fresh = ~done & (a == b)
-                level[fresh, c] = l
-                done |= fresh
+            found, _ = class_lca(lmap, leaves[:, c], group_of, n_groups)
+            level[:, c] = np.maximum(found, 0)          # an empty group stays at level 0
         size = np.bincount(group_of, minlength=n_groups)
         return GroupStates(lo, hi, level, leaf, size)
 

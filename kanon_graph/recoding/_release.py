@@ -132,6 +132,29 @@ def _representatives(class_of, n_classes):
     return rep
 
 
+def class_lca(level_map, leaves, class_of, n_classes):
+    """Per class, the lowest level at which its leaves share one node, and that node.
+
+    ``level_map[l][leaf]`` is the leaf's ancestor at level ``l``;
+    ``leaves[i]`` belongs to class ``class_of[i]`` (0..n_classes-1). A class
+    without leaves keeps level -1 and node 0.
+    """
+    level = np.full(n_classes, -1, dtype=np.int64)
+    node = np.zeros(n_classes, dtype=np.int64)
+    for l in range(len(level_map)):
+        mapped = level_map[l][leaves]
+        lo = np.full(n_classes, np.iinfo(np.int64).max)
+        hi = np.full(n_classes, -1, dtype=np.int64)
+        np.minimum.at(lo, class_of, mapped)
+        np.maximum.at(hi, class_of, mapped)
+        fresh = (level < 0) & (lo == hi)
+        level[fresh] = l
+        node[fresh] = lo[fresh]
+        if (level >= 0).all():
+            break
+    return level, node
+
+
 def _hierarchy_release(attr, level, node):
     """Labels, leaf counts and numeric spans of hierarchy nodes, one loop per level."""
     h = attr.hierarchy
@@ -246,20 +269,7 @@ def recode_partition(data, class_of):
         if attr.hierarchy is None:
             attributes[attr.name] = _free_release(attr, class_of, n_classes)
             continue
-        h = attr.hierarchy
-        level = np.full(n_classes, -1, dtype=np.int64)
-        node = np.zeros(n_classes, dtype=np.int64)
-        for l in range(h.height + 1):
-            mapped = h.level_map[l][attr.codes[rows]]
-            lo = np.full(n_classes, np.iinfo(np.int64).max)
-            hi = np.full(n_classes, -1, dtype=np.int64)
-            np.minimum.at(lo, cls, mapped)
-            np.maximum.at(hi, cls, mapped)
-            fresh = (level < 0) & (lo == hi)
-            level[fresh] = l
-            node[fresh] = lo[fresh]
-            if (level >= 0).all():
-                break
+        level, node = class_lca(attr.hierarchy.level_map, attr.codes[rows], cls, n_classes)
         attributes[attr.name] = _hierarchy_release(attr, level, node)
     # merge classes whose released tuples coincide
     if n_classes:

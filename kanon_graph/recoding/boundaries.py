@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..encoding import EncodedTable, combine_codes
+from ._release import class_lca
 
 __all__ = ["magval_cells", "class_cells", "union_allowed", "allowed_classes", "has_boundaries",
            "cells_to_suppress", "subset_table"]
@@ -147,14 +148,7 @@ def allowed_classes(data, class_of, n_classes=None):
         leaves = attr.codes[keep]
         cap = np.full(n_classes, h.height, dtype=np.int64)
         np.minimum.at(cap, cls, h.magval_levels()[leaves])
-        level = np.full(n_classes, -1, dtype=np.int64)
-        for l in range(h.height + 1):
-            mapped = h.level_map[l][leaves]
-            lo = np.full(n_classes, np.iinfo(np.int64).max)
-            hi = np.full(n_classes, -1, dtype=np.int64)
-            np.minimum.at(lo, cls, mapped)
-            np.maximum.at(hi, cls, mapped)
-            level[(level < 0) & (lo == hi)] = l
+        level, _ = class_lca(h.level_map, leaves, cls, n_classes)
         ok &= level <= cap
     return ok
 

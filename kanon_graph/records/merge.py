@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..recoding._release import class_lca
 from .mst import HAVE_NUMBA
 
 __all__ = ["ClassSummaries", "merge_small_classes"]
@@ -109,20 +110,13 @@ class ClassSummaries:
                 toff.append(t_pos)
                 nlev.append(h.height + 1)
                 rep = col[first]
-                level = np.full(n_classes, -1, dtype=np.int64)
                 for l, cost in enumerate(_node_costs(attr)):
                     anc.append(h.level_map[l][rep])
                     noff.append(c_pos)
                     ncost.append(cost)
                     c_pos += len(cost)
-                    mapped = h.level_map[l][col]
-                    low = np.full(n_classes, np.iinfo(np.int64).max)
-                    high = np.full(n_classes, -1, dtype=np.int64)
-                    np.minimum.at(low, class_of_node, mapped)
-                    np.maximum.at(high, class_of_node, mapped)
-                    level[(level < 0) & (low == high)] = l
                 t_pos += h.height + 1
-                lev.append(level)
+                lev.append(class_lca(h.level_map, col, class_of_node, n_classes)[0])
             elif attr.kind == "numeric":
                 values = np.zeros(attr.n_codes)
                 values[attr.codes] = attr.values
