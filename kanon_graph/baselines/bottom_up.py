@@ -136,4 +136,5 @@ def bottom_up(data, model, *, rng=None, suppression=None, respect_boundaries=Fal
 
 
 register_algorithm("bottom-up", bottom_up, recoding="local", supports_boundaries=True,
+                   supports_suppression=True,
                    description="Xu et al.'s bottom-up utility-based local recoding (2006)")

@@ -160,4 +160,5 @@ def _stack(states):
 
 
 register_algorithm("k-member", k_member, recoding="local", supports_boundaries=True,
+                   supports_suppression=True,
                    description="Byun et al.'s greedy k-member clustering (2007)")

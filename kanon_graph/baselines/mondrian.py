@@ -203,4 +203,5 @@ def mondrian(data, model, *, rng=None, suppression=None, respect_boundaries=Fals
 
 
 register_algorithm("mondrian", mondrian, recoding="local", supports_boundaries=True,
+                   supports_suppression=True,
                    description="LeFevre et al.'s strict multidimensional Mondrian (2006)")

@@ -245,5 +245,5 @@ def _homogeneity(data, class_of, sensitive):
 
 
 register_algorithm("sensitive-clustering", sensitive_clustering, recoding="local",
-                   supports_boundaries=True,
+                   supports_boundaries=True, supports_suppression=True,
                    description="Bhaladhare & Jinwala's sensitive-attribute clustering (2014)")

@@ -240,6 +240,6 @@ def _rank_within(sorted_ids):
 
 
 register_algorithm("sd", spatial_distance, recoding="local", needs_hierarchies=False,
-                   supports_suppression=False, supports_boundaries=True,
+                   supports_suppression=True, supports_boundaries=True,
                    description="SpatialDistance: hierarchy-free greedy clustering "
                                "(Sarrafi Aghdam & Sonehara 2016)")

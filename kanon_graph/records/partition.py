@@ -330,5 +330,5 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
 
 
 register_algorithm("mst", mst_local_recoding, recoding="local", needs_hierarchies=False,
-                   supports_suppression=False, supports_boundaries=True,
+                   supports_suppression=True, supports_boundaries=True,
                    description="MST-partition local recoding (Venkata Ramana & Valli Kumari 2013)")
