@@ -142,8 +142,9 @@ def test_duplicates_and_determinism():
 
 def test_declares_itself():
     info = kg.registry.get_algorithm("sd")
-    assert (info.recoding, info.needs_hierarchies, info.supports_suppression) == \
-        ("local", False, False)
+    # it suppresses only MAGVal cells that cannot reach k, within the user's budget
+    assert (info.recoding, info.needs_hierarchies, info.supports_suppression,
+            info.supports_boundaries) == ("local", False, True, True)
 
 
 def test_runs_with_hierarchies_and_releases_lcas():
