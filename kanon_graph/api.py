@@ -42,18 +42,25 @@ def _check_fraction(value, name, where):
     return float(value)
 
 
+def _is_real(value):
+    """A finite real number (not a bool, not NaN or infinite, not a complex)."""
+    return (not isinstance(value, (bool, np.bool_))
+            and isinstance(value, (int, float, np.integer, np.floating))
+            and bool(np.isfinite(value)))
+
+
 def _model(k, l, diversity, c, t, sensitive, n, where):
     k = _check_int(k, "k", where, 1, n, " (the number of records)")
-    if l is not None and (isinstance(l, bool) or not isinstance(l, (int, float, np.number))
-                          or l < 1):
-        raise ValueError(f"The 'l' parameter of {where} must be a number >= 1. Got {l!r}.")
-    if diversity not in DIVERSITY_KINDS:
+    if l is not None and not (_is_real(l) and l >= 1):
+        raise ValueError(f"The 'l' parameter of {where} must be a number >= 1. "
+                         f"Got {l!r}.")
+    if not isinstance(diversity, str) or diversity not in DIVERSITY_KINDS:
         raise ValueError(f"The 'diversity' parameter of {where} must be one of "
                          f"{list(DIVERSITY_KINDS)}. Got {diversity!r}.")
-    if isinstance(c, bool) or not isinstance(c, (int, float, np.number)) or not c > 0:
-        raise ValueError(f"The 'c' parameter of {where} must be a positive number. Got {c!r}.")
-    if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float, np.number))
-                          or not 0 <= t <= 1):
+    if not (_is_real(c) and c > 0):
+        raise ValueError(f"The 'c' parameter of {where} must be a positive number. "
+                         f"Got {c!r}.")
+    if t is not None and not (_is_real(t) and 0 <= t <= 1):
         raise ValueError(f"The 't' parameter of {where} must be a number in [0, 1]. Got {t!r}.")
     return PrivacyModel(k, l, diversity, float(c), t, sensitive)
 
@@ -135,13 +142,15 @@ def _result(data, release, verification, *, algorithm, k, metrics, stats):
     table = release.table()
     positions = data.positions
     classes = [positions[c] for c in release.classes()]
-    suppressed_rows = positions[np.flatnonzero(release.class_of < 0)]
+    suppressed_mask = release.class_of < 0
+    suppressed_rows = np.asarray(table.index)[suppressed_mask]
     levels = dict(zip(data.names, release.levels)) if release.levels is not None else None
     labels = _level_labels(data, release.levels) if release.levels is not None else None
     values = compute_metrics(release, k, metrics)
     return AnonymizationResult(
         table=table, classes=classes, levels=levels, level_labels=labels, metrics=values,
-        suppressed=release.suppressed, suppressed_rows=suppressed_rows, dropped=data.dropped,
+        suppressed=release.suppressed, suppressed_rows=suppressed_rows,
+        suppressed_mask=suppressed_mask, dropped=data.dropped,
         verification=verification, algorithm=algorithm, k=k, stats=stats, release=release)
 
 

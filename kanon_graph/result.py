@@ -21,8 +21,9 @@ class AnonymizationResult:
         suppressed records' quasi-identifiers replaced by ``*``. Rows keep
         the input's order and index.
     classes : list of ndarray
-        Per equivalence class, the row positions of the input table it holds
-        (suppressed records are in no class).
+        Per equivalence class, the row *positions* of the input table it
+        holds (use them with ``table.iloc`` on the input; suppressed records
+        are in no class).
     levels : dict or None
         For a global recoding: the level of every quasi-identifier.
     level_labels : dict or None
@@ -33,7 +34,13 @@ class AnonymizationResult:
     suppressed : int
         Records whose quasi-identifiers were suppressed (still in ``table``).
     suppressed_rows : ndarray
-        Their row positions in the input table.
+        Their index *labels* in ``table`` (and in the input table), so
+        ``result.table.loc[result.suppressed_rows]`` selects them whatever
+        the index is.
+    suppressed_mask : ndarray of bool
+        True for every suppressed row, aligned with the rows of ``table``
+        (``result.table[result.suppressed_mask]``; safe with a non-unique
+        index too).
     dropped : int
         Rows removed before anonymizing because of missing values
         (only with ``missing="drop"``).
@@ -52,6 +59,7 @@ class AnonymizationResult:
     metrics: dict
     suppressed: int
     suppressed_rows: np.ndarray
+    suppressed_mask: np.ndarray
     dropped: int
     verification: object
     algorithm: str

@@ -163,7 +163,18 @@ class Schema:
         return [c for c in table.columns if c in keep]
 
     def check_table(self, table, *, where="anonymize"):
-        """Raise a :class:`SchemaError` naming any schema column missing from ``table``."""
+        """Raise a :class:`SchemaError` naming any schema column missing from ``table``.
+
+        A table with two columns of one name is refused too: which of them is
+        the quasi-identifier, and which is released as is, would be a guess.
+        """
+        doubled = table.columns[table.columns.duplicated()].unique().tolist()
+        if doubled:
+            raise SchemaError(
+                f"{where}: the table has several columns named "
+                + ", ".join(repr(c) for c in doubled)
+                + "; rename or drop the duplicates so every column has one name"
+            )
         named = (list(self.quasi_identifiers) + list(self.sensitive) + list(self.identifiers)
                  + list(self.insensitive or ()))
         missing = [c for c in named if c not in table.columns]

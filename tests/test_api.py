@@ -11,7 +11,8 @@ QIS = ["gender", "age", "zip"]
 
 
 def _covers(res, n):
-    rows = np.concatenate([np.asarray(c) for c in res.classes] + [res.suppressed_rows])
+    rows = np.concatenate([np.asarray(c) for c in res.classes]
+                          + [np.flatnonzero(res.suppressed_mask)])
     return sorted(rows.tolist()) == list(range(n))
 
 
@@ -59,6 +60,27 @@ def test_classes_refer_to_input_positions_with_custom_index(table, schema):
     assert _covers(res, 10)
     for c in res.classes:
         assert len(res.table.iloc[c][QIS].drop_duplicates()) == 1
+
+
+def test_suppressed_rows_are_index_labels_with_a_custom_index(table, schema):
+    # Datafly at k=3 suppresses input row 5 (see test_anonymize_result_fields);
+    # a shuffled, non-default index must not change which rows `.loc` picks
+    table.index = [30 - 3 * i for i in range(10)]
+    res = kg.anonymize(table, schema, k=3, algorithm="datafly")
+    assert res.suppressed_rows.tolist() == [table.index[5]]
+    assert res.suppressed_mask.tolist() == [i == 5 for i in range(10)]
+    assert (res.table.loc[res.suppressed_rows, QIS] == "*").all().all()
+    assert (res.table[res.suppressed_mask][QIS] == "*").all().all()
+    assert not (res.table[~res.suppressed_mask][QIS] == "*").all(axis=1).any()
+
+
+def test_suppressed_mask_aligned_after_dropping_rows(table, schema):
+    table.loc[2, "age"] = np.nan
+    res = kg.anonymize(table, schema, k=3, algorithm="datafly", missing="drop")
+    assert len(res.suppressed_mask) == len(res.table) == 9
+    assert res.suppressed == int(res.suppressed_mask.sum())
+    assert list(res.table.index[res.suppressed_mask]) == list(res.suppressed_rows)
+    assert (res.table.loc[res.suppressed_rows, QIS] == "*").all().all()
 
 
 def test_summary_and_class_summary(table, schema):

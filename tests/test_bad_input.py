@@ -213,3 +213,49 @@ def test_c_must_be_positive(table, schema, c):
     with pytest.raises(ValueError) as info:
         kg.anonymize(table, schema, k=2, l=2, diversity="recursive", c=c)
     assert _one_line(info) == f"The 'c' parameter of anonymize must be a positive number. Got {c!r}."
+
+
+@pytest.mark.parametrize("l", [float("nan"), float("inf"), np.float64("nan"), 2 + 0j])
+def test_l_not_a_finite_number(table, schema, l):
+    with pytest.raises(ValueError) as info:
+        kg.anonymize(table, schema, k=2, l=l)
+    assert _one_line(info) == f"The 'l' parameter of anonymize must be a number >= 1. Got {l!r}."
+
+
+@pytest.mark.parametrize("t", [float("nan"), np.float64("nan"), 0.5 + 0j])
+def test_t_not_a_finite_number(table, schema, t):
+    with pytest.raises(ValueError) as info:
+        kg.anonymize(table, schema, k=2, t=t)
+    assert _one_line(info) == f"The 't' parameter of anonymize must be a number in [0, 1]. Got {t!r}."
+
+
+@pytest.mark.parametrize("c", [float("nan"), float("inf"), 1 + 0j])
+def test_c_not_a_finite_number(table, schema, c):
+    with pytest.raises(ValueError) as info:
+        kg.anonymize(table, schema, k=2, l=2, diversity="recursive", c=c)
+    assert _one_line(info) == f"The 'c' parameter of anonymize must be a positive number. Got {c!r}."
+
+
+@pytest.mark.parametrize("k", [np.float64(3), 3 + 0j, [3], float("nan")])
+def test_k_of_odd_types(table, schema, k):
+    with pytest.raises(ValueError) as info:
+        kg.anonymize(table, schema, k=k)
+    assert "'k' parameter of anonymize must be an integer" in _one_line(info)
+
+
+@pytest.mark.parametrize("diversity", [["distinct"], None])
+def test_diversity_of_odd_types(table, schema, diversity):
+    with pytest.raises(ValueError) as info:
+        kg.anonymize(table, schema, k=2, l=2, diversity=diversity)
+    assert "'diversity' parameter of anonymize must be one of" in _one_line(info)
+
+
+@pytest.mark.parametrize("doubled", ["age", "disease", "id"])
+def test_duplicate_column_names_refused(table, schema, doubled):
+    frame = pd.concat([table, table[[doubled]]], axis=1)
+    for call in (lambda: kg.anonymize(frame, schema, k=2),
+                 lambda: kg.apply_levels(frame, schema, [0, 0, 0])):
+        with pytest.raises(kg.SchemaError) as info:
+            call()
+        message = _one_line(info)
+        assert f"several columns named {doubled!r}" in message
