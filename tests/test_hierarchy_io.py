@@ -214,3 +214,55 @@ def test_fars_duplicate_row_warns(fars_dir):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         read_hierarchy(fars_dir / "fars_int_hierarchy_isex.csv")
+
+
+# ------------------------------------------------------------------ odd labels round-trip
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+_ODD = st.text(
+    alphabet=st.one_of(st.sampled_from(list(';,"*\t #\' ')),
+                       st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"))),
+    min_size=1, max_size=8,
+).map(str.strip).filter(bool)
+
+
+@settings(max_examples=150, deadline=None)
+@given(labels=st.lists(_ODD, min_size=5, max_size=12, unique=True),
+       marks=st.lists(st.booleans(), min_size=12, max_size=12),
+       sep=st.sampled_from([";", ",", "\t"]))
+def test_write_read_round_trips_every_label(tmp_path_factory, labels, marks, sep):
+    # leaves, then two groups, then the root: every label distinct
+    *leaves, group_a, group_b, root = labels
+    rows = [[leaf, group_a if i % 2 else group_b, root] for i, leaf in enumerate(leaves)]
+    h = kg.Hierarchy.from_rows(rows, name="odd")
+    for (level, label), mark in zip([(1, group_a), (1, group_b), (0, leaves[0])], marks):
+        if mark:
+            h.mark_magval(label, level)
+    path = tmp_path_factory.mktemp("odd") / "odd.csv"
+    write_hierarchy(h, path, sep=sep)
+    again = read_hierarchy(path)  # separator sniffed
+    assert again.to_rows() == h.to_rows()
+    assert [m.tolist() for m in again._magval] == [m.tolist() for m in h._magval]
+
+
+def test_label_with_separator_written_quoted(tmp_path):
+    h = kg.Hierarchy.from_rows([["a;b", "x", "*"], ["c", "x", "*"]])
+    write_hierarchy(h, tmp_path / "h.csv")
+    assert tmp_path.joinpath("h.csv").read_text().splitlines()[0] == '"a;b";x;*'
+    assert read_hierarchy(tmp_path / "h.csv").leaf_labels == ["a;b", "c"]
+
+
+def test_quoted_star_label_is_not_a_mark_and_stale_sidecar_goes(tmp_path):
+    h = kg.Hierarchy.from_rows([["a", "x;1", "*"], ["b", "*y*", "*"]])
+    h.mark_magval("x;1")
+    path = tmp_path / "h.csv"
+    write_hierarchy(h, path)  # "x;1" cannot be marked inline: marks go to the sidecar
+    assert path.with_name("h.csv.magval").read_text() == "1;x;1\n"
+    assert path.read_text().splitlines()[1] == 'b;"*y*";*'
+    again = read_hierarchy(path)
+    assert again.labels(1) == ["x;1", "*y*"] and again.is_magval("x;1")
+    assert not again.is_magval("*y*")
+    write_hierarchy(h, path, mark_magvals=False)
+    assert not path.with_name("h.csv.magval").exists()
+    assert not read_hierarchy(path).has_magvals

@@ -18,9 +18,10 @@ one of two ways:
 
 from __future__ import annotations
 
-import csv
 import os
 import re
+
+import numpy as np
 from pathlib import Path
 
 from ..exceptions import HierarchyError
@@ -31,14 +32,50 @@ __all__ = ["read_hierarchy", "write_hierarchy", "load_hierarchies"]
 _MARK = re.compile(r"^\*(?=.*[^*])(.+)\*$")
 
 
+def _split(line, sep):
+    """Cells of one CSV line as ``(text, quoted)`` pairs.
+
+    CSV quoting (RFC 4180): a cell that starts with ``"`` runs to the next
+    lone ``"``, and ``""`` inside it stands for one ``"``. A quoted cell is
+    taken literally: it is never read as a MAGVal mark.
+    """
+    cells, i, n = [], 0, len(line)
+    while True:
+        start = i
+        while i < n and line[i] in " \t" and line[i] != sep:
+            i += 1
+        if i < n and line[i] == '"':
+            i += 1
+            text = []
+            while i < n:
+                if line[i] == '"':
+                    if i + 1 < n and line[i + 1] == '"':
+                        text.append('"')
+                        i += 2
+                        continue
+                    break
+                text.append(line[i])
+                i += 1
+            i += 1  # the closing quote
+            end = line.find(sep, i) if sep else -1
+            end = n if end < 0 else end
+            cells.append(("".join(text) + line[i:end], True))
+        else:
+            end = line.find(sep, start)
+            end = n if end < 0 else end
+            cells.append((line[start:end], False))
+        if end >= n:
+            return cells
+        i = end + 1
+
+
 def _sniff_separator(text, path):
+    """The first of ``;``, ``,`` and tab found outside quotes on the first line."""
     first = next((line for line in text.splitlines() if line.strip()), "")
-    if ";" in first:
-        return ";"
-    if "," in first:
-        return ","
-    if "\t" in first:
-        return "\t"
+    outside = re.sub(r'"(?:[^"]|"")*"', "", first)
+    for sep in (";", ",", "\t"):
+        if sep in outside:
+            return sep
     return ";"
 
 
@@ -81,13 +118,14 @@ def read_hierarchy(path, *, name=None, sep=None):
         raise HierarchyError(f"hierarchy file {str(path)!r} is not UTF-8 text: {exc}") from None
     sep = sep or _sniff_separator(text, path)
     rows, lines, marks = [], [], []
-    for number, row in enumerate(csv.reader(text.splitlines(), delimiter=sep), start=1):
-        if not row or all(not cell.strip() for cell in row):
+    for number, line in enumerate(text.splitlines(), start=1):
+        row = _split(line, sep)
+        if all(not cell.strip() and not quoted for cell, quoted in row):
             continue
         clean = []
-        for level, cell in enumerate(row):
+        for level, (cell, quoted) in enumerate(row):
             cell = cell.strip()
-            match = _MARK.match(cell)
+            match = None if quoted else _MARK.match(cell)
             if match:
                 cell = match.group(1).strip()
                 marks.append((level, cell))
@@ -133,17 +171,74 @@ def attribute_name_from_file(path):
 
 
 def write_hierarchy(hierarchy, path, *, sep=";", mark_magvals=True):
-    """Write a hierarchy in ARX's CSV format (MAGVals as ``*label*`` cells)."""
+    """Write a hierarchy in ARX's CSV format; :func:`read_hierarchy` reads it back.
+
+    Cells are quoted as CSV does (a label holding ``"``, ``;``, ``,``, a tab
+    or one that looks like a ``*mark*``, is written in double quotes), so
+    every label reads back as it was. MAGVals are written as ``*label*``
+    cells; when a marked label itself needs quotes, the marks go to the
+    ``<path>.magval`` sidecar instead (``level;label`` lines). A sidecar
+    left beside ``path`` by an earlier write is replaced or removed.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from kanon_graph import Hierarchy
+    >>> h = Hierarchy.from_rows([["a;1", "x", "*"], ["b", "*y*", "*"]])
+    >>> path = os.path.join(tempfile.mkdtemp(), "h.csv")
+    >>> write_hierarchy(h, path)
+    >>> print(open(path).read(), end="")
+    "a;1";x;*
+    b;"*y*";*
+    >>> read_hierarchy(path).to_rows() == h.to_rows()
+    True
+    """
+    if not isinstance(sep, str) or len(sep) != 1 or sep in '"*\r\n ':
+        raise ValueError(f"The 'sep' parameter of write_hierarchy must be one character other "
+                         f"than a quote, '*', space or line break. Got {sep!r}.")
+    rows = hierarchy.to_rows()
+    for row in rows:
+        for label in row:
+            if len(label.splitlines()) > 1:
+                raise HierarchyError(f"write_hierarchy: label {label!r} of {hierarchy._where()} "
+                                     f"holds a line break; ARX's format cannot store it")
+
+    def needs_quotes(label):
+        # any separator read_hierarchy might sniff is quoted, so sniffing finds ``sep``
+        return any(c in label for c in (sep, ";", ",", "\t", '"')) or bool(_MARK.match(label))
+
+    def quote(label):
+        return '"' + label.replace('"', '""') + '"' if needs_quotes(label) else label
+
+    marked = []
+    if mark_magvals and hierarchy.has_magvals:
+        marked = [(level, hierarchy.label(level, index))
+                  for level in range(hierarchy.height + 1)
+                  for index in np.flatnonzero(hierarchy._magval[level])]
+    def reads_as_mark(label):
+        match = _MARK.match(f"*{label}*")
+        return bool(match) and match.group(1).strip() == label \
+            and not needs_quotes(match.group(1))
+
+    inline = all(reads_as_mark(label) for _, label in marked)
     lines = []
-    marks = hierarchy.magval_levels() if mark_magvals and hierarchy.has_magvals else None
-    for leaf, row in enumerate(hierarchy.to_rows()):
-        cells = list(row)
-        if marks is not None:
-            for level in range(hierarchy.height + 1):
-                if hierarchy._magval[level][hierarchy.level_map[level][leaf]]:
-                    cells[level] = f"*{cells[level]}*"
+    for leaf, row in enumerate(rows):
+        cells = []
+        for level, label in enumerate(row):
+            node = hierarchy.level_map[level][leaf]
+            if inline and marked and hierarchy._magval[level][node]:
+                cells.append(f"*{label}*")
+            else:
+                cells.append(quote(label))
         lines.append(sep.join(cells))
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path = Path(path)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    sidecar = path.with_name(path.name + ".magval")
+    if marked and not inline:
+        sidecar.write_text("".join(f"{level};{label}\n" for level, label in marked),
+                           encoding="utf-8")
+    elif sidecar.exists():
+        sidecar.unlink()
 
 
 def load_hierarchies(folder, *, columns=None, missing="error", sep=None):
