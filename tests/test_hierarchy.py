@@ -5,6 +5,7 @@ recoding for data anonymization", Definition 4 and Figure 2 (paper 003).
 """
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import kanon_graph as kg
@@ -268,3 +269,50 @@ def test_clear_magvals(tiny):
 
 def test_repr(tiny):
     assert repr(tiny) == "Hierarchy('tiny', height=2, leaves=5, nodes=9)"
+
+
+# ------------------------------------------------- one label, two different leaf sets
+def _leaf_and_group_g():
+    return [["G", "X", "*"], ["a", "G", "*"], ["b", "G", "*"]]
+
+
+def test_label_on_two_levels_over_different_values_refused_from_rows():
+    with pytest.raises(kg.HierarchyError) as info:
+        kg.Hierarchy.from_rows(_leaf_and_group_g(), name="q")
+    message = str(info.value)
+    assert "\n" not in message and "hierarchy for 'q'" in message
+    assert "label 'G' stands on level 0" in message and "on level 1" in message
+
+
+def test_label_on_two_levels_refused_from_mapping_and_file(tmp_path):
+    with pytest.raises(kg.HierarchyError, match=r"hierarchy for 'q'.*label 'G' stands on level 0"):
+        kg.Hierarchy.from_mapping({"*": {"X": ["G"], "G": ["a", "b"]}}, name="q")
+    path = tmp_path / "q.csv"
+    path.write_text("G;X;*\na;G;*\nb;G;*\n")
+    with pytest.raises(kg.HierarchyError, match=r"q\.csv.*label 'G' stands on level 0 .* level 1"):
+        kg.read_hierarchy(path)
+
+
+def test_label_repeated_over_the_same_values_is_one_concept():
+    # ARX pads a short path by repeating a value, as Adult's age does with [80-100]
+    h = kg.Hierarchy.from_rows([["1", "low", "low", "*"], ["2", "low", "low", "*"],
+                                ["3", "3-4", "high", "*"], ["4", "3-4", "high", "*"]], name="v")
+    assert h.level("low") == 1 and h.leaves("low") == h.leaves("low", level=2) == ["1", "2"]
+    h.mark_magval("low", level=2)
+    assert h.allows("1", "low") and h.allows("1", "low", level=2)
+    assert not h.allows("1", "*")
+    assert h.chd("1", "low") == pytest.approx(1 / 3)
+
+
+def test_adult_age_80_100_with_a_boundary_mark_anonymizes():
+    hier = kg.load_hierarchies(kg.datasets.adult_hierarchies_path())
+    age = hier["age"]
+    age.mark_magval("[80-100]", level=4)
+    table = pd.DataFrame({"age": [81, 85, 90, 95, 99, 100, 30, 31, 33, 38],
+                          "s": list("abababaabb")})
+    schema = kg.Schema(quasi_identifiers=["age"], sensitive=["s"], hierarchies={"age": age})
+    for algorithm in ("mondrian", "mst", "datafly"):
+        res = kg.anonymize(table, schema, k=3, algorithm=algorithm, respect_boundaries=True)
+        assert kg.constraint_violations(res) == []
+        kept = ~res.suppressed_mask[:6]
+        assert (res.table["age"][:6][kept] != "*").all()  # never above [80-100]

@@ -162,6 +162,7 @@ class Hierarchy(MagvalMixin):
             level_map.append(parent[level][level_map[-1]])
         self.level_map = level_map
         self.leaf_counts = [np.bincount(m, minlength=len(labels[l])) for l, m in enumerate(level_map)]
+        self._check_repeated_labels()
         self._magval = [np.zeros(len(labels[l]), dtype=bool) for l in range(height + 1)]
         numbers = [_as_number(label) for label in labels[0]]
         if all(value is not None for value in numbers):
@@ -172,6 +173,30 @@ class Hierarchy(MagvalMixin):
             {value: i for i, value in enumerate(self.leaf_values)}
             if self.leaf_values is not None else None
         )
+
+    def _check_repeated_labels(self):
+        """A label may stand on several levels only if it names one set of leaves.
+
+        ARX pads short paths by repeating a value (Adult's ``[80-100]`` on
+        levels 3 and 4); that names one concept. A label naming two different
+        leaf sets would make a released cell ambiguous, so it is refused.
+        """
+        first = {}
+        for level, index in enumerate(self._index):
+            for label, j in index.items():
+                if label not in first:
+                    first[label] = (level, j)
+                    continue
+                l0, j0 = first[label]
+                leaves0 = np.flatnonzero(self.level_map[l0] == j0)
+                leaves1 = np.flatnonzero(self.level_map[level] == j)
+                if not np.array_equal(leaves0, leaves1):
+                    raise HierarchyError(
+                        f"{self._where()}: label {label!r} stands on level {l0} over "
+                        f"{len(leaves0)} value(s) and on level {level} over a different set of "
+                        f"{len(leaves1)} value(s); a label may repeat on several levels only over "
+                        f"the same values, rename one of them"
+                    )
 
     def _build_tree(self):
         nodes = [[None] * len(level) for level in self._labels]
