@@ -8,6 +8,8 @@ values (``domain``), and a numeric one also keeps its float values.
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -241,35 +243,101 @@ def _factorize(series):
     return list(uniques), codes.astype(np.int64)
 
 
-def _numeric_values(series, column, where):
-    values = pd.to_numeric(series, errors="coerce")
-    bad = values.isna().to_numpy() & ~series.isna().to_numpy()
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        raise DataError(
-            f"{where}: numeric column {column!r} holds text {series.iloc[row]!r} "
-            f"(row {row}); declare it categorical=[{column!r}] or clean it"
-        )
-    return values.to_numpy(dtype=float)
+_INTEGER = re.compile(r"^[+-]?[0-9]+$")
+_LEADING_ZERO = re.compile(r"^\s*[+-]?0[0-9]")
+
+
+def _parse_number(text):
+    """The exact number a cell's text stands for (an int stays an int), or None."""
+    text = text.strip()
+    if _INTEGER.match(text):
+        return int(text)
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _number_text(value):
+    """Shortest text that reads back as ``value``: ints as ints, exactly."""
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    value = float(value)
+    if value.is_integer() and abs(value) < 2**53:
+        return str(int(value))
+    return repr(value)
+
+
+def _numeric_cells(series, column, where):
+    """Per row, the code of its text; per code, its text and exact number.
+
+    Codes follow the numeric order (ties between texts of one number, such
+    as ``1.5`` and ``1.50``, by text), so the smallest code of a class is its
+    smallest value. Integers are compared as Python ints, never through
+    float, so ``2**53 + 1`` and ``2**53`` stay distinct and ordered.
+    """
+    inverse, uniques = pd.factorize(series)
+    is_text = series.dtype == object or pd.api.types.is_string_dtype(series.dtype)
+    pairs = []
+    for position, u in enumerate(uniques):
+        if isinstance(u, str):
+            number = _parse_number(u)
+            if number is None:
+                row = series.index[int(np.flatnonzero(inverse == position)[0])]
+                raise DataError(
+                    f"{where}: numeric column {column!r} holds text {u!r} (row {row!r}) "
+                    f"that is not a number; declare it categorical=[{column!r}] or clean it"
+                )
+            pairs.append((number, u))
+        elif isinstance(u, (bool, np.bool_)) or not isinstance(u, (int, float, np.number)):
+            row = series.index[int(np.flatnonzero(inverse == position)[0])]
+            raise DataError(f"{where}: numeric column {column!r} holds {u!r} (row {row!r}), "
+                            f"which is not a number")
+        else:
+            number = int(u) if isinstance(u, (int, np.integer)) else float(u)
+            pairs.append((number, _number_text(number) if not is_text else str(u)))
+    order = sorted(range(len(pairs)), key=lambda i: (pairs[i][0], pairs[i][1]))
+    rank = np.empty(len(pairs), dtype=np.int64)
+    rank[order] = np.arange(len(pairs))
+    texts = [pairs[i][1] for i in order]
+    numbers = np.array([float(pairs[i][0]) for i in order], dtype=float)
+    codes = rank[inverse]
+    return codes, texts, numbers
 
 
 def _encode_attribute(series, column, schema, where):
-    kind = schema.kind(column, series.to_frame())
+    kind = _kind(schema, column, series)
     hierarchy = schema.hierarchy(column)
-    values = _numeric_values(series, column, where) if kind == "numeric" else None
+    if kind == "numeric":
+        codes, texts, numbers = _numeric_cells(series, column, where)
+        values = numbers[codes]
+        if hierarchy is not None:
+            # a value matches the leaf with its own text; by number only when no
+            # leaf has the text and one leaf alone has the number
+            leaf_of_text = hierarchy.encode(np.asarray(texts, dtype=object))
+            return EncodedAttribute(column, kind, leaf_of_text[codes], hierarchy,
+                                    hierarchy.leaf_labels, values)
+        return EncodedAttribute(column, kind, codes, None, texts, values)
     if hierarchy is not None:
-        # numbers match numeric leaves by value; against text leaves, ints keep their text
-        numeric_leaves = hierarchy.leaf_values is not None
-        raw = values if values is not None and numeric_leaves else series.to_numpy(dtype=object)
-        codes = hierarchy.encode(raw)
-        return EncodedAttribute(column, kind, codes, hierarchy, hierarchy.leaf_labels, values)
-    if values is not None:
-        domain, codes = np.unique(values, return_inverse=True)
-        return EncodedAttribute(column, kind, codes.astype(np.int64), None,
-                                [_number_label(v) for v in domain], values)
+        codes = hierarchy.encode(series.to_numpy(dtype=object))
+        return EncodedAttribute(column, kind, codes, hierarchy, hierarchy.leaf_labels, None)
     domain, codes = _factorize(series.astype(str))
     return EncodedAttribute(column, kind, codes, None, domain, None)
 
 
-def _number_label(value):
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
+def _kind(schema, column, series):
+    """The schema's kind; a text column whose every cell is a number counts as numeric.
+
+    As when a CSV file is read (:mod:`kanon_graph.io`), a column with a
+    leading-zero cell (``02139``) stays categorical: such codes are not
+    quantities.
+    """
+    kind = schema.kind(column, series.to_frame())
+    if kind == "categorical" and column not in schema.categorical and (
+            series.dtype == object or pd.api.types.is_string_dtype(series.dtype)):
+        uniques = pd.unique(series)
+        if len(uniques) and all(isinstance(u, str) and _parse_number(u) is not None
+                                and not _LEADING_ZERO.match(u) for u in uniques):
+            return "numeric"
+    return kind

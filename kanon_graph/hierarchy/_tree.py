@@ -169,10 +169,11 @@ class Hierarchy(MagvalMixin):
             self.leaf_values = np.asarray(numbers, dtype=float)
         else:
             self.leaf_values = None
-        self._number_index = (
-            {value: i for i, value in enumerate(self.leaf_values)}
-            if self.leaf_values is not None else None
-        )
+        self._number_index = None
+        if self.leaf_values is not None:  # number -> the leaves holding it (``1``, ``01``)
+            self._number_index = {}
+            for i, value in enumerate(self.leaf_values):
+                self._number_index.setdefault(value, []).append(i)
 
     def _check_repeated_labels(self):
         """A label may stand on several levels only if it names one set of leaves.
@@ -306,15 +307,30 @@ class Hierarchy(MagvalMixin):
         return found[0]
 
     def _normalize(self, value):
-        if isinstance(value, str):
-            return value
-        if self._number_index is not None:
-            number = _as_number(value)
-            if number is not None and number in self._number_index:
-                return self._labels[0][self._number_index[number]]
-        if isinstance(value, float) and value.is_integer():
-            return str(int(value))
-        return str(value)
+        """The leaf label ``value`` stands for: its own text when that is a leaf.
+
+        A value whose text is no leaf matches a numeric leaf by number, if
+        exactly one leaf has that number; two or more (``1`` and ``01``) make
+        it ambiguous, and that is an error naming them.
+        """
+        text = value if isinstance(value, str) else None
+        if text is None:
+            if isinstance(value, (float, np.floating)) and float(value).is_integer() \
+                    and abs(value) < 2**53:
+                text = str(int(value))
+            else:
+                text = str(value)
+        if text in self._index[0] or self._number_index is None:
+            return text
+        number = _as_number(value)
+        leaves = self._number_index.get(number, []) if number is not None else []
+        if len(leaves) > 1:
+            shown = " and ".join(repr(self._labels[0][i]) for i in leaves[:3])
+            raise HierarchyError(
+                f"{self._where()}: value {value!r} is not a leaf, and leaves {shown} "
+                f"all equal it as numbers; write it as one of them"
+            )
+        return self._labels[0][leaves[0]] if leaves else text
 
     def node(self, label, level=None):
         """The anytree node of ``label`` (the lowest one if it repeats)."""

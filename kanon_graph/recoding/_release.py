@@ -105,12 +105,16 @@ class Release:
         return frame
 
 
-def _fmt(x):
-    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+def _range_label(domain, lo_code, hi_code):
+    """``[<min member's text>-<max member's text>]``, or the one text all members share.
 
-
-def _range_label(lo, hi):
-    return _fmt(lo) if lo == hi else f"[{_fmt(lo)}-{_fmt(hi)}]"
+    The texts are the original values' own (see :func:`~kanon_graph.encoding.encode`),
+    never rounded, so the interval contains every member and two different
+    intervals never print alike.
+    """
+    if lo_code == hi_code:
+        return str(domain[lo_code])
+    return f"[{domain[lo_code]}-{domain[hi_code]}]"
 
 
 def _classes_from_keys(keys, valid):
@@ -232,9 +236,15 @@ def _free_release(attr, class_of, n_classes):
         hi = np.full(n_classes, -np.inf)
         np.minimum.at(lo, cls, vals)
         np.maximum.at(hi, cls, vals)
+        # codes follow the numeric order: the smallest code is the smallest value
+        lo_code = np.full(n_classes, np.iinfo(np.int64).max)
+        hi_code = np.full(n_classes, -1, dtype=np.int64)
+        np.minimum.at(lo_code, cls, attr.codes[rows])
+        np.maximum.at(hi_code, cls, attr.codes[rows])
         pairs = np.unique(np.column_stack([cls, attr.codes[rows]]), axis=0)
         distinct = np.bincount(pairs[:, 0], minlength=n_classes)
-        labels = np.array([_range_label(a, b) for a, b in zip(lo, hi)], dtype=object)
+        labels = np.array([_range_label(attr.domain, a, b) if b >= 0 else ""
+                           for a, b in zip(lo_code, hi_code)], dtype=object)
         return AttributeRelease(labels, None, None, lo, hi, distinct)
     pairs = np.unique(np.column_stack([cls, attr.codes[rows]]), axis=0)
     distinct = np.bincount(pairs[:, 0], minlength=n_classes)
