@@ -60,7 +60,7 @@ def datafly(data, model, *, rng=None, suppression=None, respect_boundaries=False
     while True:
         keys = data.group_keys(levels, respect_boundaries)
         uniques, class_of = np.unique(keys, return_inverse=True)
-        failing = model.failing(class_of, data, len(uniques))
+        failing = model.suppressed_classes(class_of, data, len(uniques))
         n_failing = int(failing[class_of].sum())
         if n_failing <= budget:
             break

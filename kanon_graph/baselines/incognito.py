@@ -164,7 +164,7 @@ def incognito(data, model, *, rng=None, suppression=None, metric="loss",
             best, best_key = node, key
     class_of, n_classes = engine.class_of(best)
     if getattr(model, "needs_sensitive", False):
-        failing = np.asarray(model.failing(class_of, data, n_classes), dtype=bool)
+        failing = np.asarray(model.suppressed_classes(class_of, data, n_classes), dtype=bool)
     else:
         failing = np.bincount(class_of, minlength=n_classes) < model.k
     class_of = np.where(failing[class_of], -1, class_of).astype(np.int64)
