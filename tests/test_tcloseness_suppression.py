@@ -93,3 +93,25 @@ def test_evaluate_measures_t_on_the_released_rows():
     assert ev.verification.t_achieved == pytest.approx(0.5)
     assert not ev.verification.holds
 
+
+
+def test_mondrian_checks_a_cut_against_the_whole_table():
+    # issue 11 item 5: the cut {b, c} | {d} passes against its own partition but
+    # {d: x} is 2/3 from the whole table's (x 2/3, y 1/3); Mondrian proposed it anyway
+    res = kg.anonymize(_table("dbc", "xxy"), _schema(), k=1, t=0.5, algorithm="mondrian")
+    assert _released_t(res, ordered=False) <= 0.5 + 1e-12
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_mondrian_releases_every_t_it_is_asked_for(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(4, 40))
+    table = _table(rng.choice(list("abcd"), n), rng.choice(list("xyz"), n))
+    res = kg.anonymize(table, _schema(), k=1, t=0.3, algorithm="mondrian")
+    assert _released_t(res, ordered=False) <= 0.3 + 1e-12
+
+
+def test_emd_against_a_given_reference():
+    # two classes cut from a release of five records whose values are 0, 0, 1, 1, 1
+    emd = m.emd_to_table([0, 1], [0, 1], ordered=False, reference=[0, 0, 1, 1, 1])
+    assert emd.tolist() == pytest.approx([0.6, 0.4])

@@ -112,7 +112,8 @@ def recursive_l(class_of, values, c, n_classes=None):
     return ok.sum(axis=1)
 
 
-def emd_to_table(class_of, values, n_values=None, *, ordered, n_classes=None):
+def emd_to_table(class_of, values, n_values=None, *, ordered, n_classes=None,
+                 reference=None):
     """Earth mover's distance between each class's and the released table's distribution.
 
     Li, Li & Venkatasubramanian (2007), "t-Closeness", section 4.2: with
@@ -137,6 +138,12 @@ def emd_to_table(class_of, values, n_values=None, *, ordered, n_classes=None):
         that pass it keep working).
     ordered : bool
     n_classes : int, optional
+    reference : array of int, optional
+        The sensitive codes of the records that make the table distribution
+        ``Q`` (default: the released records among ``values``). A caller
+        that checks a few classes cut from a larger release (Mondrian) passes
+        the codes of every released record; the classes' values must be
+        among them.
 
     Examples
     --------
@@ -146,11 +153,11 @@ def emd_to_table(class_of, values, n_values=None, *, ordered, n_classes=None):
     class_of, valid = _valid(class_of)
     n_classes = _n_classes(class_of, n_classes)
     values = np.asarray(values, dtype=np.int64)
-    present, dense = np.unique(values[valid], return_inverse=True)
+    reference = values[valid] if reference is None else np.asarray(reference, dtype=np.int64)
+    present, dense = np.unique(reference, return_inverse=True)
     m_values = len(present)
-    values = np.zeros(len(values), dtype=np.int64)
-    values[valid] = dense.reshape(-1)
-    q = np.bincount(values[valid], minlength=m_values) / max(int(valid.sum()), 1)
+    q = np.bincount(dense.reshape(-1), minlength=m_values) / max(len(reference), 1)
+    values = np.where(valid, np.searchsorted(present, values), 0)
     cls, val, counts = _pair_counts(class_of, values, n_classes)
     sizes = np.bincount(cls, weights=counts, minlength=n_classes)
     result = np.zeros(n_classes)

@@ -74,8 +74,12 @@ class PrivacyModel:
             )
         return PrivacyModel(self.k, self.l, self.diversity, self.c, self.t, sensitive)
 
-    def failing(self, class_of, data, n_classes=None):
-        """Boolean per class: does the class break any criterion?"""
+    def failing(self, class_of, data, n_classes=None, *, reference=None):
+        """Boolean per class: does the class break any criterion?
+
+        t is measured against the records with ``class_of >= 0``, or against
+        ``reference`` (sensitive codes of the released records) when given.
+        """
         class_of = np.asarray(class_of, dtype=np.int64)
         if n_classes is None:
             n_classes = int(class_of.max()) + 1 if class_of.size and class_of.max() >= 0 else 0
@@ -85,7 +89,8 @@ class PrivacyModel:
             if self.l is not None:
                 bad |= self._diversity(class_of, values, n_classes) < self.l
             if self.t is not None:
-                bad |= self._closeness(class_of, values, data, n_classes) > self.t + 1e-12
+                bad |= self._closeness(class_of, values, data, n_classes,
+                                       reference) > self.t + 1e-12
         return bad
 
     def suppressed_classes(self, class_of, data, n_classes=None):
@@ -132,10 +137,10 @@ class PrivacyModel:
             return m.entropy_l(class_of, values, n_classes) + 1e-9
         return m.recursive_l(class_of, values, self.c, n_classes)
 
-    def _closeness(self, class_of, values, data, n_classes):
+    def _closeness(self, class_of, values, data, n_classes, reference=None):
         ordered = data.schema.kind(self.sensitive, data.table) == "numeric"
-        n_values = len(data.sensitive_domain[self.sensitive])
-        return m.emd_to_table(class_of, values, n_values, ordered=ordered, n_classes=n_classes)
+        return m.emd_to_table(class_of, values, ordered=ordered, n_classes=n_classes,
+                              reference=reference)
 
     def verify(self, class_of, data):
         """Measure every criterion on a release and say whether all hold."""
