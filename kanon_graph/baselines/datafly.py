@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..lattice import FrequencyEngine, node_metric
 from ..registry import Partition, register_algorithm
 
 __all__ = ["datafly"]
@@ -23,6 +24,13 @@ def datafly(data, model, *, rng=None, suppression=None, respect_boundaries=False
     one level the quasi-identifier that has the most distinct values at its
     current level (ties: the first in schema order). Then suppress the
     records of the failing classes.
+
+    A suppressed record costs as much as a fully generalized one (ARX's
+    Loss counts it as 1 on every attribute), so Datafly does not stop at
+    the first node within the budget: it keeps raising levels by the same
+    rule until no record fails and releases the node on that path with
+    the lowest Loss (ties: the fewest suppressed records). Suppressing the
+    whole table is thus never chosen over generalizing.
 
     Parameters
     ----------
@@ -57,14 +65,23 @@ def datafly(data, model, *, rng=None, suppression=None, respect_boundaries=False
     levels = [0] * len(data.attributes)
     heights = [_top(a, respect_boundaries) for a in data.attributes]
     steps = 0
+    engine = FrequencyEngine(data, capped=bool(respect_boundaries))
+    scorer = node_metric("loss", data, budget, bool(respect_boundaries))
+    best = None                                   # (loss, suppressed, steps, levels)
     while True:
-        keys = data.group_keys(levels, respect_boundaries)
-        uniques, class_of = np.unique(keys, return_inverse=True)
-        failing = model.failing(class_of, data, len(uniques))
-        n_failing = int(failing[class_of].sum())
+        node = tuple(levels)
+        fs = engine.frequency_set(node)
+        failing = engine.failing_groups(node, model)
+        n_failing = int(fs.counts[failing].sum())
         if n_failing <= budget:
-            break
+            key = (scorer.value(node, fs, failing), n_failing, steps, node)
+            if best is None or key[:2] < best[:2]:
+                best = key
+            if n_failing == 0:
+                break
         candidates = [i for i, (l, h) in enumerate(zip(levels, heights)) if l < h]
+        if not candidates and best is not None:
+            break
         if not candidates:
             where = ("its generalization boundary (" + ", ".join(
                 f"{a.name} stops at level {top} of {a.height}"
@@ -79,10 +96,12 @@ def datafly(data, model, *, rng=None, suppression=None, respect_boundaries=False
                     for i in candidates]
         levels[candidates[int(np.argmax(distinct))]] += 1
         steps += 1
-    class_of = class_of.astype(np.int64)
-    class_of[failing[class_of]] = -1
-    return Partition(class_of, tuple(levels), {"generalization_steps": steps,
-                                               "suppression_budget": budget},
+    _, _, steps, node = best
+    class_of, n_classes = engine.class_of(node)
+    suppress = np.asarray(model.suppressed_classes(class_of, data, n_classes), dtype=bool)
+    class_of = np.where(suppress[class_of], -1, class_of).astype(np.int64)
+    return Partition(class_of, node, {"generalization_steps": steps,
+                                      "suppression_budget": budget},
                      capped=bool(respect_boundaries))
 
 

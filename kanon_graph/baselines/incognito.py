@@ -155,16 +155,26 @@ def incognito(data, model, *, rng=None, suppression=None, metric="loss",
         raise unreachable_error("incognito", data, respect_boundaries,
                                 engine.suppressed_records(tuple(heights), model), budget)
     scorer = node_metric(metric, data, budget, respect_boundaries)
+    candidates = minimal
+    if not scorer.monotone:
+        # with suppression a more general node may lose less (fewer records
+        # suppressed): score every anonymous node, i.e. every node above a minimal one
+        grid = _grid(heights)
+        above = np.zeros(len(grid), dtype=bool)
+        for node in minimal:
+            above |= (grid >= np.asarray(node)).all(axis=1)
+        candidates = [tuple(int(v) for v in row) for row in grid[above]]
     best, best_key = None, None
-    for node in minimal:
+    for node in candidates:
         fs = engine.frequency_set(node)
         failing = engine.failing_groups(node, model)
-        key = (scorer.value(node, fs, failing), sum(node), node)
+        # ties (all suppressed vs all generalized) go to the fewer suppressed records
+        key = (scorer.value(node, fs, failing), int(fs.counts[failing].sum()), sum(node), node)
         if best_key is None or key < best_key:
             best, best_key = node, key
     class_of, n_classes = engine.class_of(best)
     if getattr(model, "needs_sensitive", False):
-        failing = np.asarray(model.failing(class_of, data, n_classes), dtype=bool)
+        failing = np.asarray(model.suppressed_classes(class_of, data, n_classes), dtype=bool)
     else:
         failing = np.bincount(class_of, minlength=n_classes) < model.k
     class_of = np.where(failing[class_of], -1, class_of).astype(np.int64)

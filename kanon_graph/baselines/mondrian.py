@@ -156,22 +156,6 @@ def mondrian(data, model, *, rng=None, suppression=None, respect_boundaries=Fals
     """
     attrs = [_Attribute(a) for a in data.attributes]
     k = model.k
-    if model.needs_sensitive:
-        values = data.sensitive[model.sensitive]
-
-        def ok(parts):
-            if min(len(p) for p in parts) < k:
-                return False
-            rows = np.concatenate(parts)
-            labels = np.repeat(np.arange(len(parts)), [len(p) for p in parts])
-            view = SimpleNamespace(sensitive={model.sensitive: values[rows]},
-                                   sensitive_domain=data.sensitive_domain,
-                                   schema=data.schema, table=data.table)
-            return not model.failing(labels, view, len(parts)).any()
-    else:
-        def ok(parts):
-            return min(len(p) for p in parts) >= k
-
     cuts = dict.fromkeys(data.names, 0)
     class_of = np.full(data.n, -1, dtype=np.int64)
     stack = [np.arange(data.n)]
@@ -181,6 +165,23 @@ def mondrian(data, model, *, rng=None, suppression=None, respect_boundaries=Fals
         order = np.argsort(cells, kind="stable")
         bounds = np.flatnonzero(np.diff(cells[order])) + 1
         stack = [rows for rows in np.split(order, bounds) if cells[rows[0]] >= 0][::-1]
+    if model.needs_sensitive:
+        values = data.sensitive[model.sensitive]
+        # t compares a part with every released record, not with the partition cut
+        reference = values[np.concatenate(stack)] if stack else values[:0]
+
+        def ok(parts):
+            if min(len(p) for p in parts) < k:
+                return False
+            rows = np.concatenate(parts)
+            labels = np.repeat(np.arange(len(parts)), [len(p) for p in parts])
+            view = SimpleNamespace(sensitive={model.sensitive: values[rows]},
+                                   sensitive_domain=data.sensitive_domain,
+                                   schema=data.schema, table=data.table)
+            return not model.failing(labels, view, len(parts), reference=reference).any()
+    else:
+        def ok(parts):
+            return min(len(p) for p in parts) >= k
     n_classes = 0
     while stack:
         rows = stack.pop()

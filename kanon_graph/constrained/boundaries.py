@@ -94,7 +94,7 @@ def boundaries(data, model, *, rng=None, suppression=None, weights=None,
     def failing_rows():
         keys = data.group_keys(levels, respect_boundaries)
         uniques, class_of = np.unique(keys, return_inverse=True)
-        bad = model.failing(class_of, data, len(uniques))
+        bad = model.suppressed_classes(class_of, data, len(uniques))
         return bad[class_of]
 
     steps = []

@@ -322,16 +322,18 @@ class FrequencyEngine:
         return inverse, int(inverse.max()) + 1 if len(inverse) else 0
 
     def failing_groups(self, levels, model):
-        """Boolean per group of ``frequency_set(levels)``: does it fail ``model``?
+        """Boolean per group of ``frequency_set(levels)``: is it suppressed under ``model``?
 
         k alone is read off the counts; l-diversity and t-closeness need the
-        records' sensitive values, so the classes are formed from the rows.
+        records' sensitive values, so the classes are formed from the rows
+        and :meth:`PrivacyModel.suppressed_classes` decides (t measured on
+        the records left released).
         """
         fs = self.frequency_set(levels)
         if not getattr(model, "needs_sensitive", False):
             return fs.counts < model.k
         class_of, n_classes = self.class_of(levels)
-        return np.asarray(model.failing(class_of, self.data, n_classes), dtype=bool)
+        return np.asarray(model.suppressed_classes(class_of, self.data, n_classes), dtype=bool)
 
     def suppressed_records(self, levels, model):
         """Records that would have to be suppressed at ``levels`` (those in failing groups)."""

@@ -327,7 +327,7 @@ def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="n
                                 suppression_budget(suppression, data.n))
     class_of, n_classes = engine.class_of(found.levels)
     if getattr(model, "needs_sensitive", False):
-        failing = np.asarray(model.failing(class_of, data, n_classes), dtype=bool)
+        failing = np.asarray(model.suppressed_classes(class_of, data, n_classes), dtype=bool)
     else:
         failing = np.bincount(class_of, minlength=n_classes) < model.k
     class_of = np.where(failing[class_of], -1, class_of).astype(np.int64)

@@ -79,7 +79,8 @@ def _failing_alone(attr, level, data, model, capped=True):
         return int(counts[(counts > 0) & (counts < model.k)].sum())
     _, class_of = np.unique(classes, return_inverse=True)
     class_of = class_of.reshape(-1)
-    failing = np.asarray(model.failing(class_of, data, int(class_of.max()) + 1), dtype=bool)
+    failing = np.asarray(model.suppressed_classes(class_of, data, int(class_of.max()) + 1),
+                         dtype=bool)
     return int(failing[class_of].sum())
 
 

@@ -151,7 +151,8 @@ def finish(ctx, success, *, algorithm, generated, pruned, extra=None, listing=No
                          f"suppression budget or higher max_levels")
     levels, value = best
     class_of, n_classes = ctx.engine.class_of(levels)
-    failing = np.asarray(ctx.model.failing(class_of, ctx.data, n_classes), dtype=bool)
+    failing = np.asarray(ctx.model.suppressed_classes(class_of, ctx.data, n_classes),
+                         dtype=bool)
     class_of = class_of.astype(np.int64)
     class_of[failing[class_of]] = -1
     roots = sum(int(l == h) for l, h in zip(levels, ctx.heights))

@@ -112,18 +112,52 @@ def recursive_l(class_of, values, c, n_classes=None):
     return ok.sum(axis=1)
 
 
-def emd_to_table(class_of, values, n_values, *, ordered, n_classes=None):
-    """Earth mover's distance between each class's and the table's distribution.
+def emd_to_table(class_of, values, n_values=None, *, ordered, n_classes=None,
+                 reference=None):
+    """Earth mover's distance between each class's and the released table's distribution.
 
-    Li, Li & Venkatasubramanian (2007), "t-Closeness": with equal ground
-    distance (categorical) EMD = ½ Σ |p_i - q_i|; with ordered distance
-    (numeric, values sorted) EMD = Σ_i |Σ_{j<=i} (p_j - q_j)| / (m - 1).
-    The table distribution counts the records that are not suppressed.
+    Li, Li & Venkatasubramanian (2007), "t-Closeness", section 4.2: with
+    equal ground distance (categorical) EMD = ½ Σ |p_i - q_i|; with ordered
+    distance (numeric, values sorted) EMD = Σ_i |Σ_{j<=i} (p_j - q_j)| / (m - 1).
+
+    Everything is measured on the released records (``class_of >= 0``): the
+    table distribution ``Q`` counts them only, and the ``m`` ordered values
+    are the distinct values they hold, so a value held only by suppressed
+    records is no step of the ordered distance.
+
+    Parameters
+    ----------
+    class_of : array of int
+        Class of every record, ``-1`` for suppressed records.
+    values : array of int
+        Code of every record's sensitive value; codes must sort as the
+        values do when ``ordered``.
+    n_values : int, optional
+        Size of the whole input's domain. Ignored: the ordered values are
+        those of the released records (the argument is kept so callers
+        that pass it keep working).
+    ordered : bool
+    n_classes : int, optional
+    reference : array of int, optional
+        The sensitive codes of the records that make the table distribution
+        ``Q`` (default: the released records among ``values``). A caller
+        that checks a few classes cut from a larger release (Mondrian) passes
+        the codes of every released record; the classes' values must be
+        among them.
+
+    Examples
+    --------
+    >>> emd_to_table([0, 0, 1, 1, -1], [0, 0, 1, 1, 2], 3, ordered=True).tolist()
+    [0.5, 0.5]
     """
     class_of, valid = _valid(class_of)
     n_classes = _n_classes(class_of, n_classes)
     values = np.asarray(values, dtype=np.int64)
-    q = np.bincount(values[valid], minlength=n_values) / max(int(valid.sum()), 1)
+    reference = values[valid] if reference is None else np.asarray(reference, dtype=np.int64)
+    present, dense = np.unique(reference, return_inverse=True)
+    m_values = len(present)
+    q = np.bincount(dense.reshape(-1), minlength=m_values) / max(len(reference), 1)
+    values = np.where(valid, np.searchsorted(present, values), 0)
     cls, val, counts = _pair_counts(class_of, values, n_classes)
     sizes = np.bincount(cls, weights=counts, minlength=n_classes)
     result = np.zeros(n_classes)
@@ -131,12 +165,12 @@ def emd_to_table(class_of, values, n_values, *, ordered, n_classes=None):
     for block, first in enumerate(range(0, n_classes, _CHUNK)):
         last = min(first + _CHUNK, n_classes)
         lo, hi = starts[block], starts[block + 1] if block + 1 < len(starts) else len(cls)
-        p = np.zeros((last - first, n_values))
+        p = np.zeros((last - first, m_values))
         p[cls[lo:hi] - first, val[lo:hi]] = counts[lo:hi] / sizes[cls[lo:hi]]
         diff = p - q
         if ordered:
-            if n_values > 1:
-                result[first:last] = np.abs(np.cumsum(diff, axis=1)).sum(axis=1) / (n_values - 1)
+            if m_values > 1:
+                result[first:last] = np.abs(np.cumsum(diff, axis=1)).sum(axis=1) / (m_values - 1)
         else:
             result[first:last] = 0.5 * np.abs(diff).sum(axis=1)
     return result

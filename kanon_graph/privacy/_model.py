@@ -35,7 +35,8 @@ class PrivacyModel:
     c : float
         The constant of recursive (c, l)-diversity.
     t : float, optional
-        Largest allowed EMD between a class's and the table's distribution.
+        Largest allowed EMD between a class's distribution and that of the
+        released (not suppressed) records.
     sensitive : str, optional
         The sensitive attribute l and t apply to (the schema's first
         sensitive column by default).
@@ -73,8 +74,12 @@ class PrivacyModel:
             )
         return PrivacyModel(self.k, self.l, self.diversity, self.c, self.t, sensitive)
 
-    def failing(self, class_of, data, n_classes=None):
-        """Boolean per class: does the class break any criterion?"""
+    def failing(self, class_of, data, n_classes=None, *, reference=None):
+        """Boolean per class: does the class break any criterion?
+
+        t is measured against the records with ``class_of >= 0``, or against
+        ``reference`` (sensitive codes of the released records) when given.
+        """
         class_of = np.asarray(class_of, dtype=np.int64)
         if n_classes is None:
             n_classes = int(class_of.max()) + 1 if class_of.size and class_of.max() >= 0 else 0
@@ -84,8 +89,46 @@ class PrivacyModel:
             if self.l is not None:
                 bad |= self._diversity(class_of, values, n_classes) < self.l
             if self.t is not None:
-                bad |= self._closeness(class_of, values, data, n_classes) > self.t + 1e-12
+                bad |= self._closeness(class_of, values, data, n_classes,
+                                       reference) > self.t + 1e-12
         return bad
+
+    def suppressed_classes(self, class_of, data, n_classes=None):
+        """Boolean per class: the classes whose records a release suppresses.
+
+        Every class that fails is suppressed. k and l are properties of a
+        class alone, but t compares a class with the *released* records, so
+        suppressing a class changes the reference distribution and can make
+        another class fail: this repeats, suppressing the newly failing
+        classes, until every class left passes (at most one round per
+        class; without t one round). Decision and check agree: the records
+        left released are exactly a release that :meth:`verify` passes.
+
+        Parameters
+        ----------
+        class_of : array of int
+            Class of every record (``-1``: already suppressed).
+        data : EncodedTable
+        n_classes : int, optional
+
+        Returns
+        -------
+        ndarray of bool, shape (n_classes,)
+        """
+        class_of = np.asarray(class_of, dtype=np.int64)
+        if n_classes is None:
+            n_classes = int(class_of.max()) + 1 if class_of.size and class_of.max() >= 0 else 0
+        out = np.asarray(self.failing(class_of, data, n_classes), dtype=bool)
+        if self.t is None or not out.any():
+            return out
+        while True:
+            left = np.where(class_of >= 0, class_of, n_classes)
+            left = np.where(np.append(out, True)[left], -1, class_of)
+            more = np.asarray(self.failing(left, data, n_classes), dtype=bool) & ~out
+            more &= np.bincount(left[left >= 0], minlength=n_classes) > 0
+            if not more.any():
+                return out
+            out |= more
 
     def _diversity(self, class_of, values, n_classes):
         if self.diversity == "distinct":
@@ -94,10 +137,10 @@ class PrivacyModel:
             return m.entropy_l(class_of, values, n_classes) + 1e-9
         return m.recursive_l(class_of, values, self.c, n_classes)
 
-    def _closeness(self, class_of, values, data, n_classes):
+    def _closeness(self, class_of, values, data, n_classes, reference=None):
         ordered = data.schema.kind(self.sensitive, data.table) == "numeric"
-        n_values = len(data.sensitive_domain[self.sensitive])
-        return m.emd_to_table(class_of, values, n_values, ordered=ordered, n_classes=n_classes)
+        return m.emd_to_table(class_of, values, ordered=ordered, n_classes=n_classes,
+                              reference=reference)
 
     def verify(self, class_of, data):
         """Measure every criterion on a release and say whether all hold."""

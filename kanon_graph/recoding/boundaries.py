@@ -198,7 +198,7 @@ def cells_to_suppress(data, model, cells, suppression, where):
     [False, False, True, False, False]
     """
     n_cells = int(cells.max()) + 1 if len(cells) else 0
-    bad = model.failing(cells, data, n_cells)
+    bad = model.suppressed_classes(cells, data, n_cells)
     out = bad[cells] if n_cells else np.zeros(0, dtype=bool)
     if not out.any():
         return out
