@@ -249,3 +249,24 @@ def test_the_seed_defaults_to_zero_and_is_in_the_report(odd, capsys):
     assert outputs[0] == outputs[1]
     code, help_text, _ = _run(capsys, "anonymize", "--help")
     assert code == 0 and "default 0" in " ".join(help_text.split()).split("--seed SEED")[-1][:120]
+
+
+@pytest.mark.parametrize("cell", ["?", "  "])
+def test_cells_the_library_reads_as_missing_are_named_with_the_cli_flag(tmp_path, capsys, cell):
+    _write(tmp_path / "t.csv", [["code", "x"], ["a", "1"], ["b", "2"], [cell, "3"]])
+    code, _, err = _run(capsys, "anonymize", tmp_path / "t.csv", "--qi", "code", "-k", 1,
+                        "--algorithm", "mondrian", "-o", tmp_path / "o.csv")
+    line = _error(err)
+    assert code == 1 and "line 4" in line and "'code'" in line
+    assert repr(cell.strip() or " ") in line  # (one line: runs of spaces are shown as one)
+    assert "--missing drop" in line and "missing='drop'" not in line
+
+
+def test_an_output_in_a_missing_folder_names_the_flag(tmp_path, capsys):
+    _write(tmp_path / "t.csv", [["code"], ["a"]])
+    code, _, err = _run(capsys, "anonymize", tmp_path / "t.csv", "--qi", "code", "-k", 1,
+                        "-o", tmp_path / "no" / "o.csv")
+    assert code == 1 and _error(err).startswith("kanon-graph: error: -o: ")
+    code, _, err = _run(capsys, "anonymize", tmp_path / "t.csv", "--qi", "code", "-k", 1,
+                        "-o", tmp_path / "o.csv", "--report", tmp_path / "no" / "r.json")
+    assert code == 1 and _error(err).startswith("kanon-graph: error: --report: ")

@@ -168,7 +168,11 @@ def _check_columns(schema, args, text):
 
 def _check_missing(table, columns, args, text):
     for column in columns:
-        mask = table[column].isna().to_numpy()
+        cells = table[column]
+        # the library also reads a blank or '?' cell as missing: say so here, with the line
+        uniques = pd.unique(cells.dropna())
+        blank = [u for u in uniques if str(u).strip() in ("", "?")]
+        mask = (cells.isna() | cells.isin(blank)).to_numpy()
         if not mask.any() or getattr(args, "missing", "error") == "drop":
             continue
         row = int(np.flatnonzero(mask)[0])
@@ -177,7 +181,7 @@ def _check_missing(table, columns, args, text):
         raise DataProblem(
             f"{text.where(row)}: column {column!r} has a missing value "
             f"{text.frame[column].iloc[row]!r} ({int(mask.sum())} in the column; missing is "
-            f"the empty cell or a --na-values text); fill them {how}")
+            f"the empty cell, a blank or '?' cell, or a --na-values text); fill them {how}")
 
 
 def _number(cell):
@@ -210,9 +214,10 @@ def _parse_numbers(series, column, args, text):
 def check_writable(path, what):
     """Fail early (before a long run) when the folder of ``path`` does not exist."""
     parent = Path(path).resolve().parent
+    flag = {"output": "-o", "report": "--report", "plot": "--plot"}.get(what, what)
     if not parent.is_dir():
-        raise DataProblem(f"cannot write the {what} {str(path)!r}: folder {str(parent)!r} "
-                          f"does not exist")
+        raise DataProblem(f"{flag}: cannot write the {what} {str(path)!r}: folder "
+                          f"{str(parent)!r} does not exist")
 
 
 _FIRST_METRICS = ("loss", "gcp", "ncp", "discernibility", "cavg")
