@@ -17,7 +17,7 @@ import pytest
 import kanon_graph as kg
 from kanon_graph.cli import main
 from kanon_graph.cli._common import Progress
-from kanon_graph.io import read_table
+from kanon_graph.io import numeric_columns, read_table
 from kanon_graph.viz import hierarchy_dot, hierarchy_text
 
 
@@ -36,6 +36,12 @@ def _run(capsys, *argv):
     code = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def _as_the_cli_reads(path, qis, **schema):
+    """The table the CLI hands the library: text, numeric-looking QIs declared numeric."""
+    table = read_table(path)
+    return table, kg.Schema(quasi_identifiers=qis, numeric=numeric_columns(table, qis), **schema)
 
 
 def _one_line_error(err):
@@ -76,9 +82,9 @@ def test_anonymize_with_qi_writes_the_release_and_a_report(paper_files, capsys):
                           "--hierarchies", paper_files / "hierarchies",
                           "-k", 3, "-o", out_csv, "--report", report)
     assert code == 0, err
-    table = read_table(paper_files / "patients.csv")  # zip reads as numbers here
-    schema = kg.Schema(quasi_identifiers=["gender", "age", "zip"], identifiers=["id"],
-                       hierarchies=kg.load_hierarchies(paper_files / "hierarchies"))
+    table, schema = _as_the_cli_reads(  # zip is numeric here (no leading zero)
+        paper_files / "patients.csv", ["gender", "age", "zip"], identifiers=["id"],
+        hierarchies=kg.load_hierarchies(paper_files / "hierarchies"))
     res = kg.anonymize(table, schema, k=3)
     released = pd.read_csv(out_csv, dtype=str)
     assert list(released.columns) == list(res.table.columns) and "id" not in released
@@ -311,13 +317,16 @@ def test_console_script_runs_in_a_subprocess(paper_files):
     assert len(bad.stderr.strip().splitlines()) == 1
 
 
-def test_read_table_keeps_codes_with_leading_zeros_as_text(tmp_path):
+def test_read_table_keeps_every_cell_as_its_text(tmp_path):
     path = tmp_path / "t.csv"
-    path.write_text("age, zip ,city\n 34,02139, Boston\n51,10001,New York\n")
+    path.write_text("age,zip,city\n34,02139, Boston\n51,,NA\n")
     table = read_table(path)
     assert list(table.columns) == ["age", "zip", "city"]
-    assert table["age"].tolist() == [34, 51] and table["zip"].tolist() == ["02139", "10001"]
-    assert table["city"].tolist() == ["Boston", "New York"]
+    assert table["age"].tolist() == ["34", "51"] and table["zip"].tolist()[0] == "02139"
+    assert table["city"].tolist() == [" Boston", "NA"] and table["zip"].isna().tolist() == \
+        [False, True]
+    assert numeric_columns(table) == ["age"]  # zip has a leading zero: a code
+    assert read_table(path, na_values=["", "NA"])["city"].isna().tolist() == [False, True]
 
 
 def test_plugin_registers_an_algorithm_for_the_command(paper_files, capsys):
@@ -474,9 +483,8 @@ def test_lattice_show_colours_agree_with_every_node_checked(paper_files, capsys)
     code, dot, err = _run(capsys, *args, "--all")
     assert code == 0, err
     status = _statuses(dot)
-    table = read_table(paper_files / "patients.csv")
-    schema = kg.Schema(quasi_identifiers=["gender", "age", "zip"],
-                       hierarchies=kg.load_hierarchies(paper_files / "hierarchies"))
+    table, schema = _as_the_cli_reads(paper_files / "patients.csv", ["gender", "age", "zip"],
+                                      hierarchies=kg.load_hierarchies(paper_files / "hierarchies"))
     lattice = kg.lattice.Lattice([schema.hierarchy(c).height for c in ["gender", "age", "zip"]])
     assert len(status) == lattice.size
     best = kg.anonymize(table, schema, k=3, algorithm="optimal")
@@ -516,9 +524,8 @@ def test_compare_table_matches_single_runs_and_plots(paper_files, capsys):
     frame = pd.read_csv(table_csv)
     assert frame[["algorithm", "k"]].values.tolist() == [
         [a, k] for a in ("datafly", "mondrian", "mst") for k in (2, 3)]
-    data = read_table(paper_files / "patients.csv")
-    schema = kg.Schema(quasi_identifiers=["gender", "age", "zip"],
-                       hierarchies=kg.load_hierarchies(paper_files / "hierarchies"))
+    data, schema = _as_the_cli_reads(paper_files / "patients.csv", ["gender", "age", "zip"],
+                                     hierarchies=kg.load_hierarchies(paper_files / "hierarchies"))
     for row in frame.itertuples():
         res = kg.anonymize(data, schema, k=row.k, algorithm=row.algorithm, seed=0)
         assert row.loss == pytest.approx(res.metrics["loss"])

@@ -7,14 +7,18 @@ Every user mistake ends the command with one line on stderr,
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ..hierarchy import load_hierarchies
-from ..io import read_table
+from ..io import numeric_columns, read_text_table
+from ..io.read import _NUMBER
 from ..metrics import get_metric
 from ..schema import Schema
 
@@ -91,6 +95,9 @@ def add_schema_arguments(parser, *, sensitive=True):
     if sensitive:
         parser.add_argument("--sensitive", metavar="COL", help="the sensitive column")
     parser.add_argument("--sep", help="cell separator of the CSV files (sniffed by default)")
+    parser.add_argument("--na-values", type=csv_list, default=[], metavar="TEXT,TEXT",
+                        help="cells that stand for a missing value besides the empty cell "
+                        "(default: only the empty cell; 'NA', 'null', ... are data)")
 
 
 def schema_from_args(args):
@@ -106,18 +113,111 @@ def schema_from_args(args):
                   identifiers=args.identifiers, hierarchies=hierarchies)
 
 
-def read_input(args, progress):
-    """``(table, schema)``: ``args.input`` read (announced on ``progress``) and the schema."""
-    progress.phase(f"reading {args.input}")
-    return read_table(args.input, sep=args.sep), schema_from_args(args)
+def read_input(args, progress, path=None):
+    """``(table, schema, text)``: an input CSV read as text, ready for the library.
+
+    ``path`` defaults to ``args.input``. Every cell stays the text of the file;
+    in quasi-identifier and sensitive columns the empty cell (and each
+    ``--na-values`` text) becomes missing. A quasi-identifier whose cells are
+    all plain numbers is declared numeric in the schema (still given as text);
+    a numeric sensitive column is given as exact numbers, so t-closeness
+    orders it by value. ``text`` is the :class:`~kanon_graph.io.TextTable`
+    (file lines for messages; the cells to write back unchanged).
+    """
+    path = args.input if path is None else path
+    schema = schema_from_args(args)
+    progress.phase(f"reading {path}")
+    text = read_text_table(path, sep=args.sep)
+    _check_columns(schema, args, text)
+    missing = {""} | set(getattr(args, "na_values", None) or ())
+    table = text.frame.copy()
+    checked = list(schema.quasi_identifiers) + list(schema.sensitive)
+    for column in checked:
+        mask = table[column].isin(missing)
+        if mask.any():
+            table[column] = table[column].where(~mask, np.nan)
+    _check_missing(table, checked, args, text)
+    undeclared = [c for c in checked if c not in schema.numeric and c not in schema.categorical]
+    numeric = list(schema.numeric) + numeric_columns(table, undeclared)
+    for column in checked:
+        if column in numeric:
+            numbers = _parse_numbers(table[column], column, args, text)
+            if column in schema.sensitive:
+                table[column] = numbers
+    schema = dataclasses.replace(schema, numeric=numeric)
+    return table, schema, text
+
+
+def _schema_flag(args, column, schema):
+    if args.schema:
+        return f"--schema {args.schema}"
+    if column in schema.quasi_identifiers:
+        return "--qi"
+    return "--sensitive" if column in schema.sensitive else "--identifiers"
+
+
+def _check_columns(schema, args, text):
+    named = (list(schema.quasi_identifiers) + list(schema.sensitive) + list(schema.identifiers)
+             + list(schema.insensitive or ()))
+    for column in named:
+        if column not in text.frame.columns:
+            raise DataProblem(f"{_schema_flag(args, column, schema)} names column {column!r}, "
+                              f"which is not in {str(text.path)!r}; its columns are "
+                              f"{list(text.frame.columns)}")
+
+
+def _check_missing(table, columns, args, text):
+    for column in columns:
+        cells = table[column]
+        # the library also reads a blank or '?' cell as missing: say so here, with the line
+        uniques = pd.unique(cells.dropna())
+        blank = [u for u in uniques if str(u).strip() in ("", "?")]
+        mask = (cells.isna() | cells.isin(blank)).to_numpy()
+        if not mask.any() or getattr(args, "missing", "error") == "drop":
+            continue
+        row = int(np.flatnonzero(mask)[0])
+        how = ("or pass --missing drop to drop such rows" if hasattr(args, "missing")
+               else "(only 'anonymize' can drop such rows, with --missing drop)")
+        raise DataProblem(
+            f"{text.where(row)}: column {column!r} has a missing value "
+            f"{text.frame[column].iloc[row]!r} ({int(mask.sum())} in the column; missing is "
+            f"the empty cell, a blank or '?' cell, or a --na-values text); fill them {how}")
+
+
+def _number(cell):
+    """The exact number a text cell stands for: an int, else a Fraction."""
+    try:
+        return int(cell)
+    except ValueError:
+        return Fraction(cell)
+
+
+def _parse_numbers(series, column, args, text):
+    """Exact numbers of a numeric column (an object Series); a clear error on a non-number."""
+    cells = series.to_numpy(dtype=object)
+    present = ~pd.isna(series).to_numpy()
+    uniques, inverse = np.unique(cells[present].astype(str), return_inverse=True)
+    parsed = []
+    for value in uniques:
+        if not _NUMBER.match(value):
+            row = int(np.flatnonzero(present)[np.flatnonzero(uniques[inverse] == value)[0]])
+            declared = (f"declared numeric in {args.schema}" if args.schema
+                        else "numeric")
+            raise DataProblem(f"{text.where(row)}: column {column!r} is {declared} but holds "
+                              f"{value!r}, which is not a number")
+        parsed.append(_number(value))
+    out = np.full(len(cells), np.nan, dtype=object)
+    out[present] = np.asarray(parsed + [None], dtype=object)[:-1][inverse.reshape(-1)]
+    return pd.Series(out, index=series.index, dtype=object)
 
 
 def check_writable(path, what):
     """Fail early (before a long run) when the folder of ``path`` does not exist."""
     parent = Path(path).resolve().parent
+    flag = {"output": "-o", "report": "--report", "plot": "--plot"}.get(what, what)
     if not parent.is_dir():
-        raise DataProblem(f"cannot write the {what} {str(path)!r}: folder {str(parent)!r} "
-                          f"does not exist")
+        raise DataProblem(f"{flag}: cannot write the {what} {str(path)!r}: folder "
+                          f"{str(parent)!r} does not exist")
 
 
 _FIRST_METRICS = ("loss", "gcp", "ncp", "discernibility", "cavg")

@@ -37,8 +37,12 @@ def register(commands):
     anon.add_argument("--respect-boundaries", action="store_true",
                       help="never generalize a value beyond its MAGVal (hierarchy marks)")
     anon.add_argument("--missing", choices=("error", "drop"), default="error",
-                      help="rows with missing values: fail (default) or drop and count them")
-    anon.add_argument("--seed", type=int, help="seed for randomized algorithms")
+                      help="rows with a missing quasi-identifier or sensitive value (the "
+                      "empty cell, or a --na-values text): fail (default) or drop and count "
+                      "them")
+    anon.add_argument("--seed", type=int, default=0,
+                      help="seed for randomized algorithms (default 0, so a run is "
+                      "reproducible; the seed used is in the report's parameters)")
     anon.add_argument("--option", type=option, action="append", default=[],
                       metavar="NAME=VALUE", help="an option of the algorithm (repeatable)")
     anon.add_argument("-o", "--output", required=True, metavar="OUT.csv")
@@ -48,6 +52,20 @@ def register(commands):
     anon.set_defaults(handler=run)
 
 
+def released_text(released, schema, text):
+    """The release with every column but the quasi-identifiers put back as the file's text.
+
+    Those cells are not generalized, so they go out exactly as they came in
+    (``released`` is indexed by row position in ``text``).
+    """
+    out = released.copy()
+    positions = released.index.to_numpy()
+    for column in out.columns:
+        if column not in schema.quasi_identifiers:
+            out[column] = text.frame[column].to_numpy()[positions]
+    return out
+
+
 def run(args, out):
     check_writable(args.output, "output")
     if args.report:
@@ -55,7 +73,7 @@ def run(args, out):
     check_sensitive(args)
     progress = Progress(args.quiet)
     try:
-        table, schema = read_input(args, progress)
+        table, schema, text = read_input(args, progress)
         options = dict(args.option)
         progress.phase(f"anonymizing {len(table)} rows with {args.algorithm} (k={args.k})")
         res = anonymize(table, schema, k=args.k, algorithm=args.algorithm, l=args.l,
@@ -64,7 +82,7 @@ def run(args, out):
                         respect_boundaries=True if args.respect_boundaries else None,
                         **options)
         progress.phase(f"writing {args.output}")
-        write_table(res.table, args.output, sep=args.sep or ",")
+        write_table(released_text(res.table, schema, text), args.output, sep=args.sep or ",")
         parameters = {
             "input": str(args.input), "output": str(args.output), "schema": args.schema,
             "hierarchies": args.hierarchies,
@@ -74,7 +92,8 @@ def run(args, out):
                                   if c in schema.quasi_identifiers},
             "k": args.k, "algorithm": args.algorithm, "l": args.l,
             "diversity": args.diversity, "c": args.c, "t": args.t,
-            "suppression": args.suppression, "missing": args.missing, "seed": args.seed,
+            "suppression": args.suppression, "missing": args.missing,
+            "na_values": [""] + list(args.na_values), "seed": args.seed,
             "respect_boundaries": args.respect_boundaries, "options": options,
         }
         if args.report:

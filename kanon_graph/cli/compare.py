@@ -81,7 +81,7 @@ def run(args, out):
         check_writable(args.plot, "plot")
     progress = Progress(args.quiet)
     try:
-        table, schema = read_input(args, progress)
+        table, schema, _ = read_input(args, progress)
         frame = compare_runs(table, schema, args.algorithms, args.k, metrics=args.metrics,
                              suppression=args.suppression, seed=args.seed, progress=progress)
     finally:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..io import read_table, write_json
 from ..metrics import evaluate
-from ._common import Progress, add_schema_arguments, check_writable, metric_lines, schema_from_args
+from ._common import Progress, add_schema_arguments, check_writable, metric_lines, read_input
 from .anonymize import add_privacy_arguments, check_sensitive
 
 
@@ -34,10 +34,8 @@ def run(args, out):
     check_sensitive(args)
     progress = Progress(args.quiet)
     try:
-        progress.phase("reading the tables")
-        original = read_table(args.original, sep=args.sep)
+        original, schema, _ = read_input(args, progress, args.original)
         released = read_table(args.released, sep=args.sep)
-        schema = schema_from_args(args)
         progress.phase("evaluating")
         ev = evaluate(original, released, schema, k=args.k, l=args.l, diversity=args.diversity,
                       c=args.c, t=args.t, sensitive=args.sensitive)

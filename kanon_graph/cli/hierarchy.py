@@ -98,8 +98,8 @@ def _leaves(args):
         raise UsageError("--values-from needs --column COL")
     table = read_table(args.values_from)
     if args.column not in table.columns:
-        raise DataProblem(f"column {args.column!r} is not in {args.values_from!r}; it has "
-                          f"columns {list(table.columns)}")
+        raise DataProblem(f"--column {args.column!r} is not a column of --values-from "
+                          f"{args.values_from!r}; it has columns {list(table.columns)}")
     values = table[args.column].dropna()
     if values.empty:
         raise DataProblem(f"column {args.column!r} of {args.values_from!r} has no values")

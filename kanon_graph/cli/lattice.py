@@ -67,7 +67,7 @@ def run(args, out):
         check_writable(args.output, "output")
     progress = Progress(args.quiet)
     try:
-        table, schema = read_input(args, progress)
+        table, schema, _ = read_input(args, progress)
         data = encode(table, schema, where="lattice show")
         lacking = [a.name for a in data.attributes if a.hierarchy is None]
         if lacking:

@@ -1,10 +1,10 @@
-"""CSV tables in, released tables and JSON reports out.
+"""Released tables and JSON reports out.
 
-:func:`read_table` reads every cell as text and turns a column into numbers
-only when every value is a plain number without a leading zero, so codes
-such as ZIP ``02139`` stay text while ages become numeric.
+:func:`write_table` writes a table as CSV, quoting a cell only where CSV
+needs it, so text cells go out exactly as they are;
 :func:`result_report` turns an :class:`~kanon_graph.AnonymizationResult`
-into a JSON-ready dict; :func:`write_json` and :func:`write_table` write.
+into a JSON-ready dict; :func:`write_json` writes it. Reading is in
+:mod:`kanon_graph.io.read`.
 """
 
 from __future__ import annotations
@@ -12,97 +12,23 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import re
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
-from ..exceptions import DataError
 from ..metrics import get_metric
 
-__all__ = ["read_table", "write_table", "result_report", "write_json"]
-
-_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
-_LEADING_ZERO = re.compile(r"^[+-]?0\d")
-_SEPARATORS = (";", ",", "\t", "|")
-
-
-def _sniff(path):
-    with open(path, encoding="utf-8-sig", errors="replace") as handle:
-        first = next((line for line in handle if line.strip()), "")
-    counts = {sep: first.count(sep) for sep in _SEPARATORS}
-    best = max(counts, key=counts.get)
-    return best if counts[best] else ","
-
-
-def _maybe_numeric(series):
-    present = series.dropna()
-    if present.empty:
-        return series
-    text = present.astype(str)
-    if text.str.match(_NUMBER).all() and not text.str.match(_LEADING_ZERO).any():
-        return pd.to_numeric(series)
-    return series
-
-
-def read_table(path, *, sep=None):
-    """Read a CSV file with a header row into a DataFrame.
-
-    Parameters
-    ----------
-    path : str or path-like
-    sep : str, optional
-        The cell separator; sniffed from the header line (``;``, ``,``, tab
-        or ``|``, whichever occurs most) when omitted.
-
-    Returns
-    -------
-    DataFrame
-        Cells are stripped of surrounding spaces; empty cells are missing
-        (``NaN``). A column becomes numeric when all its values are plain
-        numbers and none has a leading zero.
-
-    Raises
-    ------
-    DataError
-        The file does not exist, is empty, or is not a well-formed table.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "people.csv")
-    >>> _ = open(path, "w").write("age;zip;sex\\n34;02139;F\\n51;10001;M\\n")
-    >>> t = read_table(path)
-    >>> t.dtypes.astype(str).tolist(), t["zip"].tolist()
-    (['int64', 'str', 'str'], ['02139', '10001'])
-    """
-    path = Path(path)
-    if not path.is_file():
-        raise DataError(f"input file {str(path)!r} does not exist")
-    sep = sep or _sniff(path)
-    try:
-        table = pd.read_csv(path, sep=sep, dtype=str, skipinitialspace=True,
-                            encoding="utf-8-sig")
-    except pd.errors.EmptyDataError:
-        raise DataError(f"input file {str(path)!r} is empty") from None
-    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
-        detail = str(exc).strip().splitlines()[-1]
-        raise DataError(f"input file {str(path)!r} is not a {sep!r}-separated table: "
-                        f"{detail}") from None
-    table.columns = [str(c).strip() for c in table.columns]
-    duplicated = sorted({c for c in table.columns if list(table.columns).count(c) > 1})
-    if duplicated:
-        raise DataError(f"input file {str(path)!r} has duplicate column(s) {duplicated}")
-    for column in table.columns:
-        table[column] = _maybe_numeric(table[column].str.strip())
-    return table
+__all__ = ["write_table", "result_report", "write_json"]
 
 
 def write_table(table, path, *, sep=","):
-    """Write ``table`` as CSV with a header and no index; returns the path."""
+    """Write ``table`` as CSV with a header and no index; returns the path.
+
+    A ``str`` cell is written as it is (quoted only when it holds the
+    separator, a quote or a line break); a missing cell is written empty.
+    """
     path = Path(path)
-    table.to_csv(path, sep=sep, index=False)
+    table.to_csv(path, sep=sep, index=False, lineterminator="\n")
     return path
 
 

@@ -1,0 +1,205 @@
+"""CSV tables in, every cell as the text it was written with.
+
+Nothing is rewritten on the way in: no cell is stripped, no number is
+reparsed (``1.50`` stays ``1.50``, ``02139`` stays ``02139``), and no word
+such as ``NA`` or ``null`` is taken for a missing value. Only the cells the
+caller names as missing (by default the empty cell) become ``NaN``, so a
+release written back carries every cell the algorithm did not generalize
+exactly as it came in. :func:`numeric_columns` says which columns hold only
+numbers, so a caller can declare them numeric without converting them.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..exceptions import DataError
+
+__all__ = ["TextTable", "read_text_table", "read_table", "numeric_columns", "is_number_text"]
+
+_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_LEADING_ZERO = re.compile(r"^[+-]?0\d")
+_SEPARATORS = (";", ",", "\t", "|")
+
+
+@dataclass(frozen=True)
+class TextTable:
+    """A CSV file read as text, with the file line each row starts on.
+
+    Attributes
+    ----------
+    path : Path
+    sep : str
+        The cell separator used.
+    frame : DataFrame
+        Every cell as a ``str``, exactly as in the file (quotes removed as
+        CSV says); columns in file order; a 0..n-1 index.
+    lines : ndarray of int
+        ``lines[i]`` is the 1-based line of the file on which row ``i`` starts.
+    """
+
+    path: Path
+    sep: str
+    frame: pd.DataFrame
+    lines: np.ndarray
+
+    def where(self, row):
+        """``"FILE, line N"`` for row position ``row``."""
+        return f"{str(self.path)!r}, line {int(self.lines[row])}"
+
+
+def _sniff(path):
+    with open(path, encoding="utf-8-sig", errors="replace", newline="") as handle:
+        first = next((line for line in handle if line.strip()), "")
+    counts = {sep: first.count(sep) for sep in _SEPARATORS}
+    best = max(counts, key=counts.get)
+    return best if counts[best] else ","
+
+
+def read_text_table(path, *, sep=None):
+    """Read a CSV file with a header row, every cell as text.
+
+    Parameters
+    ----------
+    path : str or path-like
+    sep : str, optional
+        The cell separator; sniffed from the header line (``;``, ``,``, tab
+        or ``|``, whichever occurs most) when omitted.
+
+    Returns
+    -------
+    TextTable
+
+    Raises
+    ------
+    DataError
+        The file does not exist, is empty or not UTF-8, has a duplicate or
+        empty column name, or a row with more or fewer cells than the header
+        (named with its line).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "t.csv")
+    >>> _ = open(path, "w").write("age;note\\n1.50;NA\\n2; padded \\n")
+    >>> t = read_text_table(path)
+    >>> t.frame["age"].tolist(), t.frame["note"].tolist(), t.lines.tolist()
+    (['1.50', '2'], ['NA', ' padded '], [2, 3])
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(f"input file {str(path)!r} does not exist")
+    sep = sep or _sniff(path)
+    if len(sep) != 1:
+        raise DataError(f"--sep must be one character; got {sep!r}")
+    name = str(path)
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            reader = csv.reader(handle, delimiter=sep, strict=True)
+            header, rows, lines, seen = None, [], [], 0
+            for cells in reader:
+                start, seen = seen + 1, reader.line_num
+                if header is None:
+                    if cells:
+                        header = cells
+                        _check_header(header, name, start)
+                    continue
+                if not cells:
+                    if len(header) > 1:
+                        continue                       # a blank line between records
+                    cells = [""]
+                if len(cells) != len(header):
+                    raise DataError(
+                        f"input file {name!r}, line {start}: {len(cells)} cell(s) where the "
+                        f"header has {len(header)} (separator {sep!r}; set it with --sep)")
+                rows.append(cells)
+                lines.append(start)
+    except UnicodeDecodeError as exc:
+        raise DataError(f"input file {name!r} is not UTF-8 text: {exc.reason} at byte "
+                        f"{exc.start}") from None
+    except csv.Error as exc:
+        raise DataError(f"input file {name!r}, line {reader.line_num}: {exc}") from None
+    if header is None:
+        raise DataError(f"input file {name!r} is empty")
+    columns = list(zip(*rows)) if rows else [()] * len(header)
+    frame = pd.DataFrame({h: pd.Series(list(col), dtype=object)
+                          for h, col in zip(header, columns)}, columns=header)
+    return TextTable(path, sep, frame, np.asarray(lines, dtype=np.int64))
+
+
+def _check_header(header, name, line):
+    duplicated = sorted({c for c in header if header.count(c) > 1})
+    if duplicated:
+        raise DataError(f"input file {name!r}, line {line}: duplicate column name(s) "
+                        f"{duplicated}; every column needs its own name")
+    if any(c == "" for c in header):
+        raise DataError(f"input file {name!r}, line {line}: column {header.index('') + 1} "
+                        f"has no name")
+
+
+def read_table(path, *, sep=None, na_values=("",)):
+    """Read a CSV file with a header row into a DataFrame of text.
+
+    Parameters
+    ----------
+    path : str or path-like
+    sep : str, optional
+        The cell separator (sniffed when omitted, see :func:`read_text_table`).
+    na_values : iterable of str
+        The cells that stand for a missing value (``NaN``); by default only
+        the empty cell. Nothing else is missing: ``NA`` or ``null`` is text.
+
+    Returns
+    -------
+    DataFrame
+        Every other cell as the ``str`` written in the file (not stripped,
+        not converted); use :func:`numeric_columns` to find the columns to
+        declare numeric in a :class:`~kanon_graph.Schema`.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "people.csv")
+    >>> _ = open(path, "w").write("age;zip;sex\\n34;02139;F\\n51.0;;NA\\n")
+    >>> t = read_table(path)
+    >>> t["age"].tolist(), t["zip"].tolist(), t["sex"].tolist()
+    (['34', '51.0'], ['02139', nan], ['F', 'NA'])
+    >>> numeric_columns(t)
+    ['age']
+    """
+    frame = read_text_table(path, sep=sep).frame
+    missing = set(na_values)
+    if missing:
+        for column in frame.columns:
+            cells = frame[column]
+            mask = cells.isin(missing)
+            if mask.any():
+                frame[column] = cells.where(~mask, np.nan)
+    return frame
+
+
+def is_number_text(text):
+    """Whether ``text`` is a plain number without a leading zero (``02139`` is a code)."""
+    return bool(_NUMBER.match(text)) and not _LEADING_ZERO.match(text)
+
+
+def numeric_columns(frame, columns=None):
+    """The columns whose present cells are all plain numbers without leading zeros.
+
+    A column with no present cell, or a code such as ZIP ``02139``, is not numeric.
+    """
+    found = []
+    for column in (frame.columns if columns is None else columns):
+        present = frame[column].dropna()
+        if present.empty:
+            continue
+        uniques = pd.unique(present.astype(str))
+        if all(is_number_text(u) for u in uniques):
+            found.append(column)
+    return found
