@@ -127,10 +127,12 @@ def sensitive_clustering(data, model, *, rng=None, suppression=None, sort_by=Non
     Partition
         ``stats`` reports ``l_diversity`` (the smallest number of distinct
         sensitive values in a released class: 1 whenever a class is
-        homogeneous), ``homogeneous_classes``, ``homogeneous_records``,
+        homogeneous; ``None`` when every record is suppressed),
+        ``homogeneous_classes``, ``homogeneous_records``,
         ``prosecutor_risk`` (largest re-identification probability, 1 /
-        smallest class), ``average_risk`` (classes / records), ``clusters``,
-        ``rare_values`` and ``rare_records``.
+        smallest class; 0 when nothing is released), ``average_risk``
+        (classes / records), ``clusters``, ``rare_values`` and
+        ``rare_records``.
 
     Raises
     ------
@@ -231,6 +233,9 @@ def _homogeneity(data, class_of, sensitive):
     release = recode_partition(data, class_of)
     released = release.class_of
     n_classes = release.n_classes
+    if n_classes == 0:          # every record suppressed: nothing released, nothing at risk
+        return {"l_diversity": None, "homogeneous_classes": 0, "homogeneous_records": 0,
+                "prosecutor_risk": 0.0, "average_risk": 0.0}
     kept = released >= 0
     pairs = np.unique(np.column_stack([released[kept], sensitive[kept]]), axis=0)
     distinct = np.bincount(pairs[:, 0], minlength=n_classes)

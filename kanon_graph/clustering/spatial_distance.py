@@ -207,7 +207,8 @@ def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundar
         groups = [weight * (tuple_cell == c) for c in np.unique(tuple_cell[tuple_cell >= 0])]
     else:
         groups = [weight]
-    picks, owner, extra = [], [], []
+    none = np.zeros(0, dtype=np.int64)         # every cell suppressed: no class at all
+    picks, owner, extra = [none], [none], [none]
     n_classes = 0
     for group in groups:          # one MAGVal cell at a time (everything without boundaries)
         rem = group.copy()
