@@ -156,7 +156,7 @@ def _result(data, release, verification, *, algorithm, k, metrics, stats):
 
 def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="distinct", c=1.0,
               t=None, sensitive=None, suppression=None, respect_boundaries=None,
-              missing="error", metrics=None, seed=None, **options):
+              missing="error", metrics=None, seed=0, **options):
     """Anonymize ``table`` so that it is k-anonymous (and l-diverse / t-close when asked).
 
     The release is verified before it is returned: its equivalence classes
@@ -196,8 +196,13 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
         Rows with missing values: raise, or drop and count them.
     metrics : list of str, optional
         Metrics to compute (default: every registered metric).
-    seed : int, optional
-        Seed for algorithms that use randomness.
+    seed : int or None, default 0
+        Seed of the random generator of algorithms that use randomness
+        (k-member's first record). The default makes every release
+        reproducible: the same input and parameters give the same release.
+        ``None`` asks for randomness: a fresh seed is drawn from the
+        operating system's entropy. Either way the seed used is recorded in
+        ``result.stats["seed"]``, so passing it back reproduces the release.
     **options
         Passed to the algorithm.
 
@@ -233,6 +238,12 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
                                  f"boundaries; algorithms that can: {able}")
         else:
             options["respect_boundaries"] = bool(respect_boundaries)
+    if seed is None:            # randomness asked for: draw a seed, and record it below
+        seed = int(np.random.SeedSequence().entropy)
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"The 'seed' parameter of anonymize must be a non-negative integer "
+                         f"or None. Got {seed!r}.")
+    seed = int(seed)
     rng = np.random.default_rng(seed)
     partition = info.function(data, model, rng=rng, suppression=suppression, **options)
     if not isinstance(partition, Partition):
@@ -249,7 +260,7 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
     if suppression is not None and release.suppressed > np.floor(suppression * data.n):
         raise PrivacyError(f"algorithm {algorithm!r} suppressed {release.suppressed} records, "
                            f"more than the allowed {suppression:.2%} of {data.n}")
-    stats = dict(partition.stats)
+    stats = dict(partition.stats, seed=seed)
     result = _result(data, release, verification, algorithm=algorithm, k=model.k,
                      metrics=metrics, stats=stats)
     if respect_boundaries or partition.capped:

@@ -100,8 +100,9 @@ def sensitive_clustering(data, model, *, rng=None, suppression=None, sort_by=Non
     ----------
     data : EncodedTable
     model : PrivacyModel
-        Only ``k`` is used. Asking for l-diversity above 1 or t-closeness is
-        refused: the method's classes are homogeneous by design.
+        Only ``k`` is used. Asking for l-diversity above 1, recursive
+        (c, 1)-diversity with ``c <= 1``, or t-closeness is refused: the
+        method's classes are homogeneous by design.
     rng : numpy.random.Generator
         Unused: the method is deterministic.
     sort_by : str, optional
@@ -127,16 +128,19 @@ def sensitive_clustering(data, model, *, rng=None, suppression=None, sort_by=Non
     Partition
         ``stats`` reports ``l_diversity`` (the smallest number of distinct
         sensitive values in a released class: 1 whenever a class is
-        homogeneous), ``homogeneous_classes``, ``homogeneous_records``,
+        homogeneous; ``None`` when every record is suppressed),
+        ``homogeneous_classes``, ``homogeneous_records``,
         ``prosecutor_risk`` (largest re-identification probability, 1 /
-        smallest class), ``average_risk`` (classes / records), ``clusters``,
-        ``rare_values`` and ``rare_records``.
+        smallest class; 0 when nothing is released), ``average_risk``
+        (classes / records), ``clusters``, ``rare_values`` and
+        ``rare_records``.
 
     Raises
     ------
     ValueError
         If the schema has no sensitive attribute, ``sort_by`` is not a
-        quasi-identifier, ``rare`` is unknown, or l > 1 / t is requested.
+        quasi-identifier, ``rare`` is unknown, or an l / t that a class of
+        one sensitive value cannot meet is requested.
 
     Notes
     -----
@@ -171,7 +175,9 @@ def sensitive_clustering(data, model, *, rng=None, suppression=None, sort_by=Non
     if rare not in RARE:
         raise ValueError(f"The 'rare' parameter of sensitive-clustering must be one of "
                          f"{list(RARE)}. Got {rare!r}.")
-    if (model.l is not None and model.l > 1) or model.t is not None:
+    # a class of one value meets distinct / entropy l = 1, and recursive (c, 1) iff c > 1
+    if model.t is not None or model.l is not None and (
+            model.l > 1 or model.diversity == "recursive" and model.c <= 1):
         raise ValueError("sensitive-clustering builds classes of one sensitive value "
                          "(l-diversity 1); it cannot meet the requested l-diversity or "
                          "t-closeness -- use another algorithm")
@@ -231,6 +237,9 @@ def _homogeneity(data, class_of, sensitive):
     release = recode_partition(data, class_of)
     released = release.class_of
     n_classes = release.n_classes
+    if n_classes == 0:          # every record suppressed: nothing released, nothing at risk
+        return {"l_diversity": None, "homogeneous_classes": 0, "homogeneous_records": 0,
+                "prosecutor_risk": 0.0, "average_risk": 0.0}
     kept = released >= 0
     pairs = np.unique(np.column_stack([released[kept], sensitive[kept]]), axis=0)
     distinct = np.bincount(pairs[:, 0], minlength=n_classes)

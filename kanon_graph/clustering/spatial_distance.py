@@ -57,8 +57,10 @@ import numpy as np
 
 from ..encoding import combine_codes
 from ..recoding.boundaries import cells_to_suppress, has_boundaries, magval_cells
+from ..records.failing import merge_failing_classes
 from ..registry import Partition, register_algorithm
 from ._sd_kernels import _classes
+from ._sd_merge import SDClassCentres
 from .sd_distance import _contingency, _order
 
 __all__ = ["spatial_distance"]
@@ -152,9 +154,12 @@ def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundar
     ----------
     data : EncodedTable
     model : PrivacyModel
-        Only ``model.k`` is used: SD enforces k-anonymity only, so a request
-        for l-diversity or t-closeness is left to the verification of
-        :func:`kanon_graph.anonymize` (which raises if it fails).
+        SD builds its classes for ``model.k`` (Figure 3). With l-diversity
+        or t-closeness asked for (not in the paper), each class that fails
+        is then merged with its nearest class, in SD's distance between
+        class centres (:mod:`._sd_merge`), until every class passes
+        (:func:`~kanon_graph.records.merge_failing_classes`; never across
+        MAGVal cells). Without l / t the paper's result is unchanged.
     rng : numpy.random.Generator
         Unused: SD is deterministic.
     suppression : float, optional
@@ -176,7 +181,8 @@ def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundar
     -------
     Partition
         ``class_of`` per record; ``stats`` holds ``sort_attribute``,
-        ``distinct_tuples`` and ``leftovers`` (records placed by step 4).
+        ``distinct_tuples``, ``leftovers`` (records placed by step 4) and
+        ``l_t_merges`` (classes merged for l / t).
 
     Examples
     --------
@@ -207,15 +213,17 @@ def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundar
         groups = [weight * (tuple_cell == c) for c in np.unique(tuple_cell[tuple_cell >= 0])]
     else:
         groups = [weight]
-    picks, owner, extra = [], [], []
+    none = np.zeros(0, dtype=np.int64)         # every cell suppressed: no class at all
+    picks, owner, extra, class_cell = [none], [none], [none], [none]
     n_classes = 0
-    for group in groups:          # one MAGVal cell at a time (everything without boundaries)
+    for g, group in enumerate(groups):  # one MAGVal cell at a time (all records without)
         rem = group.copy()
         got = _classes(cat, cat_t, num, rem, _value_counts(cat, group, mmax), k, js)
         left, left_owner = _leftovers(cat, num, group, rem, got, k, mmax)
         picks += [got, left]
         owner += [np.repeat(np.arange(len(got) // k), k) + n_classes, left_owner + n_classes]
         extra.append(left)
+        class_cell.append(np.full(len(got) // k, g))
         n_classes += len(got) // k
     extra = np.concatenate(extra)
     picks = np.concatenate(picks)
@@ -225,9 +233,17 @@ def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundar
     order = np.argsort(picks, kind="stable")
     cursor = starts[picks[order]] + _rank_within(picks[order])
     class_of[rows[cursor]] = owner[order]
+    merges = 0
+    if model.needs_sensitive and n_classes > 1:
+        cell = np.concatenate(class_cell)
+        centres = SDClassCentres(cat, num, groups, picks, owner, cell, k)
+        class_of, merges = merge_failing_classes(
+            class_of, lambda labels: model.failing(labels, data, n_classes),
+            centres.distances, cell=cell, on_merge=centres.merge)
     return Partition(class_of, None, {"sort_attribute": sort_attr,
                                       "distinct_tuples": len(weight),
-                                      "leftovers": len(extra)})
+                                      "leftovers": len(extra),
+                                      "l_t_merges": merges})
 
 
 def _rank_within(sorted_ids):

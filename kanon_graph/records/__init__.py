@@ -6,11 +6,14 @@
   quasi-identifier tuples, with multiplicities;
 * :func:`minimum_spanning_edges` -- its exact MST (Kruskal or Prim);
 * :func:`mst_local_recoding` -- paper 003's MST-partition local recoding,
-  registered as ``algorithm="mst"``.
+  registered as ``algorithm="mst"``;
+* :func:`merge_failing_classes` -- merge the classes of any clustering that
+  fail l-diversity / t-closeness into their nearest classes.
 """
 
 from .distances import (LevelGap, NumericGap, distance_names, get_distance, hdist_distance,
                         lca_levels, register_distance, unregister_distance)
+from .failing import merge_failing_classes
 from .graph import RecordGraph
 from .merge import merge_small_classes
 from .mst import minimum_spanning_edges
@@ -24,6 +27,7 @@ __all__ = [
     "get_distance",
     "hdist_distance",
     "lca_levels",
+    "merge_failing_classes",
     "merge_small_classes",
     "minimum_spanning_edges",
     "mst_local_recoding",

@@ -92,7 +92,7 @@ class ClassSummaries:
     """
 
     def __init__(self, data, codes, class_of_node, counts, cell_of_node=None):
-        n_classes = int(class_of_node.max()) + 1
+        n_classes = int(class_of_node.max(initial=-1)) + 1
         self.size = np.bincount(class_of_node, weights=counts,
                                 minlength=n_classes).astype(np.int64)
         first = np.full(n_classes, -1, dtype=np.int64)

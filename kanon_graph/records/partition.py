@@ -30,7 +30,7 @@ __all__ = ["mst_local_recoding", "split_mst", "split_mst_feasible"]
 def _components(u, v, keep, n_nodes):
     forest = coo_matrix((np.ones(int(keep.sum())), (u[keep], v[keep])), shape=(n_nodes, n_nodes))
     _, labels = connected_components(forest, directed=False)
-    first = np.full(labels.max() + 1, n_nodes, dtype=np.int64)
+    first = np.full(labels.max(initial=-1) + 1, n_nodes, dtype=np.int64)
     np.minimum.at(first, labels, np.arange(n_nodes))
     rank = np.empty_like(first)
     rank[np.argsort(first, kind="stable")] = np.arange(len(first))

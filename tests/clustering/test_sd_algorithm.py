@@ -175,3 +175,76 @@ def test_adult_slice_hierarchy_free(adult_table):
     assert 0 < res.metrics["gcp"] < 1
     released = res.table["age"].astype(str)
     assert released.str.fullmatch(r"\d+|\[\d+-\d+\]").all()
+
+
+def _pairs_table():
+    """SD's k=2 classes are [20-21], [22-23], [50-51], [52-53], each of one value."""
+    table = pd.DataFrame({"age": [20, 21, 22, 23, 50, 51, 52, 53], "s": list("aabbaabb")})
+    return table, kg.Schema(quasi_identifiers=["age"], sensitive=["s"])
+
+
+@pytest.mark.parametrize("criterion", [{"l": 2}, {"l": 2, "diversity": "entropy"}, {"t": 0.3}])
+def test_failing_classes_merge_with_their_nearest_class(criterion):
+    """l / t: a failing class joins its nearest class in SD's distance, as for k.
+
+    SD used to ignore l and t and leave the release to the final check,
+    which raised a PrivacyError here.
+    """
+    table, schema = _pairs_table()
+    plain = kg.anonymize(table, schema, k=2, algorithm="sd")
+    assert plain.table["age"].nunique() == 4
+    res = kg.anonymize(table, schema, k=2, algorithm="sd", **criterion)
+    assert res.verification.holds
+    # [20-21] joins [22-23] (not [50-51]), [50-51] joins [52-53]
+    assert res.table["age"].tolist() == ["[20-23]"] * 4 + ["[50-53]"] * 4
+    assert res.stats["l_t_merges"] == 2
+
+
+def test_classes_that_pass_are_not_merged():
+    """With l met by the k-clusters already, the release is SD's k-only release."""
+    table = pd.DataFrame({"age": [20, 21, 22, 23, 50, 51, 52, 53], "s": list("abababab")})
+    schema = kg.Schema(quasi_identifiers=["age"], sensitive=["s"])
+    plain = kg.anonymize(table, schema, k=2, algorithm="sd")
+    res = kg.anonymize(table, schema, k=2, l=2, algorithm="sd")
+    pd.testing.assert_frame_equal(res.table, plain.table)
+    assert res.stats["l_t_merges"] == 0
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_l_and_t_hold_on_random_tables(seed):
+    """Random tables with l and / or t: SD releases what was asked, never a PrivacyError."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(8, 80))
+    table = pd.DataFrame({
+        "age": rng.integers(18, 70, n),
+        "sex": rng.choice(["F", "M"], n),
+        "job": rng.choice(["clerk", "nurse", "teacher", "farmer"], n),
+        "s": rng.choice(["flu", "cancer", "hiv", "none"], n, p=[0.55, 0.2, 0.15, 0.1]),
+    })
+    schema = kg.Schema(quasi_identifiers=["age", "sex", "job"], sensitive=["s"])
+    k = int(rng.integers(1, 5))
+    l_ = int(rng.integers(2, 4)) if seed % 3 != 2 else None
+    t = float(rng.choice([0.2, 0.35])) if seed % 3 != 0 else None
+    try:
+        res = kg.anonymize(table, schema, k=k, l=l_, t=t, algorithm="sd")
+    except ValueError as exc:           # refused up front: the whole table fails
+        assert "cannot be reached" in str(exc)
+        return
+    ver = res.verification
+    assert ver.holds and ver.k_achieved >= k
+    assert l_ is None or ver.l_achieved >= l_
+    assert t is None or ver.t_achieved <= t + 1e-12
+
+
+def test_l_with_boundaries_merges_within_cells():
+    """With MAGVal marks, merging for l never crosses a cell."""
+    hier = kg.Hierarchy.from_mapping({"*": {"young": ["20", "21", "22", "23"],
+                                            "old": ["50", "51", "52", "53"]}}, name="age")
+    hier.mark_magval("young").mark_magval("old")
+    table = pd.DataFrame({"age": ["20", "21", "22", "23", "50", "51", "52", "53"],
+                          "s": list("aabbaabb")})
+    schema = kg.Schema(quasi_identifiers=["age"], sensitive=["s"], categorical=["age"],
+                       hierarchies={"age": hier})
+    res = kg.anonymize(table, schema, k=2, l=2, algorithm="sd", respect_boundaries=True)
+    assert res.verification.holds and kg.constraint_violations(res) == []
+    assert res.table["age"].tolist() == ["young"] * 4 + ["old"] * 4

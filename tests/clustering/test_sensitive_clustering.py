@@ -138,6 +138,9 @@ def test_sort_by_changes_the_order():
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"l": 2}, "l-diversity"),
+    ({"t": 0.9}, "t-closeness"),
+    # a one-value class is not recursive (1, 1)-diverse: this used to end in a PrivacyError
+    ({"l": 1, "diversity": "recursive", "c": 1.0}, "l-diversity"),
     ({"sort_by": "zip2"}, "sort_by"),
     ({"rare": "drop"}, "rare"),
 ])
@@ -152,3 +155,11 @@ def test_needs_a_sensitive_attribute():
     with pytest.raises(ValueError, match="sensitive attribute"):
         kg.anonymize(kg.datasets.paper_001_table(), schema, k=2,
                      algorithm="sensitive-clustering")
+
+
+@pytest.mark.parametrize("kwargs", [{"l": 1}, {"l": 1, "diversity": "entropy"},
+                                    {"l": 1, "diversity": "recursive", "c": 2.0}])
+def test_l_one_that_homogeneous_classes_meet_is_accepted(kwargs):
+    res = kg.anonymize(kg.datasets.paper_001_table(), paper001_schema(), k=2,
+                       algorithm="sensitive-clustering", **kwargs)
+    assert res.verification.holds and res.verification.l_achieved >= 1

@@ -201,3 +201,11 @@ def test_merge_with_cells_is_the_best_merge_within_each_cell(seed):
         ours = final[cluster_of][graph.node_of][records]
         pairs = set(zip(ours.tolist(), expected.tolist()))
         assert len(pairs) == len(set(ours.tolist())) == len(set(expected.tolist()))
+
+
+def test_split_of_an_empty_tree():
+    """No records left (all suppressed): no node, no cluster, no numpy reduction error."""
+    from kanon_graph.records import split_mst
+    empty = np.zeros(0, dtype=np.int64)
+    labels, removed = split_mst(empty, empty, np.zeros(0), 0, 0, 3)
+    assert labels.shape == (0,) and removed == 0
