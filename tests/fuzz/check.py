@@ -10,6 +10,7 @@ recomputes:
   ``res.suppressed_rows`` (input row positions), their cells are all ``*``,
   and their count is within the budget (``floor(s n)``; at most k for
   Datafly's default; none for algorithms that declare they never suppress);
+* the classes formed by grouping the released cells are ``res.classes``;
 * k, distinct / entropy l and t (equal-distance EMD for a categorical,
   ordered EMD for a numeric sensitive attribute, both against the released
   records only) on the classes formed by grouping the released cells;
@@ -78,11 +79,11 @@ class Finding(Exception):
 
 
 def _leaves_under(rows):
-    """``{label: sorted leaf labels}`` for every node of a hierarchy (rows by leaf)."""
+    """``{label: set of leaf labels}`` for every node of a hierarchy (rows by leaf)."""
     under = {}
     for leaf, path in rows.items():
-        for label in path:
-            under.setdefault(label, []).append(leaf)
+        for label in path:     # a label may sit on two levels of one path (ARX's age)
+            under.setdefault(label, set()).add(leaf)
     return under
 
 
@@ -173,7 +174,7 @@ class Checker:
             budget = 0 if budget is None else min(budget, 0)
         if budget is not None and mask.sum() > budget:
             self.fail("suppression over budget", f"{int(mask.sum())} suppressed, budget {budget}")
-        if mask.all() and case.n and not case.respect_boundaries:
+        if mask.all() and case.n and not case.boundaries_on():
             self.fail("whole table suppressed",
                       f"all {case.n} records suppressed although generalizing to the root "
                       f"is a valid release")
@@ -184,6 +185,7 @@ class Checker:
         case, res = self.case, self.res
         out = res.table
         levels = res.levels
+        bounded = case.boundaries_on()
         for q in case.qis:
             orig = case.table[q].to_numpy()
             cells = out[q].to_numpy()
@@ -196,9 +198,12 @@ class Checker:
                         raise Finding("released value not an ancestor",
                                       f"{q!r} row {i}: {value!r} released as {cell!r}")
                     at = path.index(str(cell))
-                    if case.respect_boundaries and at > _magval_level(path, case.marks.get(q, ())):
+                    cap = _magval_level(path, case.marks.get(q, ()))
+                    if bounded and at > cap:
                         self.fail("beyond MAGVal", f"{q!r} row {i}: {value!r} -> {cell!r}")
-                    if levels is not None and not case.respect_boundaries and at != levels[q]:
+                    capped = bounded and cap < levels[q] and path[cap] == str(cell) \
+                        if levels is not None else False
+                    if levels is not None and path[levels[q]] != str(cell) and not capped:
                         self.fail("global level mismatch",
                                   f"{q!r} row {i}: {cell!r} is level {at}, reported {levels[q]}")
                 elif kind == "num":
@@ -228,6 +233,9 @@ class Checker:
         if not m:
             return
         sizes = np.bincount(codes, minlength=m)
+        if len(self.res.classes) != m:
+            self.fail("class count differs from released cells",
+                      f"res.classes has {len(self.res.classes)}, the released cells form {m}")
         if sizes.min() < case.k:
             self.fail("k broken", f"smallest released class {sizes.min()} < k={case.k}")
         s = case.table[case.sensitive].to_numpy()[released]
@@ -265,7 +273,7 @@ class Checker:
                 loss.append((len(leaves) - 1) / (total - 1) if total > 1 else 0.0)
                 if case.kinds[q] == "num_h":
                     all_v = [float(v) for v in case.rows[q]]
-                    vals = [float(v) for v in leaves]
+                    vals = [float(v) for v in sorted(leaves)]
                     span = max(all_v) - min(all_v)
                     ncp.append((max(vals) - min(vals)) / span if span else 0.0)
                 else:

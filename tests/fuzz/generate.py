@@ -11,6 +11,7 @@ the checker can judge a release from them without the library.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -63,6 +64,14 @@ class Case:
                          numeric=[q for q in self.qis if self.kinds[q] in ("num_h", "num")],
                          categorical=[q for q in self.qis if self.kinds[q] in ("cat_h", "cat")])
 
+    def boundaries_on(self):
+        """Whether the release must respect MAGVal: as asked, else the algorithm's default."""
+        if self.respect_boundaries is not None:
+            return self.respect_boundaries
+        fn = kg.registry.get_algorithm(self.algorithm).function
+        param = inspect.signature(fn).parameters.get("respect_boundaries")
+        return bool(param is not None and param.default is True)
+
     def kwargs(self):
         """Keyword arguments of the request (beyond table, schema, k)."""
         out = dict(algorithm=self.algorithm, sensitive=self.sensitive, seed=0)
@@ -80,6 +89,14 @@ class Case:
         """The same request on a subset of rows (positions ``keep``), k clamped to n."""
         table = self.table.iloc[np.asarray(keep, dtype=np.int64)]
         return replace(self, table=table, k=max(1, min(self.k, len(table))))
+
+    def without_qi(self, q):
+        """The same request with quasi-identifier ``q`` removed (column, hierarchy, marks)."""
+        qis = tuple(x for x in self.qis if x != q)
+        return replace(self, table=self.table.drop(columns=[q]), qis=qis,
+                       kinds={x: self.kinds[x] for x in qis},
+                       rows={x: r for x, r in self.rows.items() if x != q},
+                       marks={x: m for x, m in self.marks.items() if x != q})
 
     def describe(self):
         """A runnable Python reproducer of the case."""

@@ -100,8 +100,11 @@ def _spied(name, started):
 def _clear_refusal(error):
     """A one-line ValueError raised by kanon_graph's own code (not numpy's or pandas')."""
     frames = traceback.extract_tb(error.__traceback__)
-    where = frames[-1].filename if frames else ""
-    return "\n" not in str(error) and "kanon_graph" in where and str(error).strip() != ""
+    last = frames[-1] if frames else None
+    # raised by a ``raise`` statement in kanon_graph, not by a numpy / pandas call made there
+    ours = last is not None and "kanon_graph" in last.filename \
+        and (last.line or "").lstrip().startswith("raise")
+    return ours and "\n" not in str(error) and str(error).strip() != ""
 
 
 def _shape(message):
@@ -128,7 +131,7 @@ def run_case(case):
         if _clear_refusal(error) and not started:
             return Outcome(case, REFUSAL, _shape(error), str(error), seconds)
         if _clear_refusal(error) and reason is None:
-            if case.respect_boundaries or "cannot meet the requested" in str(error):
+            if case.boundaries_on() or "cannot meet the requested" in str(error):
                 # boundaries may make a request infeasible (the oracle cannot tell), and an
                 # algorithm may decline a criterion it declares it does not support
                 return Outcome(case, REFUSAL, _shape(error), str(error), seconds)
@@ -175,6 +178,12 @@ def shrink(outcome, budget=40):
                 start += chunk
         if not progressed:
             chunk //= 2
+    for q in list(best.case.qis):
+        if len(best.case.qis) > 1 and tries < 2 * budget:
+            tries += 1
+            trial = run_case(best.case.without_qi(q))
+            if trial.category == outcome.category:
+                best = trial
     return best
 
 

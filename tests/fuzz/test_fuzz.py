@@ -20,7 +20,7 @@ from .check import check_release, parse_range
 from .generate import make_case
 from .run import FAILURES, REFUSAL, impossible, report, run_case
 
-CASES_PER_ALGORITHM = 25
+CASES_PER_ALGORITHM = 60
 LONG = int(os.environ.get("KANON_GRAPH_FUZZ", "0") or 0)
 
 
