@@ -1,23 +1,26 @@
 """Fuzz every registered algorithm and check each release independently (issue 11).
 
 The short run (``CASES_PER_ALGORITHM`` seeded cases per algorithm) is part of
-the normal test command and is deterministic. ``KANON_GRAPH_FUZZ=5000`` runs
-that many cases per algorithm instead and prints the totals; the same long
+the normal test command and is deterministic. ``KANON_GRAPH_FUZZ=5000`` (or
+``pytest --fuzz 5000 -s``) runs that many cases per algorithm instead and
+prints the totals; the same long
 run with a failure table and reproducers is ``python -m tests.fuzz.run``.
 """
 
 from __future__ import annotations
 
 import os
+from types import SimpleNamespace
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import kanon_graph as kg
 from kanon_graph import registry
 
 from .check import check_release, parse_range
-from .generate import make_case
+from .generate import Case, make_case
 from .run import FAILURES, REFUSAL, impossible, report, run_case
 
 CASES_PER_ALGORITHM = 60
@@ -25,11 +28,12 @@ LONG = int(os.environ.get("KANON_GRAPH_FUZZ", "0") or 0)
 
 
 @pytest.mark.parametrize("algorithm", kg.algorithms())
-def test_fuzz_every_release_checks_out(algorithm):
+def test_fuzz_every_release_checks_out(algorithm, request):
     """No violation, missed refusal, self-rejection or crash on the seeded cases."""
-    count = LONG or CASES_PER_ALGORITHM
+    long = request.config.getoption("--fuzz") or LONG
+    count = long or CASES_PER_ALGORITHM
     outcomes = [run_case(make_case(seed, algorithm)) for seed in range(count)]
-    if LONG:
+    if long:
         report(outcomes, shrink_budget=0)
     failed = [o for o in outcomes if o.kind in FAILURES]
     summary = {}
@@ -148,3 +152,69 @@ def test_impossible_requests_are_refused_before_the_algorithm():
     case = case.__class__(**{**case.__dict__, "k": case.n + 1, "l": None, "t": None})
     outcome = run_case(case)
     assert outcome.kind == REFUSAL, outcome.detail
+
+
+# -- hand-computed releases (issue 11, item 4's table) ---------------------------------
+_ROWS = {"a": ["a", "AB", "*"], "b": ["b", "AB", "*"], "c": ["c", "CD", "*"],
+         "d": ["d", "CD", "*"]}
+
+
+def _hand_case(**request):
+    table = pd.DataFrame({"q": list("cdada"), "s": [50, 2, 3, 2, 3],
+                          "note": [f"r{i}" for i in range(5)]})
+    base = dict(seed=-1, table=table, qis=("q",), kinds={"q": "cat_h"}, rows={"q": _ROWS},
+                marks={"q": set()}, sensitive="s", sensitive_numeric=True,
+                algorithm="datafly", k=2)
+    return Case(**{**base, **request})
+
+
+def _hand_release(case, cells, suppressed=()):
+    out = case.table.drop(columns=[]).copy()
+    out["q"] = cells
+    rows = np.array(sorted(suppressed), dtype=np.int64)
+    groups = {}
+    for i, c in enumerate(cells):
+        if i not in suppressed:
+            groups.setdefault(c, []).append(i)
+    return SimpleNamespace(table=out, suppressed_rows=rows, suppressed=len(rows),
+                           levels=None, metrics={}, classes=list(groups.values()))
+
+
+def _hand_categories(case, res):
+    return {f.category for f in check_release(case, res, recoding="local",
+                                              supports_suppression=True)}
+
+
+def test_checker_measures_ordered_t_by_hand():
+    """Level-1 release: ordered EMD 0.2 (CD) and 0.3 (AB) against Q = (2/5, 2/5, 1/5)."""
+    cells = ["CD", "CD", "AB", "CD", "AB"]
+    assert "t broken" not in _hand_categories(_hand_case(t=0.3), _hand_release(
+        _hand_case(t=0.3), cells))
+    assert "t broken" in _hand_categories(_hand_case(t=0.29), _hand_release(
+        _hand_case(t=0.29), cells))
+
+
+def test_checker_measures_t_on_released_records_only():
+    """Row 0 (50) suppressed: Q = (1/2, 1/2) over {2, 3}, class CD = {2, 2} is at EMD 0.5."""
+    case = _hand_case(t=0.4, suppression=0.5)
+    res = _hand_release(case, ["*", "CD", "AB", "CD", "AB"], suppressed={0})
+    assert "t broken" in _hand_categories(case, res)
+    case = _hand_case(t=0.5, suppression=0.5)
+    assert "t broken" not in _hand_categories(case, _hand_release(
+        case, ["*", "CD", "AB", "CD", "AB"], suppressed={0}))
+
+
+def test_checker_flags_a_value_above_its_magval():
+    case = _hand_case(marks={"q": {"AB"}}, respect_boundaries=True, k=1)
+    assert "beyond MAGVal" in _hand_categories(case, _hand_release(
+        case, ["CD", "CD", "*", "CD", "*"]))
+    assert "beyond MAGVal" not in _hand_categories(case, _hand_release(
+        case, ["CD", "CD", "AB", "CD", "AB"]))
+
+
+def test_checker_flags_distinct_l_by_hand():
+    case = _hand_case(l=2.0)
+    assert "l broken" in _hand_categories(case, _hand_release(case, ["c", "d", "a", "d", "a"]))
+    assert "l broken" in _hand_categories(case, _hand_release(      # AB holds 3, 3
+        case, ["CD", "CD", "AB", "CD", "AB"]))
+    assert "l broken" not in _hand_categories(case, _hand_release(case, ["*"] * 5))
