@@ -98,6 +98,16 @@ class Case:
                        rows={x: r for x, r in self.rows.items() if x != q},
                        marks={x: m for x, m in self.marks.items() if x != q})
 
+    def trimmed(self):
+        """The same request with every hierarchy cut down to the leaves in the table."""
+        rows = {}
+        for q, paths in self.rows.items():
+            present = set(map(str, self.table[q]))
+            rows[q] = {leaf: path for leaf, path in paths.items() if leaf in present}
+        marks = {q: {m for m in self.marks.get(q, ())
+                     if any(m in path[1:-1] for path in rows[q].values())} for q in rows}
+        return replace(self, rows=rows, marks=marks)
+
     def describe(self):
         """A runnable Python reproducer of the case."""
         lines = ["import pandas as pd, kanon_graph as kg",

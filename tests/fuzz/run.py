@@ -184,7 +184,8 @@ def shrink(outcome, budget=40):
             trial = run_case(best.case.without_qi(q))
             if trial.category == outcome.category:
                 best = trial
-    return best
+    trial = run_case(best.case.trimmed())
+    return trial if trial.category == outcome.category else best
 
 
 def _one(seed):
