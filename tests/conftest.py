@@ -64,3 +64,9 @@ def table():
 def schema():
     """Paper 003's schema: gender, age, zip quasi-identifiers with hierarchies; disease sensitive."""
     return kg.datasets.paper_003_schema()
+
+
+def pytest_addoption(parser):
+    parser.addoption("--fuzz", type=int, default=None, metavar="N",
+                     help="run N fuzz cases per algorithm in tests/fuzz (the long run; "
+                          "same as KANON_GRAPH_FUZZ=N) and print the totals")
