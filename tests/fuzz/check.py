@@ -7,7 +7,8 @@ recomputes:
 * record accounting: same rows, same index, same order; identifiers gone;
   every non-quasi-identifier column unchanged in the same rows;
 * suppression: ``res.suppressed`` equals the rows listed in
-  ``res.suppressed_rows`` (input row positions), their cells are all ``*``,
+  ``res.suppressed_rows`` (index labels of the released table, checked against
+  ``res.suppressed_mask`` when present), their cells are all ``*``,
   and their count is within the budget (``floor(s n)``; at most k for
   Datafly's default; none for algorithms that declare they never suppress);
 * the classes formed by grouping the released cells are ``res.classes``;
@@ -154,10 +155,16 @@ class Checker:
     def _suppression(self):
         case, res = self.case, self.res
         out = res.table[list(case.qis)].astype(str).to_numpy()
-        rows = np.asarray(res.suppressed_rows, dtype=np.int64).reshape(-1)
-        if len(np.unique(rows)) != len(rows) or (len(rows) and
-                                                 (rows.min() < 0 or rows.max() >= case.n)):
-            raise Finding("suppressed_rows invalid", f"{rows.tolist()[:10]}")
+        labels = list(res.suppressed_rows)
+        rows = suppressed_positions(res)
+        if len(np.unique(rows)) != len(rows) or (len(rows) and rows.min() < 0):
+            raise Finding("suppressed_rows invalid", f"{labels[:10]}")
+        given = getattr(res, "suppressed_mask", None)
+        if given is not None:
+            expected = np.zeros(len(res.table), dtype=bool)
+            expected[rows] = True
+            if not np.array_equal(np.asarray(given, dtype=bool), expected):
+                raise Finding("suppressed_mask disagrees with suppressed_rows", f"{labels[:10]}")
         if res.suppressed != len(rows):
             self.fail("suppressed count", f"res.suppressed={res.suppressed}, "
                       f"{len(rows)} suppressed_rows")
@@ -324,3 +331,11 @@ def check_release(case, res, *, recoding, supports_suppression):
     """The findings of every check on ``res``; an empty list when it is sound."""
     return Checker(case, res, recoding=recoding,
                    supports_suppression=supports_suppression).run()
+
+
+def suppressed_positions(res):
+    """Row positions in ``res.table`` of the index labels in ``res.suppressed_rows``."""
+    labels = pd.Index(list(res.suppressed_rows))
+    if not len(labels):
+        return np.zeros(0, dtype=np.int64)
+    return np.asarray(res.table.index.get_indexer(labels), dtype=np.int64)

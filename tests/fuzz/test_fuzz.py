@@ -19,7 +19,7 @@ import pytest
 import kanon_graph as kg
 from kanon_graph import registry
 
-from .check import check_release, parse_range
+from .check import check_release, parse_range, suppressed_positions
 from .generate import Case, make_case
 from .run import FAILURES, REFUSAL, impossible, report, run_case
 
@@ -84,7 +84,7 @@ def test_checker_flags_a_changed_insensitive_cell(algorithm):
 def test_checker_flags_a_class_below_k(algorithm):
     case, res, info = _sound(algorithm)
     table = res.table.copy()
-    released = np.setdiff1d(np.arange(case.n), res.suppressed_rows)
+    released = np.setdiff1d(np.arange(case.n), suppressed_positions(res))
     row = released[0]
     for q in case.qis:   # give one released record cells nobody else has
         table.iloc[row, table.columns.get_loc(q)] = str(case.table[q].iloc[row])
@@ -96,7 +96,7 @@ def test_checker_flags_a_value_outside_its_release():
     case, res, info = _sound("mondrian")
     q = next(q for q in case.qis if case.kinds[q] in ("cat_h", "num_h", "num", "cat"))
     table = res.table.copy()
-    released = np.setdiff1d(np.arange(case.n), res.suppressed_rows)
+    released = np.setdiff1d(np.arange(case.n), suppressed_positions(res))
     row = released[0]
     forged = {"num": "[1e300-2e300]", "cat": "{nothing}"}.get(case.kinds[q], "not-a-node")
     table.iloc[row, table.columns.get_loc(q)] = forged
@@ -109,7 +109,7 @@ def test_checker_flags_lost_records_and_hidden_suppression():
     case, res, info = _sound("datafly")
     assert "records lost" in _categories(case, _tampered(res, table=res.table.iloc[1:]), info)
     table = res.table.copy()
-    released = np.setdiff1d(np.arange(case.n), res.suppressed_rows)
+    released = np.setdiff1d(np.arange(case.n), suppressed_positions(res))
     for q in case.qis:
         table.iloc[released[0], table.columns.get_loc(q)] = "*"
     # one released record starred but not listed in suppressed_rows: its cells no longer
@@ -129,7 +129,7 @@ def test_checker_flags_a_wrong_metric():
 def test_checker_flags_a_suppression_over_budget():
     case, res, info = _sound("datafly")
     case = case.__class__(**{**case.__dict__, "suppression": 0.0})
-    rows = np.array([0])
+    rows = res.table.index[[0]]
     table = res.table.copy()
     for q in case.qis:
         table.iloc[0, table.columns.get_loc(q)] = "*"
@@ -172,7 +172,7 @@ def _hand_case(**request):
 def _hand_release(case, cells, suppressed=()):
     out = case.table.drop(columns=[]).copy()
     out["q"] = cells
-    rows = np.array(sorted(suppressed), dtype=np.int64)
+    rows = out.index[np.array(sorted(suppressed), dtype=np.int64)]
     groups = {}
     for i, c in enumerate(cells):
         if i not in suppressed:
