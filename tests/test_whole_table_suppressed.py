@@ -16,7 +16,8 @@ def _run(q, k, **kw):
     return kg.anonymize(table, schema, k=k, **kw)
 
 
-@pytest.mark.parametrize("algorithm", ["datafly", "incognito"])
+@pytest.mark.parametrize("algorithm", ["datafly", "incognito", "rv-global", "rv-local",
+                                       "rv-hybrid", "rv-distributed"])
 def test_full_budget_does_not_suppress_the_whole_table(algorithm):
     # level 0 suppresses all 6 records (Loss 1); level 1 suppresses 2 (Loss 5/9)
     res = _run("abcdab", 3, algorithm=algorithm, suppression=1.0)

@@ -203,14 +203,15 @@ def test_incognito_finds_every_minimal_capped_node():
 
 
 def _best_rv(data, model, suppression):
-    """The best string by RV over the capped lattice, ranked like the RV searches."""
-    from kanon_graph.lattice.search_common import best_string
+    """The best string by RV over the capped lattice, ranked like the RV searches
+    (suppressed records count at each table's lowest RV, written out here)."""
+    from test_search_global import charged_best
 
     rv = kg.lattice.research_values(data, respect_boundaries=True)
     budget = int(np.floor(suppression * data.n + 1e-9))
-    ok = [(lv, rv.total(lv)) for lv in _capped_nodes(data)
-          if _failing(data, model, lv).sum() <= budget]
-    return best_string(ok, data.heights)
+    candidates = [(lv, int(_failing(data, model, lv).sum())) for lv in _capped_nodes(data)]
+    return charged_best(data, [c for c in candidates if c[1] <= budget],
+                        [list(t) for t in rv.tables])
 
 
 @pytest.mark.parametrize("seed", [0, 1])
