@@ -224,7 +224,7 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
     suppression = _check_fraction(suppression, "suppression", "anonymize")
     data = encode(table, schema, missing=missing, where="anonymize")
     model = _model(k, l, diversity, c, t, sensitive, data.n, "anonymize").bind(data)
-    _check_reachable(model, data)
+    _check_reachable(model, data, suppression, info)
     if info.needs_hierarchies:
         lacking = [a.name for a in data.attributes if a.hierarchy is None]
         if lacking:
@@ -282,24 +282,52 @@ def _released_k(table_out, quasi_identifiers, class_of):
     return int(released.value_counts().min()) if len(released) else 0
 
 
-def _check_reachable(model, data):
+def _check_reachable(model, data, suppression=None, info=None):
     """Refuse a model that no release can satisfy, before any algorithm runs.
 
-    Every criterion is monotone under merging classes, so if the whole table
-    taken as one class fails, every release fails.
+    A release keeps a set R of at least ``max(k, n - budget)`` records
+    (``budget``: the records the suppression allows; with ``suppression=None``
+    the largest default an algorithm takes, Sweeney's k records, when it
+    supports suppression). Every criterion holds on a union of classes that
+    each hold it (k, distinct / entropy / recursive l; t measured on R is 0
+    for R as one class), so R taken as one class must pass. The best such R
+    for diversity keeps every sensitive value and removes records from the
+    most frequent values first (water-filling): each removal makes the
+    distribution more even, and it never drops a value. If even that R
+    fails, every release fails. Without suppression R is the whole table,
+    and the distinct count of the whole table bounds every class either way.
     """
     if not model.needs_sensitive:
         return
-    whole = np.zeros(data.n, dtype=np.int64)
-    if model.failing(whole, data, 1)[0]:
-        achieved = model.verify(whole, data)
+    n = data.n
+    if suppression is None:
+        budget = min(model.k, n) if info is None or info.supports_suppression else 0
+    else:
+        budget = int(np.floor(suppression * n + 1e-9))
+    values = np.asarray(data.sensitive[model.sensitive])
+    codes, counts = np.unique(values, return_inverse=True, return_counts=True)[1:]
+    codes = codes.reshape(-1)
+    drop = max(0, min(budget, n - model.k, n - len(counts)))
+    keep = counts.copy()
+    for _ in range(drop):                     # water-filling: one record off the largest
+        keep[int(np.argmax(keep))] -= 1
+    rank = np.empty(n, dtype=np.int64)        # the position of each record within its value
+    order = np.argsort(codes, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    rank[order] = np.arange(n) - np.repeat(starts, counts)
+    kept = rank < keep[codes]
+    best = np.where(kept, 0, -1).astype(np.int64)
+    if model.failing(best, data, 1)[0]:
+        achieved = model.verify(best, data)
         what = (f"{model.diversity} l={model.l:g}" if model.l is not None
                 and achieved.l_achieved < model.l else f"t={model.t:g}")
-        best = (f"{achieved.l_achieved:g}" if model.l is not None
-                and achieved.l_achieved < model.l else f"{achieved.t_achieved:g}")
+        reached = (f"{achieved.l_achieved:g}" if model.l is not None
+                   and achieved.l_achieved < model.l else f"{achieved.t_achieved:g}")
+        how = ("even the whole table as one class achieves" if drop == 0 else
+               f"even one class of the best {int(kept.sum())} of the {n} records that the "
+               f"suppression budget can keep achieves")
         raise ValueError(f"{what} cannot be reached on sensitive attribute "
-                         f"{model.sensitive!r}: even the whole table as one class achieves "
-                         f"only {best}")
+                         f"{model.sensitive!r}: {how} only {reached}")
 
 
 def _check_options(info, options):

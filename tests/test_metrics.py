@@ -109,9 +109,31 @@ def test_cavg(table_1c, suppressed):
     # 003 eq. 9: records / (classes * k)
     assert cavg(table_1c, 3) == pytest.approx(10 / 9)
     assert cavg(table_1c, 2) == pytest.approx(10 / 6)
-    assert cavg(suppressed, 3) == pytest.approx(7 / 6)     # released records only
-    empty = recode_partition(table_1c.data, np.full(10, -1))
-    assert np.isnan(cavg(empty, 3))
+    # the 3 suppressed records (all '*') count as one more class: 10 / (3 * 3)
+    assert cavg(suppressed, 3) == pytest.approx(10 / 9)
+
+
+# ------------------------------------------------ every record suppressed (item 14)
+def _all_suppressed_expected(data, k):
+    """Each metric with every record suppressed, from its definition in docs/metrics.md."""
+    n, d = data.n, len(data.attributes)
+    return {"ncp": d * n, "gcp": 1.0, "utility": 0.0, "discernibility": n * n,
+            "cavg": n / k, "loss": 1.0,
+            "minimal_distortion": n * sum(a.height for a in data.attributes),
+            "byun_il": d * n, "paper001_il": (d + 1) * n}
+
+
+@pytest.mark.parametrize("name", BUILT_IN + ["paper001_il"])
+@pytest.mark.parametrize("k", [1, 3, 10])
+def test_every_metric_is_defined_when_every_record_is_suppressed(data, name, k):
+    info = kg.metrics.get_metric(name)
+    empty = recode_partition(data, np.full(data.n, -1))
+    value = info(empty, k)
+    assert np.isfinite(value)
+    assert value == pytest.approx(_all_suppressed_expected(data, k)[name])
+    # never better than releasing every record at the top of every hierarchy
+    top = info(recode_partition(data, np.zeros(data.n, dtype=int)), k)
+    assert (value >= top - 1e-12) if info.lower_is_better else (value <= top + 1e-12)
 
 
 # ------------------------------------------------------------------------ ARX Loss

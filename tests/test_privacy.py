@@ -247,3 +247,79 @@ def test_measures_match_brute_force(seed):
         held = np.unique(val[cls >= 0])
         steps = max(len(held) - 1, 1)
         assert ordered[k] == pytest.approx(np.abs(np.cumsum(p[held] - q[held])).sum() / steps)
+
+
+# --------------------------------------------- reachability with suppression (issue 11)
+_H = kg.Hierarchy.from_rows([["a", "AB", "*"], ["b", "AB", "*"], ["c", "CD", "*"],
+                             ["d", "CD", "*"]], name="q")
+_GLOBAL = ["datafly", "incognito", "optimal", "rv-global", "rv-local", "rv-hybrid",
+           "rv-distributed"]
+
+
+def _skewed():
+    """s = x*8, y, z: entropy l 1.89 on the whole table, 2.38 once 4 x's are gone."""
+    table = pd.DataFrame({"q": list("abcdabcdab"), "s": list("xxxxxxxxyz")})
+    return table, kg.Schema(quasi_identifiers=["q"], sensitive=["s"], hierarchies={"q": _H})
+
+
+@pytest.mark.parametrize("algorithm", _GLOBAL)
+def test_suppression_can_raise_entropy_l_so_it_is_not_refused(algorithm):
+    table, schema = _skewed()
+    res = kg.anonymize(table, schema, k=2, l=2, diversity="entropy", algorithm=algorithm,
+                       suppression=0.8)
+    released = res.table.loc[~res.suppressed_mask, "s"]
+    p = released.value_counts(normalize=True).to_numpy()
+    assert res.verification.holds and math.exp(-(p * np.log(p)).sum()) >= 2
+
+
+def test_suppression_can_raise_recursive_l_so_it_is_not_refused():
+    # recursive (1, 2): r1 = 8 >= 1 * (1 + 1) on the whole table; suppressing class 'a'
+    # (7 x's) leaves x, y, z, where 1 < 1 * (1 + 1)
+    table = pd.DataFrame({"q": list("aaaaaaabbb"), "s": list("xxxxxxxxyz")})
+    schema = kg.Schema(quasi_identifiers=["q"], sensitive=["s"], hierarchies={"q": _H})
+    res = kg.anonymize(table, schema, k=3, l=2, diversity="recursive", c=1.0,
+                       algorithm="datafly", suppression=0.7)
+    assert res.verification.holds and res.verification.l_achieved >= 2
+    assert res.suppressed == 7
+
+
+@pytest.mark.parametrize("suppression,refused", [(0.0, True), (0.1, True), (0.2, False)])
+def test_entropy_l_is_refused_only_beyond_the_budget(suppression, refused):
+    # dropping 1 x leaves entropy l 1.98 (refused up front), dropping 2 leaves 2.09:
+    # class 'a' holds two x's and can be suppressed, class 'b' is x*6, y, z
+    table = pd.DataFrame({"q": list("aabbbbbbbb"), "s": list("xxxxxxxxyz")})
+    schema = kg.Schema(quasi_identifiers=["q"], sensitive=["s"], hierarchies={"q": _H})
+    run = lambda: kg.anonymize(table, schema, k=2, l=2, diversity="entropy",  # noqa: E731
+                               algorithm="datafly", suppression=suppression)
+    if refused:
+        with pytest.raises(ValueError, match=r"entropy l=2 cannot be reached on sensitive "
+                                             r"attribute 's'"):
+            run()
+    else:
+        res = run()
+        assert res.verification.holds and res.suppressed == 2
+
+
+@pytest.mark.parametrize("diversity,l", [("distinct", 4), ("entropy", 3.01), ("recursive", 4)])
+@pytest.mark.parametrize("algorithm", ["optimal", "mondrian", "mst"])
+def test_more_diversity_than_values_is_refused_even_with_full_suppression(diversity, l,
+                                                                          algorithm):
+    # 3 distinct values bound every class, whatever is suppressed
+    table, schema = _skewed()
+    with pytest.raises(ValueError, match=f"{diversity} l={l:g} cannot be reached"):
+        kg.anonymize(table, schema, k=2, l=l, diversity=diversity, algorithm=algorithm,
+                     suppression=1.0)
+
+
+@pytest.mark.parametrize("algorithm", kg.algorithms())
+def test_every_algorithm_releases_or_says_why(algorithm):
+    # a request that suppression makes reachable: a release that holds, or a clear
+    # ValueError / PrivacyError (never another exception)
+    table, schema = _skewed()
+    try:
+        res = kg.anonymize(table, schema, k=2, l=2, diversity="entropy", algorithm=algorithm,
+                           suppression=0.8)
+    except (ValueError, kg.PrivacyError) as err:
+        assert len(str(err).splitlines()) == 1 and ("l" in str(err) or "privacy" in str(err))
+    else:
+        assert res.verification.holds

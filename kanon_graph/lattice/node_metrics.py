@@ -17,6 +17,14 @@ level only), so their bounds stay exact, and both are monotone (a value's
 capped node only rises with the level). Height stays the sum of the node's
 levels; Discernibility and DM* read the class sizes only.
 
+Suppression: every metric charges a suppressed record the greatest loss,
+as if it were generalized to the root of every attribute (ARX's Loss counts
+a suppressed cell as fully generalized): 1 per cell in Loss and Precision,
+the sum of the heights in Height, ``|D|`` in Discernibility and DM*. So no
+node that suppresses records is ever cheaper than releasing those records
+at the top, and with a suppression budget no metric is monotone (a more
+general node may suppress fewer records).
+
 References
 ----------
 .. [ARX] Prasser & Kohlmayer, "Putting statistical disclosure control into
@@ -160,17 +168,29 @@ class PrecisionMetric(NodeMetric):
 
 
 class HeightMetric(NodeMetric):
-    """ARX's Height: the sum of the levels (Samarati's minimal height)."""
+    """ARX's Height (the sum of the levels, Samarati's minimal height), per record.
+
+    A suppressed record counts as fully generalized (every attribute at its
+    root, as ARX's Loss counts it): the value is the mean over records of
+    the levels each is released at,
+    ``sum(node) + (s / n) * (sum(heights) - sum(node))`` with ``s``
+    suppressed records, so suppressing records is never cheaper than
+    generalizing them to the top. Without suppression it is ``sum(node)``.
+    """
 
     name = "height"
     exact_without_suppression = True
-    always_monotone = True
+
+    def __init__(self, data, budget, capped=False):
+        super().__init__(data, budget, capped)
+        self.top = float(sum(data.heights))
 
     def lower_bound(self, nodes):
         return nodes.sum(axis=1).astype(float)
 
     def value(self, node, fs, failing):
-        return float(sum(node))
+        share = float(fs.counts[failing].sum()) / self.n if self.n else 0.0
+        return float(sum(node)) + share * (self.top - float(sum(node)))
 
 
 class DiscernibilityMetric(NodeMetric):
@@ -195,13 +215,18 @@ class DiscernibilityMetric(NodeMetric):
 
 
 class DMStarMetric(DiscernibilityMetric):
-    """ARX's monotonic discernibility DM*: sum of |E|^2 over every class, suppressed or not."""
+    """ARX's monotonic discernibility DM*: sum of |E|^2 over the classes.
+
+    ARX keeps DM* monotone by charging a suppressed class ``|E|^2`` like a
+    released one, which lets suppressing the whole table look cheaper than
+    releasing it. Here a suppressed record costs ``|D|``, as if generalized
+    to the root (every record in one class of ``|D|``): the greatest loss a
+    record can carry. With a suppression budget DM* therefore equals
+    Discernibility and is not monotone; without one it is ``sum |E|^2``,
+    monotone, as in ARX.
+    """
 
     name = "dm_star"
-    always_monotone = True
-
-    def value(self, node, fs, failing):
-        return float((fs.counts.astype(float) ** 2).sum())
 
 
 #: Metrics the optimal search understands, by name (add your own subclass here).

@@ -17,9 +17,16 @@ at most of the lattice:
   and binary-search the chain for its lowest anonymous node, so that each
   failing check rules out a large set of more specific nodes.
 
-Ties (equal values, up to 1e-12 relative) go to the node of lowest height,
-then to the lexicographically smallest level vector (earlier attributes less
+Ties (equal values, up to 1e-12 relative) go to the node that suppresses
+the fewest records, then to the node of lowest height, then to the
+lexicographically smallest level vector (earlier attributes less
 generalized): the order of :meth:`Lattice.array`.
+
+Suppression: every metric charges a suppressed record the greatest loss
+(as if generalized to the root of every attribute, as ARX counts it; see
+:mod:`~kanon_graph.lattice.node_metrics`), so suppressing the whole table
+never beats releasing it at the top node, and a tie between them goes to
+the release.
 
 With ``respect_boundaries=True`` (generalization boundaries, Hussien et al.
 2016) every node is a capped recoding -- each value stops at its MAGVal --
@@ -149,7 +156,7 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
     evaluated = np.zeros(total, dtype=bool)
     dominated = np.zeros(total, dtype=bool)     # more general than an evaluated node (monotone)
     status = StatusMap(lattice.dimension)
-    best = [np.inf, total]                      # value, position (the tie key)
+    best = [np.inf, total, 0]                   # value, position (tie key), suppressed
     counts = {"checked": 0, "evaluated": 0}
 
     def pos(node):
@@ -157,19 +164,25 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
 
     def alive():
         """Nodes that could still beat the best: not failing, not yet scored, bound not worse."""
-        value, rank = best
+        value, rank, suppressed = best
         tol = _TOL * max(1.0, abs(value)) if np.isfinite(value) else 0.0
-        worse = (bound > value + tol) | ((bound >= value - tol) & (np.arange(total) >= rank))
+        worse = bound > value + tol
+        if suppressed == 0:
+            # a tie is lost by position only when the best suppresses nothing;
+            # otherwise a later node of equal value may suppress fewer records
+            worse |= (bound >= value - tol) & (np.arange(total) >= rank)
         return (state != 2) & ~evaluated & ~dominated & ~worse
 
     def score(i, fs, failing):
         node = tuple(int(v) for v in nodes[i])
         value = scorer.value(node, fs, failing)
+        suppressed = int(fs.counts[failing].sum())
         evaluated[i] = True
         counts["evaluated"] += 1
         tol = _TOL * max(1.0, abs(best[0])) if np.isfinite(best[0]) else 0.0
-        if value < best[0] - tol or (value <= best[0] + tol and i < best[1]):
-            best[0], best[1] = value, i
+        tie = value <= best[0] + tol and (suppressed, i) < (best[2], best[1])
+        if value < best[0] - tol or tie:
+            best[0], best[1], best[2] = value, i, suppressed
         above = (nodes >= nodes[i]).all(axis=1)
         if scorer.monotone:
             dominated[above] = True

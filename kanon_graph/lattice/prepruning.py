@@ -19,7 +19,7 @@ and the pre-pruning raises an error naming it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -88,6 +88,27 @@ def _passes(attr, level, data, model, budget, capped=False):
     return _failing_alone(attr, level, data, model, capped) <= budget
 
 
+def _subset_model(model, budget):
+    """The part of ``model`` whose failing records only grow on a subset of attributes.
+
+    A class on one attribute is a union of classes of every string holding
+    it. Its size and distinct count bound theirs, so the records failing k or
+    distinct l only grow with more attributes. Entropy / recursive l and t
+    do not: a failing union may hold passing classes (and t is measured on
+    the records left released), so with a suppression budget the count of
+    records they fail on one attribute says nothing about a string, and
+    the pre-pruning tests k and distinct l only. Without a budget one
+    failing class suffices and the whole model is tested (a union of
+    classes passing entropy / recursive l or t passes too).
+    """
+    if budget == 0 or not getattr(model, "needs_sensitive", False):
+        return model
+    distinct = model.l is not None and model.diversity == "distinct"
+    if model.t is None and (model.l is None or distinct):
+        return model
+    return replace(model, l=model.l if distinct else None, diversity="distinct", t=None)
+
+
 def _caps(data, max_levels):
     names = data.names
     max_levels = dict(max_levels or {})
@@ -148,6 +169,7 @@ def prepruning(data, model, *, suppression=0.0, max_levels=None, respect_boundar
                                       boundary_levels(data, respect_boundaries))]
     binding = binding_boundaries(data) if respect_boundaries else {}
     budget = suppression_budget(suppression, data.n)
+    model = _subset_model(model, budget)
     lowest, highest, withheld, tests = [], [], [], 0
     for attr, cap in zip(data.attributes, caps):
         low = None

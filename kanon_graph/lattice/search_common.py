@@ -11,9 +11,20 @@ pre-pruning and a frequency engine (:func:`prepare`), ranks strings by
 :class:`~kanon_graph.registry.Partition` (:func:`finish`).
 
 **Ranking (ties broken deterministically).** Strings are ranked by: higher
-total RV (rounded to 10 decimals); then fewer attributes at their root level;
-then a smaller sum of levels; then the lexicographically smaller level
-vector. Sorted ascending by rank, the best string is last.
+total RV (rounded to 10 decimals); then fewer suppressed records (when
+known); then fewer attributes at their root level; then a smaller sum of
+levels; then the lexicographically smaller level vector. Sorted ascending by
+rank, the best string is last.
+
+**Suppressed records.** A suppressed record releases nothing, so it carries
+the lowest research value each attribute can have (its most general level,
+as ARX counts a suppressed record as fully generalized). A success string
+that suppresses ``s`` of ``n`` records is ranked by its *charged* RV, the
+record-weighted mean ``(1 - s/n) RV(levels) + (s/n) RV_min``
+(:func:`charged_rv`), never above its plain RV; ties go to fewer suppressed
+records. So suppressing the whole table is never chosen over a release. The
+string lists stay sorted by plain RV, an upper bound of the charged one, and
+prune only what that bound proves (:meth:`StringList.apply`).
 
 **Generalization boundaries.** With ``respect_boundaries=True`` the RV
 tables, the pre-pruning and every test use capped recodings (values stop at
@@ -38,7 +49,7 @@ from .prepruning import prepruning
 from .rv import research_values
 
 __all__ = ["string_bytes", "ranking_order", "best_string", "SearchContext", "prepare",
-           "success_table", "finish", "check_budget"]
+           "success_table", "finish", "check_budget", "charged_rv", "make_charge"]
 
 
 def string_bytes(d):
@@ -49,8 +60,40 @@ def string_bytes(d):
     return d + 8 + 8 + 1
 
 
-def ranking_order(levels, rv, heights):
-    """Indices sorting strings ascending by rank (the best string last)."""
+def charged_rv(rv, suppressed, n, lowest):
+    """The RV of a string that suppresses ``suppressed`` of ``n`` records.
+
+    Each suppressed record counts at ``lowest`` (the sum over attributes of
+    their lowest RV): ``(1 - s/n) rv + (s/n) lowest``, rounded to 10 decimals.
+
+    Examples
+    --------
+    >>> charged_rv(0.5, 0, 6, 0.0), charged_rv(0.5, 3, 6, 0.0), charged_rv(0.5, 6, 6, 0.0)
+    (0.5, 0.25, 0.0)
+    """
+    if suppressed == 0 or n == 0:
+        return round(float(rv), 10)
+    share = suppressed / n
+    return round((1.0 - share) * float(rv) + share * float(lowest), 10)
+
+
+def make_charge(engine, model, n, tables):
+    """``charge(node, rv) -> (charged rv, suppressed records)`` for one search."""
+    lowest = float(sum(min(t) for t in tables))
+
+    def charge(node, rv):
+        suppressed = engine.suppressed_records(node, model)
+        return charged_rv(rv, suppressed, n, lowest), suppressed
+
+    return charge
+
+
+def ranking_order(levels, rv, heights, suppressed=None):
+    """Indices sorting strings ascending by rank (the best string last).
+
+    ``suppressed`` (optional, per string): fewer suppressed records rank
+    higher among strings of equal RV.
+    """
     levels = np.asarray(levels)
     heights = np.asarray(heights, dtype=np.int64)
     roots = (levels == heights).sum(1)
@@ -64,17 +107,24 @@ def ranking_order(levels, rv, heights):
         keys = [-code]
     else:
         keys = [-levels[:, j].astype(np.int64) for j in range(levels.shape[1] - 1, -1, -1)]
-    return np.lexsort(keys + [-(roots * (int(total.max(initial=0)) + 1) + total),
-                              np.asarray(rv)])
+    keys = keys + [-(roots * (int(total.max(initial=0)) + 1) + total)]
+    if suppressed is not None:
+        keys.append(-np.asarray(suppressed, dtype=np.int64))
+    return np.lexsort(keys + [np.asarray(rv)])
 
 
-def best_string(success, heights):
-    """The best ``(levels, rv)`` of a success list by the ranking rule, or None."""
+def best_string(success, heights, suppressed=None):
+    """The best ``(levels, rv)`` of a success list by the ranking rule, or None.
+
+    ``suppressed`` (optional): a callable giving a string's suppressed
+    records, to break ties of equal RV towards fewer.
+    """
     if not success:
         return None
     levels = np.array([s[0] for s in success], dtype=np.int64).reshape(len(success), -1)
     rv = np.array([s[1] for s in success], dtype=float)
-    i = ranking_order(levels, rv, heights)[-1]
+    counts = None if suppressed is None else [suppressed(s[0]) for s in success]
+    i = ranking_order(levels, rv, heights, counts)[-1]
     return tuple(int(v) for v in levels[i]), float(rv[i])
 
 
@@ -103,6 +153,19 @@ class SearchContext:
         self.tests += 1
         return bool(self.engine.is_anonymous(node, self.model, self.suppression))
 
+    def charge(self, node, rv=None):
+        """``(charged RV, suppressed records)`` of a successful string (:func:`charged_rv`)."""
+        rv = self.rv.total(node) if rv is None else rv
+        return make_charge(self.engine, self.model, self.data.n, self.rv.tables)(node, rv)
+
+    def suppressed(self, node):
+        """Records suppressed at ``node``."""
+        return self.engine.suppressed_records(node, self.model)
+
+    def best(self, success):
+        """The best ``(levels, rv)`` of ``success``, ties to fewer suppressed records."""
+        return best_string(success, self.heights, self.suppressed)
+
 
 def prepare(data, model, suppression, *, weights=None, rules=None, rv_tables=None,
             max_levels=None, respect_boundaries=False):
@@ -119,8 +182,10 @@ def prepare(data, model, suppression, *, weights=None, rules=None, rv_tables=Non
                          FrequencyEngine(data, capped=capped), started, capped)
 
 
-def success_table(success, heights, limit=50):
+def success_table(success, heights, limit=50, suppressed=None):
     """The best ``limit`` successes, best first: levels, research value, root attributes.
+
+    ``suppressed`` (optional, per string) breaks ties of equal RV.
 
     The paper reports the success list with the number of root attributes of
     each string, so that a data expert may pick another string of similar RV.
@@ -129,17 +194,23 @@ def success_table(success, heights, limit=50):
         return []
     levels = np.array([s[0] for s in success], dtype=np.int64).reshape(len(success), -1)
     rv = np.array([s[1] for s in success], dtype=float)
-    order = ranking_order(levels, rv, heights)[::-1][:limit]
-    return [{"levels": tuple(int(v) for v in levels[i]), "research_value": float(rv[i]),
+    order = ranking_order(levels, rv, heights, suppressed)[::-1][:limit]
+    rows = [{"levels": tuple(int(v) for v in levels[i]), "research_value": float(rv[i]),
              "root_attributes": int((levels[i] == np.asarray(heights)).sum())} for i in order]
+    if suppressed is not None:
+        for row, i in zip(rows, order):
+            row["suppressed"] = int(suppressed[i])
+    return rows
 
 
 def finish(ctx, success, *, algorithm, generated, pruned, extra=None, listing=None):
     """The :class:`Partition` of the best success string, with the search statistics.
 
-    ``listing`` is the success list to report (default ``success``).
+    ``listing`` is the success list to report (default ``success``). Every
+    value is the string's charged RV (:func:`charged_rv`); the best string is
+    chosen with ties going to fewer suppressed records.
     """
-    best = best_string(success, ctx.heights)
+    best = ctx.best(success)
     if best is None and ctx.capped and binding_boundaries(ctx.data):
         top = boundary_levels(ctx.data, True)
         raise unreachable_error(algorithm, ctx.data, True,
@@ -156,6 +227,7 @@ def finish(ctx, success, *, algorithm, generated, pruned, extra=None, listing=No
     class_of = class_of.astype(np.int64)
     class_of[failing[class_of]] = -1
     roots = sum(int(l == h) for l, h in zip(levels, ctx.heights))
+    listed = list(dict.fromkeys(success if listing is None else listing))
     stats = {
         "research_value": value,
         "max_research_value": float(sum(t[0] for t in ctx.rv.tables)),
@@ -169,8 +241,8 @@ def finish(ctx, success, *, algorithm, generated, pruned, extra=None, listing=No
         "known_without_test": ctx.known,
         "strings_pruned": dict(pruned),
         "success_strings": len(success),
-        "successes": success_table(list(dict.fromkeys(
-            success if listing is None else listing)), ctx.heights),
+        "successes": success_table(listed, ctx.heights,
+                                   suppressed=[ctx.suppressed(l) for l, _ in listed]),
         "withheld": list(ctx.pre.withheld),
         "levels_dropped": ctx.pre.levels_dropped,
         "search_seconds": time.perf_counter() - ctx.started,

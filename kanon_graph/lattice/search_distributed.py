@@ -36,6 +36,7 @@ import numpy as np
 
 from ..registry import register_algorithm
 from .frequency import FrequencyEngine
+from .search_common import make_charge
 from .search_global import (PRUNING_RULES, StringList, best_string, finish, global_loop,
                             make_strings, prepare, string_bytes)
 
@@ -103,7 +104,8 @@ def _task(prefix, bound):
     before = engine.frequency_sets_computed
     success = []
     tests = global_loop(strings, lambda node: engine.is_anonymous(
-        node, s["model"], s["suppression"]), success)
+        node, s["model"], s["suppression"]), success,
+        make_charge(engine, s["model"], s["data"].n, s["tables"]))
     pruned = dict(strings.pruned)
     pruned["lower_rv"] += below
     return success, generated, pruned, tests, engine.frequency_sets_computed - before
@@ -231,7 +233,7 @@ def rv_distributed(data, model, *, rng=None, suppression=None, weights=None, rul
     retests, verified = 0, []
     remaining = list(dict.fromkeys(success))
     while remaining:
-        top = best_string(remaining, ctx.heights)
+        top = ctx.best(remaining)
         remaining.remove(top)
         retests += 1
         if ctx.test(top[0]):

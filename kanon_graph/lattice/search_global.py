@@ -30,6 +30,15 @@ general than a success (RV tables never increase with the level, so its RV is no
 higher, and it has at least as many root attributes and a larger level sum).
 The best anonymous string is therefore tested, and the answer equals an
 exhaustive search's.
+
+**Suppression.** A success that suppresses records is ranked by its charged
+RV (suppressed records count at the lowest RV, see
+:mod:`~kanon_graph.lattice.search_common`), which may lie below strings of
+lower plain RV or more general ones that suppress fewer records. Such a
+success prunes only the strings whose plain RV is below its charged RV (the
+plain RV bounds the charged one from above); the three rules above apply
+to successes that suppress nothing. The answer is still the exhaustive
+optimum by charged RV.
 """
 
 from __future__ import annotations
@@ -113,7 +122,7 @@ class StringList:
         i = len(self) // 2
         return tuple(int(v) for v in self.levels[i]), float(self.rv[i])
 
-    def apply(self, node, rv, anonymous, at=None):
+    def apply(self, node, rv, anonymous, at=None, suppressed=0, charged=None):
         """Remove ``node`` and what its outcome prunes (Figure 4, lines 5-12).
 
         A success still in the list also removes every string ranked below
@@ -122,10 +131,19 @@ class StringList:
         (the midpoint): then only the strings ranked above it are scanned,
         since every more specific string ranks above a failure and every
         string below a success goes anyway.
+
+        A success that suppresses records (``suppressed > 0``) is worth its
+        ``charged`` RV (:func:`~kanon_graph.lattice.search_common.charged_rv`),
+        below its plain RV, and a more general string may suppress fewer
+        records: it removes only itself and the strings whose plain RV (an
+        upper bound of their charged RV) is below ``charged``.
         """
         if not len(self):
             return
         g = np.asarray(node, dtype=np.int8)
+        if anonymous and suppressed:
+            self._apply_charged(g, rv if charged is None else charged)
+            return
         if at is None:
             found = np.flatnonzero((self.levels == g).all(1))
             if not found.size:
@@ -149,6 +167,14 @@ class StringList:
             self.levels = np.concatenate([self.levels[:at], self.levels[above][keep]])
             self.rv = np.concatenate([self.rv[:at], self.rv[above][keep]])
 
+    def _apply_charged(self, g, charged):
+        """The pruning of a success that suppresses records, worth ``charged``."""
+        lower = self.rv < charged
+        itself = (self.levels == g).all(1)
+        self.pruned["lower_rv"] += int(lower.sum())
+        keep = ~(lower | itself)
+        self.levels, self.rv = self.levels[keep], self.rv[keep]
+
     def _apply_outside(self, g, rv, anonymous):
         """The pruning of an outcome for a string no longer in the list."""
         if anonymous:
@@ -165,17 +191,25 @@ class StringList:
             self.rv = self.rv[~drop]
 
 
-def global_loop(strings, test, success):
-    """Figure 4's while loop over ``strings``; returns the number of tests."""
+def global_loop(strings, test, success, charge=None):
+    """Figure 4's while loop over ``strings``; returns the number of tests.
+
+    ``charge(node, rv) -> (charged rv, suppressed)`` values a success that
+    suppresses records (:func:`~kanon_graph.lattice.search_common.make_charge`);
+    without it a success is worth its plain RV.
+    """
     tests = 0
     while len(strings):
         at = len(strings) // 2
         node, rv = strings.midpoint()
         ok = test(node)
         tests += 1
+        value, suppressed = rv, 0
         if ok:
-            success.append((node, rv))
-        strings.apply(node, rv, ok, at)
+            if charge is not None:
+                value, suppressed = charge(node, rv)
+            success.append((node, value))
+        strings.apply(node, rv, ok, at, suppressed=suppressed, charged=value)
     return tests
 
 
@@ -244,7 +278,7 @@ def rv_global(data, model, *, rng=None, suppression=None, weights=None, rules=No
                   max_levels=max_levels, respect_boundaries=respect_boundaries)
     strings = _full_string_list(ctx, memory_budget, "rv-global")
     success = []
-    global_loop(strings, ctx.test, success)
+    global_loop(strings, ctx.test, success, ctx.charge)
     return finish(ctx, success, algorithm="rv-global", generated=strings.generated,
                   pruned=strings.pruned)
 

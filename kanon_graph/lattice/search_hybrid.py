@@ -68,13 +68,14 @@ def rv_hybrid(data, model, *, rng=None, suppression=None, weights=None, rules=No
 
     def record(node, ok):
         value = ctx.rv.total(node)
+        charged, suppressed = ctx.charge(node, value) if ok else (value, 0)
         if ok:
-            success.append((node, value))
-        strings.apply(node, value, ok)
+            success.append((node, charged))
+        strings.apply(node, value, ok, suppressed=suppressed, charged=charged)
 
     local_loop(ctx.pre.lowest, ctx.pre.highest, decide, record)
     local_tests, local_successes = ctx.tests, len(success)
-    global_loop(strings, ctx.test, success)
+    global_loop(strings, ctx.test, success, ctx.charge)
     success = list(dict.fromkeys(success))
     return finish(ctx, success, algorithm="rv-hybrid", generated=strings.generated,
                   pruned=strings.pruned,

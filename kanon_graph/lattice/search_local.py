@@ -112,7 +112,7 @@ def rv_local(data, model, *, rng=None, suppression=None, weights=None, rules=Non
 
     def record(node, ok):
         if ok:
-            success.append((node, ctx.rv.total(node)))
+            success.append((node, ctx.charge(node)[0]))
 
     seen = local_loop(ctx.pre.lowest, ctx.pre.highest, ctx.test, record)
     return finish(ctx, success, algorithm="rv-local", generated=len(seen), pruned={})

@@ -100,10 +100,16 @@ def discernibility(release, k):
 
 
 def cavg(release, k):
-    """CAVG = released records / (number of classes * k) -- [003] eq. (9)."""
-    if release.n_classes == 0:
-        return float("nan")
-    return float(release.sizes.sum() / (release.n_classes * k))
+    """CAVG = records / (number of classes * k) -- [003] eq. (9).
+
+    Suppressed records all read ``*`` and cannot be told apart, so together
+    they count as one more class: ``N / ((classes + 1) k)`` when any record
+    is suppressed. With every record suppressed that is ``N / k``, the value
+    of one class holding the whole table (the top node), the greatest CAVG
+    can take; never NaN.
+    """
+    classes = release.n_classes + (1 if release.suppressed else 0)
+    return float(release.data.n / (classes * k))
 
 
 def _arx_cell(attr, rel):

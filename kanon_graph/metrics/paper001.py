@@ -33,8 +33,10 @@ def paper001_il(release, k=None):
     order, by first record) adds ``(i + 1) / m`` per record to Byun's cost.
     The term depends on the order of the classes, so the metric is not
     monotone; it is kept to reproduce the paper's number, not to rank
-    releases. Suppressed records cost Byun's 1 per attribute and no extra
-    term.
+    releases. A suppressed record costs Byun's 1 per attribute plus 1, the
+    largest the extra term can be (as a record of a single class holding the
+    whole table), so suppressing never costs less than generalizing to the
+    top.
 
     Parameters
     ----------
@@ -66,7 +68,7 @@ def paper001_il(release, k=None):
     """
     m = release.n_classes
     extra = float((release.sizes * (np.arange(1, m + 1) / m)).sum()) if m else 0.0
-    return byun_il(release) + extra
+    return byun_il(release) + extra + float(release.suppressed)
 
 
 register_metric("paper001_il", paper001_il, monotone=False,
