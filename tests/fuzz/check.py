@@ -306,8 +306,10 @@ class Checker:
         sizes = np.bincount(codes, minlength=m).astype(float) if m else np.zeros(0)
         want = {"discernibility": float((sizes[sizes >= k] ** 2).sum()
                                         + n * sizes[sizes < k].sum() + n * suppressed)}
-        if m:
-            want["cavg"] = float(sizes.sum() / (m * k))
+        # the suppressed records all read '*': together they are one more class
+        classes = m + (1 if suppressed else 0)
+        if classes:
+            want["cavg"] = float(n / (classes * k))
         ncp_total, losses = float(suppressed * d), []
         cells = res.table[list(case.qis)].astype(str).to_numpy()[released]
         for j, q in enumerate(case.qis):

@@ -69,6 +69,9 @@ def _categories(case, res, info):
 
 def _tampered(res, **changes):
     import dataclasses
+    if "suppressed_rows" in changes:      # keep the mask in step with the forged rows
+        mask = res.table.index.isin(changes["suppressed_rows"])
+        changes.setdefault("suppressed_mask", mask)
     return dataclasses.replace(res, **changes)
 
 
