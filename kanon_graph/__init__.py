@@ -12,7 +12,7 @@ Quick start::
     print(res.summary())
 """
 
-from . import datasets, hierarchy, metrics, privacy, recoding, registry
+from . import datasets, hierarchy, io, metrics, privacy, recoding, registry
 from . import baselines  # noqa: F401  (registers the baseline algorithms)
 from . import clustering  # noqa: F401  (registers "sensitive-clustering" and SD)
 from . import constrained  # noqa: F401  (generalization boundaries; registers "boundaries")
@@ -52,6 +52,7 @@ __all__ = [
     "encode",
     "evaluate",
     "hierarchy",
+    "io",
     "load_hierarchies",
     "metrics",
     "privacy",

@@ -94,3 +94,7 @@ class AnonymizationResult:
         return (f"AnonymizationResult(algorithm={self.algorithm!r}, k={self.k}, "
                 f"rows={len(self.table)}, classes={len(self.classes)}, "
                 f"suppressed={self.suppressed}, holds={self.verification.holds})")
+
+    def _repr_html_(self):  # Jupyter's display: kanon_graph.viz.notebook renders it
+        from .viz.notebook import result_html
+        return result_html(self)

@@ -1,4 +1,4 @@
-"""The project's own Adult hierarchies (hierarchies/adult/)."""
+"""The project's own Adult hierarchies (kanon_graph/datasets/hierarchies/adult/)."""
 
 import numpy as np
 import pytest
@@ -87,10 +87,29 @@ def test_adult_anonymizes_with_project_hierarchies(adult_table):
 
 
 def test_missing_hierarchy_folder_is_a_clear_error(monkeypatch, tmp_path):
-    # as in a non-editable install: the package sits away from the checkout
+    # as in a broken install: the package data is missing beside the module
     import kanon_graph.datasets.adult as adult
 
     monkeypatch.setattr(adult, "__file__", str(tmp_path / "site" / "kanon_graph" /
                                                "datasets" / "adult.py"))
-    with pytest.raises(FileNotFoundError, match="pip install -e"):
+    with pytest.raises(FileNotFoundError, match="missing from the installed package"):
         adult_hierarchies_path()
+
+
+def test_hierarchies_are_package_data_inside_the_package():
+    # a wheel holds only the package: files read at run time must sit inside it and be
+    # named by pyproject's package-data globs (issue 16: they sat beside the package)
+    import fnmatch
+    from pathlib import Path
+
+    tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
+
+    package = Path(kg.__file__).resolve().parent
+    folder = adult_hierarchies_path().resolve()
+    assert package in folder.parents
+    pyproject = tomllib.loads((package.parent / "pyproject.toml").read_text())
+    globs = pyproject["tool"]["setuptools"]["package-data"]["kanon_graph"]
+    for file in folder.parent.rglob("*"):
+        if file.suffix in (".csv", ".md"):
+            name = file.relative_to(package).as_posix()
+            assert any(fnmatch.fnmatch(name, g) for g in globs), f"{name} is not package data"

@@ -1,69 +1,62 @@
-"""Every code block of README.md and docs/**/*.md runs.
+"""Every code block of README.md and docs/**/*.md runs, each page in its own fresh process.
 
-* ```python blocks of a page run in order in one namespace, in a fresh
-  temporary folder (so a block may use files an earlier block wrote); a
-  block written as a ``>>>`` session is checked as a doctest;
-* in ```bash blocks, every ``kanon-graph ...`` command runs in-process
-  (``kanon_graph.cli.main``) in that same folder and must exit with 0;
-  other commands (``pip``, ``python -m pytest``, ``dot``) are not run here;
-* a ```python block whose first line is ``# file: NAME.py`` is the content of
-  a file: it is written to NAME.py (and not run), for later blocks to import
-  or to pass to ``kanon-graph --plugin``;
-* ```text / ```console blocks are output and are not run.
+* Each page runs in a new interpreter (``tests/doc_page_runner.py``, which
+  says how each kind of block is run) in its own empty temporary folder, so a
+  page works only if its own imports suffice, as for a reader; the pages run
+  side by side to keep the wall-clock time down.
+* Shell blocks: every ``kanon-graph ...`` command runs (as its own process).
+  The other commands install packages or run the suite, so they are checked
+  here instead of run (``test_shell_commands_are_the_ones_ci_runs``): a
+  ``pip install -e .`` / ``pip install -e ".[extras]"`` must name extras that
+  pyproject.toml defines, and any other command must be one that ``.ci/run``
+  runs, word for word.
 
 A page whose Python code reads ``KANON_GRAPH_DATA`` skips when that variable
 is unset, like the data tests.
 """
 
-import doctest
 import importlib
 import importlib.util
+import json
 import os
 import pkgutil
 import re
-import shlex
+import subprocess
 import sys
+import tomllib
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 import kanon_graph as kg
-from kanon_graph.cli import main
+
+from doc_page_runner import code_blocks, shell_commands
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("**/*.md"))
-FENCE = re.compile(r"^```([\w-]*)[^\n]*\n(.*?)^```[ \t]*$", re.M | re.S)
+RUNNER = Path(__file__).resolve().with_name("doc_page_runner.py")
 
 
-def code_blocks(page):
-    """``[(language, code, line)]`` of the fenced blocks of a Markdown page."""
-    text = page.read_text(encoding="utf-8")
-    return [(m.group(1).lower(), m.group(2), text.count("\n", 0, m.start()) + 1)
-            for m in FENCE.finditer(text)]
+def _needs_data(page):
+    python = "\n".join(code for lang, code, _ in code_blocks(page) if lang == "python")
+    return "KANON_GRAPH_DATA" in python and not os.environ.get("KANON_GRAPH_DATA")
 
 
-def cli_commands(code):
-    """The ``kanon-graph`` commands of a shell block (continuations and ``&&`` split)."""
-    joined = re.sub(r"\\\n\s*", " ", code)
-    for line in joined.splitlines():
-        for part in line.split("&&"):
-            part = part.strip()
-            if part.startswith("kanon-graph "):
-                yield shlex.split(part)[1:]
+@pytest.fixture(scope="module")
+def page_runs(tmp_path_factory):
+    """``{page: (folder, CompletedProcess)}``: every page run in a fresh process."""
+    env = dict(os.environ, MPLBACKEND="Agg")
 
+    def run(page):
+        folder = tmp_path_factory.mktemp(page.stem)
+        done = subprocess.run([sys.executable, str(RUNNER), str(page)], cwd=folder, env=env,
+                              capture_output=True, text=True, timeout=600)
+        return page, (folder, done)
 
-@pytest.fixture
-def restore_registries(tmp_path):
-    algorithms = dict(kg.registry._ALGORITHMS)
-    metrics = dict(kg.metrics._registry._METRICS)
-    yield
-    for name, module in list(sys.modules.items()):  # modules a page wrote, e.g. plugins
-        if str(getattr(module, "__file__", None) or "").startswith(str(tmp_path)):
-            del sys.modules[name]
-    kg.registry._ALGORITHMS.clear()
-    kg.registry._ALGORITHMS.update(algorithms)
-    kg.metrics._registry._METRICS.clear()
-    kg.metrics._registry._METRICS.update(metrics)
+    todo = [p for p in PAGES if not _needs_data(p)]
+    with ThreadPoolExecutor(max_workers=max(2, min(8, os.cpu_count() or 2))) as pool:
+        return dict(pool.map(run, todo))
 
 
 def test_pages_exist_and_have_code():
@@ -102,42 +95,78 @@ def test_readme_lists_exactly_the_registered_algorithms():
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
-def test_page_code_runs(page, tmp_path, monkeypatch, capsys, restore_registries):
-    blocks = code_blocks(page)
-    python = "\n".join(code for lang, code, _ in blocks if lang == "python")
-    if "KANON_GRAPH_DATA" in python and not os.environ.get("KANON_GRAPH_DATA"):
+def test_page_code_runs(page, page_runs):
+    if _needs_data(page):
         pytest.skip("KANON_GRAPH_DATA is not set; this page reads the shared data")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    namespace = {"__name__": "__docs__"}
-    for lang, code, line in blocks:
-        where = f"{page.name}, block at line {line}"
-        first = code.lstrip().splitlines()[0] if code.strip() else ""
-        if lang == "python" and first.startswith("# file:"):
-            (tmp_path / first.split(":", 1)[1].strip()).write_text(code, encoding="utf-8")
-        elif lang == "python" and code.lstrip().startswith(">>>"):
-            test = doctest.DocTestParser().get_doctest(code, namespace, where, str(page), line)
-            runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS
-                                           | doctest.NORMALIZE_WHITESPACE)
-            report = []
-            runner.run(test, out=report.append)
-            assert runner.failures == 0, f"{where}:\n" + "".join(report)
-        elif lang == "python":
-            exec(compile(code, where, "exec"), namespace)
-        elif lang in ("bash", "sh", "shell"):
-            for argv in cli_commands(code):
-                code_ = main(argv)
-                _, err = capsys.readouterr()
-                assert code_ == 0, f"{where}: kanon-graph {' '.join(argv)} -> {code_}: {err}"
+    _, done = page_runs[page]
+    assert done.returncode == 0, done.stderr[-4000:]
 
 
-def test_api_page_is_up_to_date():
-    """docs/api.md is what docs/make_api.py renders from the current docstrings."""
-    spec = importlib.util.spec_from_file_location("make_api", ROOT / "docs" / "make_api.py")
-    make_api = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(make_api)
-    committed = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
-    assert make_api.render() == committed, "docs/api.md is stale: run python docs/make_api.py"
+def _cli_outputs(folder):
+    """``[(argv, stdout)]`` of the ``kanon-graph`` commands a page ran, in order."""
+    outs = sorted((folder / ".cli").glob("*.out"), key=lambda p: int(p.stem))
+    return [(json.loads(p.with_suffix(".args").read_text()), p.read_text()) for p in outs]
+
+
+def test_hierarchy_page_cli_shows_what_python_shows(page_runs):
+    """hierarchies.md: "the same from the command line" prints the tree the page shows."""
+    page = ROOT / "docs" / "hierarchies.md"
+    blocks = code_blocks(page)
+    python = next(i for i, (lang, code, _) in enumerate(blocks)
+                  if lang == "python" and "print(hierarchy_text(location))" in code)
+    shown = next(code for lang, code, _ in blocks[python:] if lang == "text")
+    folder, done = page_runs[page]
+    assert done.returncode == 0, done.stderr[-4000:]
+    printed = dict((tuple(argv), out) for argv, out in _cli_outputs(folder))
+    out = printed[("hierarchy", "show", "location.csv")]
+    assert shown.strip() in out, out
+    assert out.count("MAGVal") == 3
+
+
+def _extras():
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    return set(pyproject["project"]["optional-dependencies"])
+
+
+def test_shell_commands_are_the_ones_ci_runs():
+    ci = (ROOT / ".ci" / "run").read_text()
+    checked = 0
+    for page in PAGES:
+        for lang, code, line in code_blocks(page):
+            if lang not in ("bash", "sh", "shell"):
+                continue
+            for command in shell_commands(code):
+                where = f"{page.name}, block at line {line}: {command!r}"
+                if command.startswith("kanon-graph "):
+                    continue                               # run by test_page_code_runs
+                install = re.fullmatch(r'pip install -e (\.|"\.\[([\w,-]+)\]")', command)
+                if install:
+                    extras = set((install.group(2) or "").split(",")) - {""}
+                    assert extras <= _extras(), f"{where}: no such extra in pyproject.toml"
+                else:
+                    assert command in ci, f"{where} is neither run by the test nor by .ci/run"
+                checked += 1
+    assert checked >= 2
+
+
+def test_pages_write_one_install_form():
+    """Every ``pip install`` a page mentions is the checkout's ``pip install -e ...`` form."""
+    for page in PAGES:
+        for mention in re.findall(r"pip install [^`\n]*", page.read_text()):
+            assert re.match(r'pip install -e (\.|"\.\[[\w,-]+\]")', mention), \
+                f"{page.name}: {mention!r}"
+            for extra in re.findall(r"\[([\w,-]+)\]", mention):
+                assert set(extra.split(",")) <= _extras(), f"{page.name}: {mention!r}"
+
+
+def test_readme_may_suppress_column_is_the_declared_capability():
+    # the README said "with boundaries" where `kanon-graph algorithms` says "yes"
+    section = (ROOT / "README.md").read_text().split("## Algorithms")[1].split("\n## ")[0]
+    rows = re.findall(r"^\| `([^`]+)` \| \w+ \| \w+ \| ([^|]+) \|", section, re.M)
+    assert rows
+    for name, suppress in rows:
+        declared = kg.registry.get_algorithm(name).supports_suppression
+        assert suppress.strip() == ("yes" if declared else "no"), name
 
 
 def test_algorithm_index_names_every_registered_algorithm_and_page():
@@ -173,3 +202,47 @@ def test_doc_pictures_are_drawn_by_make_pictures(tmp_path):
         assert path.read_bytes()[:4] == b"\x89PNG"
         committed = ROOT / "docs" / "img" / path.name
         assert committed.exists() and committed.stat().st_size < 100_000
+
+
+def _reference_modules():
+    """``{module name: page}`` of the ``::: module`` directives of docs/reference/."""
+    found = {}
+    for page in sorted((ROOT / "docs" / "reference").glob("*.md")):
+        for name in re.findall(r"^::: ([\w.]+)\s*$", page.read_text(), re.M):
+            found[name] = page
+    return found
+
+
+def test_every_public_module_has_a_reference_page():
+    """mkdocstrings renders each ``__all__``; every public package must be on a page."""
+    public = {"kanon_graph"} | {f"kanon_graph.{m.name}" for m in pkgutil.iter_modules(kg.__path__)
+                                if m.ispkg and not m.name.startswith("_") and m.name != "cli"}
+    pages = _reference_modules()
+    assert public <= set(pages), f"no reference page for {sorted(public - set(pages))}"
+    index = (ROOT / "docs" / "reference" / "index.md").read_text()
+    for name, page in pages.items():
+        assert f"]({page.name})" in index, f"reference/index.md does not link {page.name}"
+
+
+def test_every_public_name_has_a_docstring():
+    """Each name a reference page renders (its module's ``__all__``) is documented."""
+    import inspect
+
+    for module_name in _reference_modules():
+        module = importlib.import_module(module_name)
+        assert hasattr(module, "__all__"), f"{module_name} has no __all__ to render"
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if inspect.isclass(obj) or inspect.isfunction(obj) or inspect.ismodule(obj):
+                doc = obj.__doc__ or ""
+                assert doc.strip(), f"{module_name}.{name} has no docstring"
+
+
+def test_mkdocs_config_builds_the_docs_folder_strictly():
+    import yaml
+
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text())
+    assert config["docs_dir"] == "docs" and config["strict"] is True
+    handler = config["plugins"][1]["mkdocstrings"]["handlers"]["python"]["options"]
+    assert handler["docstring_style"] == "numpy"
+    assert "mkdocs build --strict" in (ROOT / ".ci" / "run").read_text()

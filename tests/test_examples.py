@@ -251,3 +251,42 @@ def test_readme_lists_every_example():
     section = (EXAMPLES.parent / "README.md").read_text().split("## Examples")[1]
     for script in EXAMPLES.glob("*.py"):
         assert f"`{script.name}`" in section, f"README's examples table lacks {script.name}"
+
+
+def _html(cell):
+    return "".join(o.get("data", {}).get("text/html", "") for o in cell.outputs)
+
+
+def test_notebook_tour_runs_and_shows_its_pictures(tmp_path):
+    """examples/notebook_tour.ipynb runs top to bottom with every picture inline."""
+    import nbclient
+    import nbformat
+
+    nb = nbformat.read(EXAMPLES / "notebook_tour.ipynb", as_version=4)
+    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    cells = {c.source.strip().splitlines()[-1]: c for c in nb.cells if c.cell_type == "code"}
+    location = kg.datasets.paper_002_location()
+    assert "<svg" in _html(cells["location"])
+    assert f"{location.n_leaves} leaves, {len(location)} nodes" in _html(cells["location"])
+    assert "<svg" in _html(cells['hierarchies["education"]'])
+    table, schema = kg.datasets.make_census(1000, seed=0), kg.datasets.census_schema()
+    res = kg.anonymize(table, schema, k=5, algorithm="datafly")
+    shown = _html(cells["global_res"])
+    assert res.verification.describe() in shown and "<th>size</th>" in shown
+    levels = "".join(f"<td>{v}</td>" for v in res.levels.values())
+    assert levels in shown
+    assert "<th>size</th>" in _html(cells["local_res"])
+    data = kg.encode(kg.datasets.paper_003_table(), kg.datasets.paper_003_schema())
+    lattice = kg.lattice.Lattice(data.heights, names=data.names)
+    assert "<svg" in _html(cells["lattice"]) and f"{lattice.size} nodes" in _html(cells["lattice"])
+    assert "<svg" in _html(cells["kg.viz.mst_split_view(data, 3)"])
+    for last in ("kg.viz.lattice_figure(lattice, found.status);",
+                 'kg.viz.metric_curves_figure(comparison, metrics=["loss"]);'):
+        images = [o for o in cells[last].outputs if "image/png" in o.get("data", {})]
+        assert len(images) == 1, last                     # the figure, inline, once
+    pivot = [c for c in nb.cells if "comparison.pivot" in c.source][0]
+    text = "".join(o.get("data", {}).get("text/plain", "") for o in pivot.outputs)
+    mst = kg.anonymize(table, schema, k=5, algorithm="mst").metrics["loss"]
+    row = next(line.split() for line in text.splitlines() if line.startswith("mst"))
+    assert float(row[2]) == pytest.approx(round(mst, 4))  # columns k = 2, 5, 10

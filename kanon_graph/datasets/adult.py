@@ -5,7 +5,7 @@
   no header, 15 columns) into ARX's 9 columns, dropping rows with a missing
   value and reporting how many.
 * :func:`adult_hierarchies_path` / :func:`adult_hierarchies` give the
-  hierarchies shipped with this project in ``hierarchies/adult/`` (written for
+  hierarchies shipped inside the package in ``datasets/hierarchies/adult/`` (written for
   kanon_graph, with the heights of Venkata Ramana & Valli Kumari 2013,
   Table 3, for age, workclass, sex, education and occupation).
 
@@ -43,15 +43,20 @@ _FILE_NAMES = ("adult.csv", "adult.data")
 
 
 def adult_hierarchies_path():
-    """The folder of the project's Adult hierarchies (``hierarchies/adult``).
+    """The folder of the project's Adult hierarchies, shipped inside the package.
 
-    It sits at the top of the source checkout, beside the package, so it is
-    found in an editable install (``pip install -e .``) or when running from
-    the checkout; a clear error says so otherwise.
+    The files live in ``kanon_graph/datasets/hierarchies/adult/`` and are
+    package data, so they are found from a built wheel as well as from the
+    source checkout.
 
     Returns
     -------
     pathlib.Path
+
+    Raises
+    ------
+    FileNotFoundError
+        The installed package lacks the files (a broken or partial install).
 
     Examples
     --------
@@ -60,12 +65,12 @@ def adult_hierarchies_path():
     >>> path.name, (path / "adult_hierarchy_age.csv").exists()
     ('adult', True)
     """
-    path = Path(__file__).resolve().parents[2] / "hierarchies" / "adult"
+    path = Path(__file__).resolve().parent / "hierarchies" / "adult"
     if not (path / "adult_hierarchy_age.csv").is_file():
         raise FileNotFoundError(
-            f"the project's Adult hierarchies are not at {str(path)!r}; they ship with the "
-            f"source checkout (hierarchies/adult/), so install kanon_graph with "
-            f"'pip install -e .' from the checkout or pass your own hierarchy folder"
+            f"the project's Adult hierarchies are missing from the installed package "
+            f"(expected at {str(path)!r}); reinstall kanon_graph or pass your own "
+            f"hierarchy folder"
         )
     return path
 

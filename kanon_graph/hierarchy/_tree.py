@@ -465,3 +465,7 @@ class Hierarchy(MagvalMixin):
         """Source line of a leaf's row, when read from a file."""
         return self._leaf_lines.get(self._normalize(leaf))
 
+    def _repr_html_(self):  # Jupyter's display: kanon_graph.viz.notebook draws it
+        from ..viz.notebook import hierarchy_html
+        return hierarchy_html(self)
+

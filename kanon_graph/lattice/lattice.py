@@ -210,6 +210,10 @@ class Lattice:
 
         return lattice_dot(self, status=status, name=name)
 
+    def _repr_html_(self):  # Jupyter's display: kanon_graph.viz.notebook draws it
+        from ..viz.notebook import lattice_html
+        return lattice_html(self)
+
 
 def _status_of(status, node):
     if status is None:

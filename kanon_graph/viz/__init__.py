@@ -14,7 +14,10 @@ drawn.
   (paper 003, Figure 5): :func:`mst_split_view`, :func:`mst_dot`,
   :func:`mst_figure`;
 * metric curves (loss against k per algorithm): :func:`metric_curves_figure`;
-* original against released distributions: :func:`distribution_figure`.
+* original against released distributions: :func:`distribution_figure`;
+* notebook displays: hierarchies, lattices, MST splits and results show
+  themselves in Jupyter (:mod:`kanon_graph.viz.notebook`); :func:`set_display`
+  sets how much they show.
 """
 
 from .distribution import distribution_figure
@@ -22,6 +25,7 @@ from .hierarchy import (hierarchy_dot, hierarchy_figure, hierarchy_text, hierarc
                         write_dot)
 from .lattice import lattice_dot, lattice_dot_lines, lattice_figure
 from .metrics import metric_curves_figure
+from .notebook import set_display
 from .records import MSTSplitView, mst_dot, mst_figure, mst_split_view
 
 __all__ = [
@@ -38,5 +42,6 @@ __all__ = [
     "mst_dot",
     "mst_figure",
     "mst_split_view",
+    "set_display",
     "write_dot",
 ]

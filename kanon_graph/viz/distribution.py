@@ -10,19 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._figure import pyplot
+
 __all__ = ["distribution_figure"]
-
-
-def _pyplot():
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg", force=False)
-        import matplotlib.pyplot as plt
-    except ImportError:  # pragma: no cover - depends on the environment
-        raise ImportError("distribution_figure needs matplotlib: pip install -e '.[plot]'") \
-            from None
-    return plt
 
 
 def distribution_figure(original, released, *, attribute="value", bins=30):
@@ -48,7 +38,7 @@ def distribution_figure(original, released, *, attribute="value", bins=30):
     >>> [ax.get_title() for ax in fig.axes]
     ['age: histogram', 'age: empirical CDF']
     """
-    plt = _pyplot()
+    plt = pyplot("distribution_figure")
     x = np.asarray(original, dtype=float)
     y = np.asarray(released, dtype=float)
     fig, (hist, ecdf) = plt.subplots(1, 2, figsize=(10, 4))

@@ -239,11 +239,11 @@ def hierarchy_figure(hierarchy, *, ax=None, leaf_fontsize=None):
     >>> len(ax.collections[1].get_offsets())   # the three MAGVal stars
     3
     """
-    from matplotlib.collections import LineCollection
-
     from ._figure import pyplot
 
-    plt = pyplot("hierarchy_figure")
+    plt = pyplot("hierarchy_figure")  # first: a clear error when matplotlib is absent
+    from matplotlib.collections import LineCollection
+
     nodes = list(hierarchy)
     x = _tree_positions(hierarchy)
     n = hierarchy.n_leaves

@@ -56,15 +56,15 @@ def lattice_figure(lattice, status=None, *, ax=None, max_nodes=400):
     >>> ax.get_title(), len(ax.texts), len(ax.collections[0].get_segments())
     ('lattice: 6 nodes, height 3', 6, 7)
     """
-    from matplotlib.collections import LineCollection
-    from matplotlib.patches import Patch
-
     from ._figure import pyplot
 
     if lattice.size > max_nodes:
         raise ValueError(f"The lattice has {lattice.size} nodes, more than max_nodes="
                          f"{max_nodes} for lattice_figure; draw it with lattice_dot instead.")
-    plt = pyplot("lattice_figure")
+    plt = pyplot("lattice_figure")  # first: a clear error when matplotlib is absent
+    from matplotlib.collections import LineCollection
+    from matplotlib.patches import Patch
+
     layers = {}
     for node in lattice.nodes():
         layers.setdefault(lattice.height(node), []).append(node)

@@ -62,6 +62,10 @@ class MSTSplitView:
     def n_classes(self):
         return int(self.cluster_of.max()) + 1 if len(self.cluster_of) else 0
 
+    def _repr_html_(self):  # Jupyter's display (kanon_graph.viz.notebook)
+        from .notebook import mst_html
+        return mst_html(self)
+
 
 def _record_labels(graph):
     out = []

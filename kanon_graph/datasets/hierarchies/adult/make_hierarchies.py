@@ -1,8 +1,9 @@
 """Write the project's Adult hierarchies (``adult_hierarchy_<column>.csv``).
 
-Run from anywhere: ``python hierarchies/adult/make_hierarchies.py``. The CSV
-files are committed; this script only documents how they were made and lets
-them be regenerated. It is not part of the package. The groupings are this
+Run from anywhere: ``python kanon_graph/datasets/hierarchies/adult/make_hierarchies.py``.
+The CSV files are committed and ship in the wheel as package data; this script
+only documents how they were made and lets them be regenerated; the package
+never imports it. The groupings are this
 project's own (see ``README.md`` beside this file for what each level means).
 """
 
