@@ -72,3 +72,11 @@ def test_a_suppressed_record_costs_at_least_the_top_node(metric):
     all_released = scorer.value(top, high, np.zeros(len(high.counts), dtype=bool))
     nothing_generalized = scorer.value(bottom, low, np.zeros(len(low.counts), dtype=bool))
     assert all_suppressed >= all_released > nothing_generalized
+
+
+def test_rv_local_falls_back_to_the_top_when_its_pointers_only_find_full_suppression():
+    # k = n: every string below the top passes only by suppressing all 4 records, and
+    # the Hi/Lo/Mid pointers run to level 0; the top string releases every record
+    res = _run("abcd", 4, algorithm="rv-local", suppression=1.0)
+    assert res.suppressed == 0 and res.levels == {"q": 2}
+    assert res.stats["strings_generated"] == 3

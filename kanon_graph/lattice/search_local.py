@@ -19,6 +19,14 @@ When the pointers meet on a string that was never tested it is tested once,
 so a search whose every string failed still ends at the most general
 allowed string. The search is a heuristic: it looks at a handful of strings
 and need not find the best one (the paper's Table 5).
+
+**Suppression.** With a suppression budget every string the pointers visit
+may pass only by suppressing records (with a budget of 1.0, by suppressing
+all of them), and the pointers then run to the most specific strings. So
+when the best success found suppresses records, the most general allowed
+string is tested once more as a fallback: a suppressed record is charged the
+lowest RV (as in ``rv-global``), so the answer is never worse than releasing
+every record at the top. Without suppression nothing changes.
 """
 
 from __future__ import annotations
@@ -115,6 +123,12 @@ def rv_local(data, model, *, rng=None, suppression=None, weights=None, rules=Non
             success.append((node, ctx.charge(node)[0]))
 
     seen = local_loop(ctx.pre.lowest, ctx.pre.highest, ctx.test, record)
+    top = tuple(int(v) for v in ctx.pre.highest)
+    if success and min(ctx.suppressed(node) for node, _ in success) > 0 \
+            and all(node != top for node, _ in seen):
+        if ctx.test(top):
+            record(top, True)
+        seen.append((top, top in dict(success)))
     return finish(ctx, success, algorithm="rv-local", generated=len(seen), pruned={})
 
 
