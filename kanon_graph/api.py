@@ -224,7 +224,7 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
     suppression = _check_fraction(suppression, "suppression", "anonymize")
     data = encode(table, schema, missing=missing, where="anonymize")
     model = _model(k, l, diversity, c, t, sensitive, data.n, "anonymize").bind(data)
-    _check_reachable(model, data, suppression, info)
+    _check_reachable(model, data, suppression, info, bool(respect_boundaries))
     if info.needs_hierarchies:
         lacking = [a.name for a in data.attributes if a.hierarchy is None]
         if lacking:
@@ -282,7 +282,7 @@ def _released_k(table_out, quasi_identifiers, class_of):
     return int(released.value_counts().min()) if len(released) else 0
 
 
-def _check_reachable(model, data, suppression=None, info=None):
+def _check_reachable(model, data, suppression=None, info=None, boundaries=False):
     """Refuse a model that no release can satisfy, before any algorithm runs.
 
     A release keeps a set R of at least ``max(k, n - budget)`` records
@@ -296,11 +296,19 @@ def _check_reachable(model, data, suppression=None, info=None):
     distribution more even, and it never drops a value. If even that R
     fails, every release fails. Without suppression R is the whole table,
     and the distinct count of the whole table bounds every class either way.
+
+    Local recodings suppress records only where generalization boundaries
+    leave no allowed class, never to reach l or t: without boundaries their
+    budget here is 0, so a request that only suppression could meet is
+    refused up front, naming the algorithms that can.
     """
     if not model.needs_sensitive:
         return
     n = data.n
-    if suppression is None:
+    local = info is not None and info.recoding == "local" and not boundaries
+    if local:
+        budget = 0
+    elif suppression is None:
         budget = min(model.k, n) if info is None or info.supports_suppression else 0
     else:
         budget = int(np.floor(suppression * n + 1e-9))
@@ -326,8 +334,13 @@ def _check_reachable(model, data, suppression=None, info=None):
         how = ("even the whole table as one class achieves" if drop == 0 else
                f"even one class of the best {int(kept.sum())} of the {n} records that the "
                f"suppression budget can keep achieves")
+        hint = ""
+        if local and suppression:
+            hint = (f"; algorithm {info.name!r} does not suppress records to reach it: a "
+                    f"global algorithm with a suppression budget (e.g. 'optimal', "
+                    f"'datafly') may")
         raise ValueError(f"{what} cannot be reached on sensitive attribute "
-                         f"{model.sensitive!r}: {how} only {reached}")
+                         f"{model.sensitive!r}: {how} only {reached}{hint}")
 
 
 def _check_options(info, options):

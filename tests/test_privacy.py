@@ -323,3 +323,14 @@ def test_every_algorithm_releases_or_says_why(algorithm):
         assert len(str(err).splitlines()) == 1 and ("l" in str(err) or "privacy" in str(err))
     else:
         assert res.verification.holds
+
+
+@pytest.mark.parametrize("algorithm", ["mondrian", "mst", "sd"])
+def test_local_algorithms_refuse_up_front_an_l_only_suppression_could_meet(algorithm):
+    # the whole table reaches entropy l 1.9 < 2; only suppressing x's would reach 2, and
+    # local recodings do not suppress to reach l: refused before the algorithm runs,
+    # naming the global algorithms that can (was a PrivacyError after the run)
+    table, schema = _skewed()
+    with pytest.raises(ValueError, match="does not suppress records to reach it"):
+        kg.anonymize(table, schema, k=2, l=2, diversity="entropy", algorithm=algorithm,
+                     suppression=0.8)
