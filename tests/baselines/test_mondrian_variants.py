@@ -117,3 +117,32 @@ def test_binary_cuts_lose_less_than_the_paper_cuts_on_adult():
         paper = kg.anonymize(table, schema, k=5, algorithm="mondrian", split="paper",
                              metrics=[metric])
         assert binary.metrics[metric] < 0.8 * paper.metrics[metric]
+
+
+@pytest.mark.parametrize("split", ["binary", "paper"])
+def test_every_split_keeps_the_generalization_boundaries(split):
+    rng = np.random.default_rng(4)
+    cities = ["Geza", "Aswan", "Luxor", "Helwan", "Fayoum", "Minya", "Alex", "Tanta", "Damietta"]
+    table = pd.DataFrame({"location": rng.choice(cities, 120), "age": rng.integers(20, 80, 120),
+                          "disease": rng.choice(["flu", "cancer", "hiv"], 120)})
+    schema = kg.Schema(quasi_identifiers=["location", "age"], sensitive=["disease"],
+                       hierarchies={"location": kg.datasets.paper_002_location(),
+                                    "age": intervals(range(100), widths=[10, 20, 40], name="age")})
+    res = kg.anonymize(table, schema, k=4, algorithm="mondrian", respect_boundaries=True,
+                       split=split)
+    assert kg.constraint_violations(res) == []
+    assert res.verification.holds and min(len(c) for c in res.classes) >= 4
+
+
+def test_frequency_is_counted_in_the_partition_being_cut():
+    # in the whole table a > b > c > d, but among city x c and d are the frequent ones
+    x = ["a", "b"] + ["c"] * 4 + ["d"] * 4
+    y = ["a"] * 6 + ["b"] * 5 + ["c"]
+    table = pd.DataFrame({"city": ["x"] * 10 + ["y"] * 12, "job": x + y,
+                          "disease": ["flu", "hiv"] * 11})
+    schema = kg.Schema(quasi_identifiers=["city", "job"], sensitive=["disease"],
+                       categorical=["city", "job"])
+    res = kg.anonymize(table, schema, k=4, algorithm="mondrian")
+    groups = sorted((table["city"][c].iloc[0], "".join(sorted(set(table["job"][c]))))
+                    for c in res.classes)
+    assert groups == [("x", "abd"), ("x", "c"), ("y", "a"), ("y", "bc")]

@@ -3,9 +3,10 @@
 Every attribute is turned into an integer *rank* per record, so that a cut is
 a threshold on the rank: numeric values by their order; categorical values
 with a hierarchy by the depth-first order of its leaves (every subtree is a
-contiguous run of ranks); hierarchy-free categorical values by an order
-chosen once for the whole table (:func:`value_order`). The partition's records
-sorted by rank are then cut at one position.
+contiguous run of ranks); hierarchy-free categorical values by their codes
+(the sorted values), re-ranked at each cut by their frequency in the partition
+being cut when asked (:func:`by_frequency`). The partition's records sorted
+by rank are then cut at one position.
 """
 
 from __future__ import annotations
@@ -15,19 +16,13 @@ import numpy as np
 ORDERS = ("frequency", "codes")
 
 
-def value_order(codes, n_codes, order):
-    """Ranks of the codes of a hierarchy-free categorical attribute.
-
-    ``"frequency"``: most frequent value first (ties by code), so the
-    median cut tends to isolate the frequent values and leave the long tail
-    of rare ones together; ``"codes"``: the sorted order of the values.
-    """
-    if order == "codes":
-        return np.arange(n_codes)
-    counts = np.bincount(codes, minlength=n_codes)
-    rank = np.empty(n_codes, dtype=np.int64)
-    rank[np.argsort(-counts, kind="stable")] = np.arange(n_codes)
-    return rank
+def by_frequency(ranks):
+    """Re-rank values so that the most frequent among ``ranks`` comes first (ties by rank)."""
+    lo = ranks.min()
+    counts = np.bincount(ranks - lo)
+    local = np.empty(len(counts), dtype=np.int64)
+    local[np.argsort(-counts, kind="stable")] = np.arange(len(counts))
+    return local[ranks - lo]
 
 
 class Attribute:
@@ -37,7 +32,8 @@ class Attribute:
     ----------
     attr : EncodedAttribute
     order : {"frequency", "codes"}
-        Order of the values of a hierarchy-free categorical attribute.
+        Order of the values of a hierarchy-free categorical attribute at a
+        cut: most frequent in the partition first, or the sorted values.
     along_hierarchy : bool, default True
         Cut a numeric attribute that has a hierarchy along the hierarchy
         (between children of the partition's LCA) rather than on its values.
@@ -67,7 +63,8 @@ class Attribute:
             self.n_leaves = lmap.shape[1]
         else:
             self.n_codes = attr.n_codes
-            self.rank = value_order(attr.codes, attr.n_codes, order)[attr.codes]
+            self.rank = attr.codes
+            self.by_frequency = order == "frequency"
 
     def width(self, rows):
         """Normalized width of a partition: 0 when every record has the same rank.
@@ -106,6 +103,8 @@ class Attribute:
         ``ok(parts)`` says whether every part satisfies the privacy model.
         """
         r = self.rank[rows]
+        if self.kind == "set" and self.by_frequency:
+            r = by_frequency(r)
         order = np.argsort(r, kind="stable")
         ranks = r[order]
         n = len(rows)
