@@ -29,6 +29,13 @@ def test_int64_beyond_2_53_keeps_every_digit():
     assert _release(values[:1], k=1) == ["9007199254740993"]
 
 
+def test_mondrian_cuts_integers_one_float_cannot_tell_apart():
+    # 2**53 and 2**53 + 1 are one float: Mondrian ranks by the exact codes, so at k=1
+    # each is its own class, released as its own digits
+    values = np.array([2**53 + 1, 2**53, 5], dtype=np.int64)
+    assert _release(values, k=1, algorithm="mondrian") == [str(v) for v in values]
+
+
 @pytest.mark.parametrize("algorithm", ["mondrian", "mst", "k-member"])
 def test_numeric_text_column_keeps_its_texts(algorithm):
     texts = ["1.50", "2", "1e3", "-0"]

@@ -46,10 +46,18 @@ class Attribute:
             self.kind = "numeric"
         else:
             self.kind = "tree" if h is not None else "set"
-        if self.kind == "numeric":
+        if self.kind == "numeric" and h is None:
+            # the codes already follow the exact numeric order (integers beyond 2**53
+            # included, which float values would merge): rank by code
+            self.rank = np.asarray(attr.codes, dtype=np.int64)
+            self.sorted_values = np.zeros(attr.n_codes)
+            self.sorted_values[self.rank] = attr.values
+        elif self.kind == "numeric":
             self.sorted_values, self.rank = np.unique(attr.values.astype(float),
                                                       return_inverse=True)
-            span = float(self.sorted_values[-1] - self.sorted_values[0])
+        if self.kind == "numeric":
+            values = np.asarray(attr.values, dtype=float)
+            span = float(values.max() - values.min()) if len(values) else 0.0
             self.span = span if span > 0 else 1.0
         elif self.kind == "tree":
             lmap = np.vstack(h.level_map)                 # (height + 1, leaves)
@@ -79,7 +87,10 @@ class Attribute:
         if lo == hi:
             return 0.0
         if self.kind == "numeric":
-            return (self.sorted_values[hi] - self.sorted_values[lo]) / self.span
+            # distinct ranks are distinct values even where floats cannot tell them
+            # apart (integers beyond 2**53): never a width of 0
+            width = (self.sorted_values[hi] - self.sorted_values[lo]) / self.span
+            return width if width > 0 else float(np.finfo(float).tiny)
         if self.kind == "tree":
             level = self._lca_level(lo, hi)
             return self.under[level, lo] / self.n_leaves
