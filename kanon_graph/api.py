@@ -287,8 +287,8 @@ def _check_reachable(model, data, suppression=None, info=None, boundaries=False)
 
     A release keeps a set R of at least ``max(k, n - budget)`` records
     (``budget``: the records the suppression allows; with ``suppression=None``
-    the largest default an algorithm takes, Sweeney's k records, when it
-    supports suppression). Every criterion holds on a union of classes that
+    the algorithm's declared default, e.g. Sweeney's k records for Datafly,
+    none for most). Every criterion holds on a union of classes that
     each hold it (k, distinct / entropy / recursive l; t measured on R is 0
     for R as one class), so R taken as one class must pass. The best such R
     for diversity keeps every sensitive value and removes records from the
@@ -308,8 +308,8 @@ def _check_reachable(model, data, suppression=None, info=None, boundaries=False)
     local = info is not None and info.recoding == "local" and not boundaries
     if local:
         budget = 0
-    elif suppression is None:
-        budget = min(model.k, n) if info is None or info.supports_suppression else 0
+    elif suppression is None:      # what the algorithm suppresses by default
+        budget = min(model.k, n) if info is None else info.default_budget(model.k, n)
     else:
         budget = int(np.floor(suppression * n + 1e-9))
     values = np.asarray(data.sensitive[model.sensitive])

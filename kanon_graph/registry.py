@@ -63,6 +63,15 @@ class AlgorithmInfo:
     supports_suppression: bool
     description: str
     supports_boundaries: bool = False
+    default_suppression: object = None
+
+    def default_budget(self, k, n):
+        """Records the algorithm may suppress when the user gives no ``suppression``."""
+        if not self.supports_suppression or self.default_suppression is None:
+            return 0
+        if self.default_suppression == "k":
+            return min(int(k), int(n))
+        return int(np.floor(float(self.default_suppression) * n + 1e-9))
 
     def options(self):
         """Names of the keyword options the function accepts beyond the protocol."""
@@ -82,7 +91,7 @@ _ALGORITHMS: dict[str, AlgorithmInfo] = {}
 
 def register_algorithm(name, function=None, *, recoding, needs_hierarchies=False,
                        supports_suppression=False, supports_boundaries=False,
-                       description=None, replace=False):
+                       default_suppression=None, description=None, replace=False):
     """Register ``function`` as algorithm ``name`` (usable as a decorator).
 
     Parameters
@@ -100,6 +109,10 @@ def register_algorithm(name, function=None, *, recoding, needs_hierarchies=False
         Whether it takes a ``respect_boundaries`` keyword and then never
         generalizes a value beyond its MAGVal (Hussien et al. 2016,
         Definition 6).
+    default_suppression : {None, "k"} or float
+        What it suppresses when the user passes no ``suppression``: nothing
+        (``None``), up to ``k`` records (``"k"``, Sweeney's Datafly), or a
+        fraction of the records.
     replace : bool
         Allow replacing an existing registration.
 
@@ -124,7 +137,8 @@ def register_algorithm(name, function=None, *, recoding, needs_hierarchies=False
                              f"pass replace=True to replace it.")
         doc = description or (fn.__doc__ or name).strip().splitlines()[0]
         _ALGORITHMS[name] = AlgorithmInfo(name, fn, recoding, needs_hierarchies,
-                                          supports_suppression, doc, supports_boundaries)
+                                          supports_suppression, doc, supports_boundaries,
+                                          default_suppression)
         return fn
 
     return decorate if function is None else decorate(function)

@@ -334,3 +334,15 @@ def test_local_algorithms_refuse_up_front_an_l_only_suppression_could_meet(algor
     with pytest.raises(ValueError, match="does not suppress records to reach it"):
         kg.anonymize(table, schema, k=2, l=2, diversity="entropy", algorithm=algorithm,
                      suppression=0.8)
+
+
+def test_the_default_budget_is_the_algorithms_own():
+    # entropy l of the whole table is 1.75; keeping 7 of 8 records would reach 1.82, but
+    # 'boundaries' suppresses nothing unless asked: refused up front (was a refusal from
+    # inside the algorithm, after an up-front check that assumed a budget of k records)
+    table = pd.DataFrame({"q": ["a"] * 8, "s": ["x"] * 2 + ["y"] * 6})
+    schema = kg.Schema(quasi_identifiers=["q"], sensitive=["s"], hierarchies={"q": _H})
+    assert kg.registry.get_algorithm("boundaries").default_budget(1, 8) == 0
+    assert kg.registry.get_algorithm("datafly").default_budget(3, 8) == 3
+    with pytest.raises(ValueError, match="whole table as one class achieves only 1.75"):
+        kg.anonymize(table, schema, k=1, l=1.8, diversity="entropy", algorithm="boundaries")

@@ -113,5 +113,5 @@ def _top(attr, respect_boundaries):
 
 
 register_algorithm("datafly", datafly, recoding="global", needs_hierarchies=True,
-                   supports_suppression=True, supports_boundaries=True,
+                   supports_suppression=True, supports_boundaries=True, default_suppression="k",
                    description="Sweeney's Datafly heuristic full-domain generalization (2002)")
