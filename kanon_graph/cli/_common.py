@@ -10,15 +10,14 @@ import argparse
 import dataclasses
 import sys
 import time
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from .._cells import missing_mask, parse_number
 from ..hierarchy import load_hierarchies
 from ..io import numeric_columns, read_text_table
-from ..io.read import _NUMBER
 from ..metrics import get_metric
 from ..schema import Schema
 
@@ -141,9 +140,7 @@ def read_input(args, progress, path=None):
     numeric = list(schema.numeric) + numeric_columns(table, undeclared)
     for column in checked:
         if column in numeric:
-            numbers = _parse_numbers(table[column], column, args, text)
-            if column in schema.sensitive:
-                table[column] = numbers
+            _check_numbers(table[column], column, args, text)
     schema = dataclasses.replace(schema, numeric=numeric)
     return table, schema, text
 
@@ -167,12 +164,13 @@ def _check_columns(schema, args, text):
 
 
 def _check_missing(table, columns, args, text):
+    """Name the first missing cell, with its line (the library's rule: NaN only).
+
+    Only the empty cell and the ``--na-values`` texts became NaN on the way
+    in, so ``?`` or a blank cell is a value, here as in the library.
+    """
     for column in columns:
-        cells = table[column]
-        # the library also reads a blank or '?' cell as missing: say so here, with the line
-        uniques = pd.unique(cells.dropna())
-        blank = [u for u in uniques if str(u).strip() in ("", "?")]
-        mask = (cells.isna() | cells.isin(blank)).to_numpy()
+        mask = missing_mask(table[column])
         if not mask.any() or getattr(args, "missing", "error") == "drop":
             continue
         row = int(np.flatnonzero(mask)[0])
@@ -181,34 +179,19 @@ def _check_missing(table, columns, args, text):
         raise DataProblem(
             f"{text.where(row)}: column {column!r} has a missing value "
             f"{text.frame[column].iloc[row]!r} ({int(mask.sum())} in the column; missing is "
-            f"the empty cell, a blank or '?' cell, or a --na-values text); fill them {how}")
+            f"the empty cell or a --na-values text); fill them {how}")
 
 
-def _number(cell):
-    """The exact number a text cell stands for: an int, else a Fraction."""
-    try:
-        return int(cell)
-    except ValueError:
-        return Fraction(cell)
-
-
-def _parse_numbers(series, column, args, text):
-    """Exact numbers of a numeric column (an object Series); a clear error on a non-number."""
-    cells = series.to_numpy(dtype=object)
+def _check_numbers(series, column, args, text):
+    """Name the first cell of a numeric column that is no number, with its line."""
     present = ~pd.isna(series).to_numpy()
-    uniques, inverse = np.unique(cells[present].astype(str), return_inverse=True)
-    parsed = []
-    for value in uniques:
-        if not _NUMBER.match(value):
-            row = int(np.flatnonzero(present)[np.flatnonzero(uniques[inverse] == value)[0]])
+    for value in pd.unique(series[present]):
+        if parse_number(value) is None:
+            row = int(np.flatnonzero(present & (series == value).to_numpy())[0])
             declared = (f"declared numeric in {args.schema}" if args.schema
                         else "numeric")
             raise DataProblem(f"{text.where(row)}: column {column!r} is {declared} but holds "
                               f"{value!r}, which is not a number")
-        parsed.append(_number(value))
-    out = np.full(len(cells), np.nan, dtype=object)
-    out[present] = np.asarray(parsed + [None], dtype=object)[:-1][inverse.reshape(-1)]
-    return pd.Series(out, index=series.index, dtype=object)
 
 
 def check_writable(path, what):

@@ -12,19 +12,17 @@ numbers, so a caller can declare them numeric without converting them.
 from __future__ import annotations
 
 import csv
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from .._cells import is_number_text, is_numeric_column
 from ..exceptions import DataError
 
 __all__ = ["TextTable", "read_text_table", "read_table", "numeric_columns", "is_number_text"]
 
-_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
-_LEADING_ZERO = re.compile(r"^[+-]?0\d")
 _SEPARATORS = (";", ",", "\t", "|")
 
 
@@ -184,22 +182,12 @@ def read_table(path, *, sep=None, na_values=("",)):
     return frame
 
 
-def is_number_text(text):
-    """Whether ``text`` is a plain number without a leading zero (``02139`` is a code)."""
-    return bool(_NUMBER.match(text)) and not _LEADING_ZERO.match(text)
-
-
 def numeric_columns(frame, columns=None):
     """The columns whose present cells are all plain numbers without leading zeros.
 
-    A column with no present cell, or a code such as ZIP ``02139``, is not numeric.
+    A column with no present cell, or a code such as ZIP ``02139``, is not
+    numeric. The rule is the encoder's (:mod:`kanon_graph._cells`), so a
+    column found here is the column the library infers numeric.
     """
-    found = []
-    for column in (frame.columns if columns is None else columns):
-        present = frame[column].dropna()
-        if present.empty:
-            continue
-        uniques = pd.unique(present.astype(str))
-        if all(is_number_text(u) for u in uniques):
-            found.append(column)
-    return found
+    return [column for column in (frame.columns if columns is None else columns)
+            if is_numeric_column(frame[column])]
