@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._cells import missing_mask, parse_number
+from .._cells import missing_mask, parse_date, parse_number
 from ..hierarchy import load_hierarchies
 from ..io import numeric_columns, read_text_table
 from ..metrics import get_metric
@@ -91,6 +91,9 @@ def add_schema_arguments(parser, *, sensitive=True):
                         "CSVs named <column>.csv or *_hierarchy_<column>.csv")
     parser.add_argument("--identifiers", type=csv_list, default=[], metavar="COL,COL",
                         help="columns to drop from the release (with --qi)")
+    parser.add_argument("--dates", type=csv_list, default=[], metavar="COL,COL",
+                        help="columns of ISO 8601 dates (1944-12-14): measured in days, "
+                        "released as date intervals [first, last]")
     if sensitive:
         parser.add_argument("--sensitive", metavar="COL", help="the sensitive column")
     parser.add_argument("--sep", help="cell separator of the CSV files (sniffed by default)")
@@ -105,11 +108,15 @@ def schema_from_args(args):
     # only the quasi-identifiers' files: the folder may also hold the data table
     hierarchies = (load_hierarchies(args.hierarchies, columns=qis, missing="ignore")
                    if args.hierarchies else {})
+    given = list(getattr(args, "dates", None) or ())
     if args.schema:
-        return Schema.from_file(args.schema, hierarchies=hierarchies)
+        schema = Schema.from_file(args.schema, hierarchies=hierarchies)
+        extra = [c for c in given if c not in schema.dates]
+        return dataclasses.replace(schema, dates=tuple(schema.dates) + tuple(extra)) \
+            if extra else schema
     sensitive = getattr(args, "sensitive", None)
     return Schema(quasi_identifiers=args.qi, sensitive=[sensitive] if sensitive else [],
-                  identifiers=args.identifiers, hierarchies=hierarchies)
+                  identifiers=args.identifiers, hierarchies=hierarchies, dates=given)
 
 
 def read_input(args, progress, path=None):
@@ -136,11 +143,14 @@ def read_input(args, progress, path=None):
         if mask.any():
             table[column] = table[column].where(~mask, np.nan)
     _check_missing(table, checked, args, text)
-    undeclared = [c for c in checked if c not in schema.numeric and c not in schema.categorical]
+    undeclared = [c for c in checked if c not in schema.numeric and c not in schema.categorical
+                  and c not in schema.dates]
     numeric = list(schema.numeric) + numeric_columns(table, undeclared)
     for column in checked:
         if column in numeric:
             _check_numbers(table[column], column, args, text)
+        elif column in schema.dates:
+            _check_dates(table[column], column, text)
     schema = dataclasses.replace(schema, numeric=numeric)
     return table, schema, text
 
@@ -192,6 +202,17 @@ def _check_numbers(series, column, args, text):
                         else "numeric")
             raise DataProblem(f"{text.where(row)}: column {column!r} is {declared} but holds "
                               f"{value!r}, which is not a number")
+
+
+def _check_dates(series, column, text):
+    """Name the first cell of a --dates column that is no ISO 8601 date, with its line."""
+    present = ~pd.isna(series).to_numpy()
+    for value in pd.unique(series[present]):
+        if parse_date(value) is None:
+            row = int(np.flatnonzero(present & (series == value).to_numpy())[0])
+            raise DataProblem(f"{text.where(row)}: column {column!r} is a date column "
+                              f"(--dates) but holds {value!r}, which is not an ISO 8601 date "
+                              f"(YYYY-MM-DD)")
 
 
 def check_writable(path, what):

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import numpy as np
-
 from ..hierarchy import intervals, masking, read_hierarchy, write_hierarchy
 from ..io import read_table
 from ..viz import hierarchy_dot, hierarchy_text
-from ._common import DataProblem, UsageError, check_writable
+from .._cells import parse_number
+from ..hierarchy import dates
+from ._common import DataProblem, UsageError, check_writable, csv_list
 
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
 
@@ -30,8 +30,8 @@ def register(commands):
 
     build = sub.add_parser("build", help="build a hierarchy from values",
                            description="Build a hierarchy and write it in ARX's CSV format: "
-                           "nested numeric bands (--intervals widths, or --cuts) or masked "
-                           "codes (--mask).")
+                           "nested numeric bands (--intervals widths, or --cuts), masked "
+                           "codes (--mask) or calendar periods of dates (--dates).")
     shape = build.add_mutually_exclusive_group(required=True)
     shape.add_argument("--intervals", type=_widths, metavar="W,W,...",
                        help="band widths per level, finest first, each dividing the next "
@@ -41,6 +41,10 @@ def register(commands):
                        "(e.g. 0,18,30,65/0,30); a band holds cut[i] <= v < cut[i+1]")
     shape.add_argument("--mask", type=int, metavar="N",
                        help="mask up to N trailing characters of fixed-length codes with '*'")
+    shape.add_argument("--dates", type=csv_list, metavar="LEVEL,LEVEL,...",
+                       help="ISO dates generalized through calendar levels, finest first: "
+                       "month, quarter, year, 'N years', decade, century (e.g. "
+                       "month,year,decade)")
     source = build.add_mutually_exclusive_group(required=True)
     source.add_argument("--values", metavar="LO..HI|V,V,...",
                         help="the leaves: a range of integers (1..100) or a list")
@@ -113,27 +117,20 @@ def run_build(args, out):
     name = args.name or args.column
     if args.mask is not None:
         h = masking(values, levels=args.mask, name=name)
+    elif args.dates is not None:
+        h = dates(values, levels=args.dates, name=name)
     else:
-        try:
-            numbers = np.asarray(values, dtype=float)
-        except ValueError:
-            bad = next(v for v in values if not _is_number(v))
-            raise DataProblem(f"interval hierarchies need numbers; got {bad!r}") from None
+        # the leaves keep the data's own text (1.50 stays 1.50) to match its cells
+        bad = next((v for v in values if isinstance(v, str) and parse_number(v) is None), None)
+        if bad is not None:
+            raise DataProblem(f"interval hierarchies need numbers; got {bad!r}")
         if args.intervals is not None:
-            h = intervals(numbers, widths=args.intervals, origin=args.origin, name=name)
+            h = intervals(values, widths=args.intervals, origin=args.origin, name=name)
         else:
-            h = intervals(numbers, cuts=args.cuts, name=name)
+            h = intervals(values, cuts=args.cuts, name=name)
     if args.output:
         write_hierarchy(h, args.output, sep=args.sep)
         print(f"wrote {args.output} ({h.n_leaves} leaves, height {h.height})", file=out)
     else:
         print("\n".join(args.sep.join(row) for row in h.to_rows()), file=out)
     return 0
-
-
-def _is_number(value):
-    try:
-        float(value)
-    except (TypeError, ValueError):
-        return False
-    return True

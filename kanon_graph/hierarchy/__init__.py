@@ -7,6 +7,7 @@ Definitions 3-4).
 """
 
 from ._builders import intervals, masking
+from ._dates import dates
 from ._distance import che, hdist
 from ._io import load_hierarchies, read_hierarchy, write_hierarchy
 from ._tree import Hierarchy
@@ -14,6 +15,7 @@ from ._tree import Hierarchy
 __all__ = [
     "Hierarchy",
     "che",
+    "dates",
     "hdist",
     "intervals",
     "load_hierarchies",
