@@ -229,7 +229,9 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
         lacking = [a.name for a in data.attributes if a.hierarchy is None]
         if lacking:
             raise SchemaError(f"algorithm {algorithm!r} needs a hierarchy for every "
-                              f"quasi-identifier; none is given for {lacking}")
+                              f"quasi-identifier; none is given for {lacking}: draft them with "
+                              f"kg.hierarchy.suggest(table, schema), or on the command line "
+                              f"'kanon-graph hierarchy suggest DATA.csv --qi ... -o DIR'")
     if respect_boundaries is not None:
         if not info.supports_boundaries:
             if respect_boundaries:

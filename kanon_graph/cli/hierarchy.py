@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..hierarchy import intervals, masking, read_hierarchy, write_hierarchy
+from .._cells import parse_number
+from ..hierarchy import dates, intervals, masking, read_hierarchy, suggest, write_hierarchy
 from ..io import read_table
 from ..viz import hierarchy_dot, hierarchy_text
-from .._cells import parse_number
-from ..hierarchy import dates
-from ._common import DataProblem, UsageError, check_writable, csv_list
+from ._common import (DataProblem, Progress, UsageError, add_schema_arguments, check_writable,
+                      csv_list, read_input)
 
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
 
@@ -56,6 +56,20 @@ def register(commands):
     build.add_argument("--sep", default=";", help="cell separator of OUT (default ';')")
     build.add_argument("-o", "--output", metavar="OUT.csv", help="write here instead of stdout")
     build.set_defaults(handler=run_build)
+
+    sug = sub.add_parser("suggest", help="draft a hierarchy for every quasi-identifier",
+                         description="Build a draft hierarchy for every quasi-identifier of "
+                         "a table (without one in --hierarchies): numeric columns get nested "
+                         "bands of round widths, dates month/year/decade, fixed-length codes "
+                         "masking from the right, other columns value -> *. Writes one "
+                         "ARX-format file per column to DIR, to edit and pass to "
+                         "'anonymize --hierarchies DIR'.")
+    sug.add_argument("input", metavar="DATA.csv", help="the table (CSV or Parquet)")
+    add_schema_arguments(sug, sensitive=False)
+    sug.add_argument("-o", "--output", required=True, metavar="DIR",
+                     help="folder to write <column>.csv files into (created if needed)")
+    sug.add_argument("--out-sep", default=";", help="cell separator of the files (default ';')")
+    sug.set_defaults(handler=run_suggest, missing="ignore")
 
 
 def _widths(text):
@@ -133,4 +147,28 @@ def run_build(args, out):
         print(f"wrote {args.output} ({h.n_leaves} leaves, height {h.height})", file=out)
     else:
         print("\n".join(args.sep.join(row) for row in h.to_rows()), file=out)
+    return 0
+
+
+def run_suggest(args, out):
+    folder = Path(args.output)
+    if folder.exists() and not folder.is_dir():
+        raise DataProblem(f"-o: {str(folder)!r} exists and is not a folder")
+    check_writable(folder, "output")
+    progress = Progress(quiet=True)
+    table, schema, _ = read_input(args, progress)
+    made = suggest(table, schema)
+    if not made:
+        print("every quasi-identifier already has a hierarchy; nothing to suggest", file=out)
+        return 0
+    folder.mkdir(exist_ok=True)
+    width = max(len(c) for c in made)
+    for column, (h, how) in made.items():
+        path = folder / f"{column}.csv"
+        write_hierarchy(h, path, sep=args.out_sep)
+        example = " -> ".join(h.ancestors(h.leaf_labels[len(h.leaf_labels) // 2]))
+        print(f"{column:<{width}}  {how}; height {h.height}, {h.n_leaves} values "
+              f"(e.g. {example})", file=out)
+    print(f"wrote {len(made)} file(s) to {str(folder)}; edit them, then pass "
+          f"--hierarchies {str(folder)}", file=out)
     return 0

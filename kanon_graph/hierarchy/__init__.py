@@ -8,6 +8,7 @@ Definitions 3-4).
 
 from ._builders import intervals, masking
 from ._dates import dates
+from ._suggest import round_widths, suggest
 from ._distance import che, hdist
 from ._io import load_hierarchies, read_hierarchy, write_hierarchy
 from ._tree import Hierarchy
@@ -21,5 +22,7 @@ __all__ = [
     "load_hierarchies",
     "masking",
     "read_hierarchy",
+    "round_widths",
+    "suggest",
     "write_hierarchy",
 ]
