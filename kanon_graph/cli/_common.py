@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._cells import missing_mask, parse_date, parse_number
+from .._cells import is_text_column, missing_mask, parse_date, parse_number
 from ..hierarchy import load_hierarchies
-from ..io import numeric_columns, read_text_table
+from ..io import numeric_columns, read_input_table
 from ..metrics import get_metric
 from ..schema import Schema
 
@@ -133,9 +133,11 @@ def read_input(args, progress, path=None):
     path = args.input if path is None else path
     schema = schema_from_args(args)
     progress.phase(f"reading {path}")
-    text = read_text_table(path, sep=args.sep)
+    text = read_input_table(path, sep=args.sep)
     _check_columns(schema, args, text)
-    missing = {""} | set(getattr(args, "na_values", None) or ())
+    missing = set(getattr(args, "na_values", None) or ())
+    if not text.typed:                 # in a CSV file the empty cell is missing too
+        missing.add("")
     table = text.frame.copy()
     checked = list(schema.quasi_identifiers) + list(schema.sensitive)
     for column in checked:
@@ -194,6 +196,8 @@ def _check_missing(table, columns, args, text):
 
 def _check_numbers(series, column, args, text):
     """Name the first cell of a numeric column that is no number, with its line."""
+    if not is_text_column(series):
+        return                          # a typed (Parquet) column: the library checks it
     present = ~pd.isna(series).to_numpy()
     for value in pd.unique(series[present]):
         if parse_number(value) is None:
