@@ -120,3 +120,22 @@ def test_interval_leaves_from_a_file_keep_the_data_text(tmp_path, capsys):
                                         hierarchies={"income": h}), k=1, algorithm="optimal")
     assert res.table["income"].tolist() == ["1.50", "2.25", "10", "1.50"]
     assert kg.hierarchy.intervals(["1.50", 3], widths=[5]).leaf_labels == ["1.50", "3"]
+
+
+def test_evaluate_reads_date_intervals_back(tmp_path, capsys):
+    """`kanon-graph evaluate` refused '[1944-12-14, 1945-01-02]' as no number nor range."""
+    rows = [["dob", "sex"], ["1944-12-14", "F"], ["1945-01-02", "F"], ["2001-05-05", "M"],
+            ["2001-06-06", "M"]]
+    _write(tmp_path / "t.csv", rows)
+    assert main(["anonymize", str(tmp_path / "t.csv"), "--qi", "dob,sex", "--dates", "dob",
+                 "-k", "2", "--algorithm", "mondrian", "-o", str(tmp_path / "o.csv"),
+                 "-q"]) == 0
+    capsys.readouterr()
+    assert main(["evaluate", str(tmp_path / "t.csv"), str(tmp_path / "o.csv"), "--qi",
+                 "dob,sex", "--dates", "dob", "-k", "2"]) == 0, capsys.readouterr().err
+    table = pd.read_csv(tmp_path / "t.csv", dtype=str)
+    schema = kg.Schema(quasi_identifiers=["dob", "sex"], dates=["dob"])
+    wrong = pd.read_csv(tmp_path / "o.csv", dtype=str)
+    wrong.loc[0, "dob"] = "[1944-12-15, 1945-01-02]"          # does not cover 1944-12-14
+    with pytest.raises(kg.DataError, match="does not cover"):
+        kg.evaluate(table, wrong, schema, k=2)
