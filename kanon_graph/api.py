@@ -9,6 +9,7 @@ import time
 
 import numpy as np
 
+from ._auto import AUTO_LATTICE_LIMIT, AUTO_LOCAL, choose_algorithm
 from .encoding import encode
 from .exceptions import PrivacyError, SchemaError
 from .metrics import compute_metrics
@@ -19,43 +20,8 @@ from .registry import Partition, get_algorithm
 from .registry import algorithms as algorithm_names
 from .result import AnonymizationResult
 
-__all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation", "AUTO_LATTICE_LIMIT"]
-
-#: The largest lattice (product of hierarchy heights + 1) ``algorithm="auto"``
-#: searches exactly with ``optimal``. Adult's (4,320 nodes) is below it. Time
-#: alone would allow more (the synthetic census lattice, 23,040 nodes, takes
-#: 0.5 s on 2,000 rows), but a full-domain release of that many
-#: quasi-identifiers loses much more than a local one there (k = 5, 2,000 rows:
-#: optimal ARX loss 0.64, every age ``*``; mondrian 0.24), so larger lattices
-#: go to the local algorithm.
-AUTO_LATTICE_LIMIT = 20_000
-
-#: The local algorithm ``auto`` falls back to: the lowest ARX loss of the local
-#: algorithms on the project's Adult benchmark (k = 5: mondrian 0.091, mst
-#: 0.142; docs/algorithms/index.md), and it honours l and t.
-AUTO_LOCAL = "mondrian"
-
-
-def choose_algorithm(data):
-    """``(name, reason)`` of the algorithm ``algorithm="auto"`` runs on ``data``.
-
-    ``optimal`` (the exact full-domain optimum) when every quasi-identifier
-    has a hierarchy and the lattice has at most :data:`AUTO_LATTICE_LIMIT`
-    nodes; otherwise :data:`AUTO_LOCAL`, the local algorithm with the lowest
-    information loss on the project's benchmarks.
-    """
-    lacking = [a.name for a in data.attributes if a.hierarchy is None]
-    if not lacking:
-        nodes = int(np.prod([a.height + 1 for a in data.attributes], dtype=object))
-        if nodes <= AUTO_LATTICE_LIMIT:
-            return "optimal", (f"every quasi-identifier has a hierarchy and the lattice has "
-                               f"{nodes} nodes (at most {AUTO_LATTICE_LIMIT}): searched exactly")
-        why = f"the lattice has {nodes} nodes, more than {AUTO_LATTICE_LIMIT} to search exactly"
-    else:
-        why = f"no hierarchy for {lacking}"
-    return AUTO_LOCAL, (f"{why}; {AUTO_LOCAL} has the lowest loss of the local algorithms on "
-                        f"the Adult benchmark")
-
+__all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation", "AUTO_LATTICE_LIMIT",
+           "AUTO_LOCAL", "choose_algorithm"]
 
 def _check_int(value, name, where, lo, hi, what=""):
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \

@@ -42,3 +42,13 @@ def test_io_and_encoder_share_the_number_rule():
         io_numeric = numeric_columns(frame) == ["c"]
         kind = kg.Schema(quasi_identifiers=["c"]).kind("c", frame)
         assert io_numeric == (kind == "numeric") == is_number_text(cell), cell
+
+
+def test_kg_io_is_there_in_a_fresh_interpreter():
+    """getting-started's kg.io.read_table failed unless something imported kanon_graph.io."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", "import kanon_graph as kg; kg.io.read_table"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -50,3 +50,4 @@ def test_cli_anonymizes_parquet_to_parquet(tmp_path, capsys):
     assert out["birth"].map(type).eq(str).all()
     assert out["birth"].str.match(r"^\[\d{4}-\d{2}-\d{2}, \d{4}-\d{2}-\d{2}\]$|^\d{4}-").all()
     assert out.groupby(["birth", "zip"]).size().min() >= 4
+
