@@ -121,6 +121,8 @@ def parse_date(value):
     text = value.strip()
     if not re.match(r"^\d{4}-?\d{2}-?\d{2}([T ].*)?$", text):
         return None
+    if re.match(r"^\d{8}", text):         # the basic format; Python 3.10 reads only YYYY-MM-DD
+        text = f"{text[:4]}-{text[4:6]}-{text[6:]}"
     try:
         return _dt.datetime.fromisoformat(text).replace(tzinfo=None)
     except ValueError:
