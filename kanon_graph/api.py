@@ -9,6 +9,7 @@ import time
 
 import numpy as np
 
+from ._auto import AUTO_LATTICE_LIMIT, AUTO_LOCAL, choose_algorithm
 from .encoding import encode
 from .exceptions import PrivacyError, SchemaError
 from .metrics import compute_metrics
@@ -19,8 +20,8 @@ from .registry import Partition, get_algorithm
 from .registry import algorithms as algorithm_names
 from .result import AnonymizationResult
 
-__all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation"]
-
+__all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation", "AUTO_LATTICE_LIMIT",
+           "AUTO_LOCAL", "choose_algorithm"]
 
 def _check_int(value, name, where, lo, hi, what=""):
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
@@ -154,7 +155,7 @@ def _result(data, release, verification, *, algorithm, k, metrics, stats):
         verification=verification, algorithm=algorithm, k=k, stats=stats, release=release)
 
 
-def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="distinct", c=1.0,
+def anonymize(table, schema, k, *, algorithm="auto", l=None, diversity="distinct", c=1.0,
               t=None, sensitive=None, suppression=None, respect_boundaries=None,
               missing="error", metrics=None, seed=0, **options):
     """Anonymize ``table`` so that it is k-anonymous (and l-diverse / t-close when asked).
@@ -171,8 +172,14 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
     schema : Schema
     k : int
         Every released equivalence class holds at least ``k`` records.
-    algorithm : str
-        A registered algorithm (:func:`kanon_graph.algorithms` lists them).
+    algorithm : str, default "auto"
+        A registered algorithm (:func:`kanon_graph.algorithms` lists them),
+        or ``"auto"``: ``optimal`` when every quasi-identifier has a
+        hierarchy and the lattice is small enough to search exactly
+        (:data:`AUTO_LATTICE_LIMIT` nodes), else ``mondrian``, the local
+        algorithm with the lowest loss on the project's benchmarks (see
+        :func:`choose_algorithm`). ``result.algorithm`` names the one that
+        ran, ``result.stats["auto"]`` says why.
     l : float, optional
         Required l-diversity of the sensitive attribute.
     diversity : {"distinct", "entropy", "recursive"}
@@ -219,17 +226,25 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
     True
     """
     started = time.perf_counter()
-    info = get_algorithm(algorithm)
-    _check_options(info, options)
+    auto = algorithm == "auto"
+    if not auto:
+        info = get_algorithm(algorithm)
+        _check_options(info, options)
     suppression = _check_fraction(suppression, "suppression", "anonymize")
     data = encode(table, schema, missing=missing, where="anonymize")
+    if auto:
+        algorithm, why = choose_algorithm(data)
+        info = get_algorithm(algorithm)
+        _check_options(info, options)
     model = _model(k, l, diversity, c, t, sensitive, data.n, "anonymize").bind(data)
     _check_reachable(model, data, suppression, info, bool(respect_boundaries))
     if info.needs_hierarchies:
         lacking = [a.name for a in data.attributes if a.hierarchy is None]
         if lacking:
             raise SchemaError(f"algorithm {algorithm!r} needs a hierarchy for every "
-                              f"quasi-identifier; none is given for {lacking}")
+                              f"quasi-identifier; none is given for {lacking}: draft them with "
+                              f"kg.hierarchy.suggest(table, schema), or on the command line "
+                              f"'kanon-graph hierarchy suggest DATA.csv --qi ... -o DIR'")
     if respect_boundaries is not None:
         if not info.supports_boundaries:
             if respect_boundaries:
@@ -261,6 +276,8 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
         raise PrivacyError(f"algorithm {algorithm!r} suppressed {release.suppressed} records, "
                            f"more than the allowed {suppression:.2%} of {data.n}")
     stats = dict(partition.stats, seed=seed)
+    if auto:
+        stats["auto"] = f"chose {algorithm}: {why}"
     result = _result(data, release, verification, algorithm=algorithm, k=model.k,
                      metrics=metrics, stats=stats)
     if respect_boundaries or partition.capped:

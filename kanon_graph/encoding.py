@@ -3,18 +3,25 @@
 A quasi-identifier with a hierarchy is encoded as leaf indices of that
 hierarchy; generalizing it to level ``l`` is ``hierarchy.level_map[l][codes]``.
 A quasi-identifier without one is encoded as indices into its sorted distinct
-values (``domain``), and a numeric one also keeps its float values.
+values (``domain``), and a numeric one also keeps its float values. A date
+is encoded as a numeric attribute measured in days (``values``) whose
+domain holds the dates' own texts, marked ``date=True`` so that a range is
+released as a date interval.
+
+Which column is numeric, a date or categorical, and which cell is missing,
+is decided in :mod:`kanon_graph._cells` (the CLI and :mod:`kanon_graph.io`
+use the same rule).
 """
 
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from ._cells import (column_kind, date_days, date_text, is_text_column, missing_mask,
+                     parse_date, parse_number)
 from .exceptions import DataError
 from .hierarchy import Hierarchy
 from .schema import Schema
@@ -30,13 +37,17 @@ class EncodedAttribute:
     ----------
     name : str
     kind : {"numeric", "categorical"}
+        A date is ``"numeric"`` (in days) with ``date`` set.
     codes : ndarray of int64, shape (n,)
         Leaf index in ``hierarchy`` if there is one, else index into ``domain``.
     hierarchy : Hierarchy or None
     domain : list
         Labels of the codes (the hierarchy's leaves, or the sorted distinct values).
     values : ndarray of float or None
-        The numeric values (numeric attributes only).
+        The numeric values (numeric attributes only; days since 1970-01-01
+        for dates).
+    date : bool
+        Whether the attribute is a date (released as ``[first, last]``).
     """
 
     name: str
@@ -45,6 +56,7 @@ class EncodedAttribute:
     hierarchy: Hierarchy | None
     domain: list
     values: np.ndarray | None = None
+    date: bool = False
 
     @property
     def height(self):
@@ -95,6 +107,11 @@ class EncodedTable:
     sensitive : dict of str to ndarray
         Codes of each sensitive attribute (indices into ``sensitive_domain``).
     sensitive_domain : dict of str to list
+        The distinct values of each sensitive attribute, in order: by value
+        for a numeric or date column, by text otherwise.
+    sensitive_kinds : dict of str to str
+        ``"numeric"``, ``"date"`` or ``"categorical"`` per sensitive column
+        (ordered t-closeness for the first two).
     row_labels, positions : ndarray
         Index label and position in the input table of every kept row.
     dropped : int
@@ -109,6 +126,7 @@ class EncodedTable:
     row_labels: np.ndarray | None = None
     positions: np.ndarray | None = None
     dropped: int = 0
+    sensitive_kinds: dict = field(default_factory=dict)
 
     @property
     def n(self):
@@ -163,21 +181,6 @@ def combine_codes(columns, radices):
     return inverse.reshape(-1).astype(np.int64)
 
 
-def _missing_mask(series):
-    """NaN cells, and in text or categorical columns empty or ``?`` cells.
-
-    The text test runs once per distinct value, not once per row.
-    """
-    mask = series.isna().to_numpy().copy()
-    if series.dtype == object or pd.api.types.is_string_dtype(series.dtype) \
-            or isinstance(series.dtype, pd.CategoricalDtype):
-        codes, uniques = pd.factorize(series)
-        blank = np.array([str(u).strip() in ("", "?") for u in uniques], dtype=bool)
-        if blank.any():
-            mask |= (codes >= 0) & blank[np.maximum(codes, 0)]
-    return mask
-
-
 def encode(table, schema, *, missing="error", where="anonymize"):
     """Validate ``table`` against ``schema`` and encode it.
 
@@ -186,9 +189,11 @@ def encode(table, schema, *, missing="error", where="anonymize"):
     table : DataFrame
     schema : Schema
     missing : {"error", "drop"}
-        What to do with rows that have a missing value (NaN, empty or ``?``)
-        in a quasi-identifier or sensitive column: raise, or drop them and
-        count them in ``EncodedTable.dropped``.
+        What to do with rows that have a missing value (what pandas calls
+        missing: ``NaN``, ``None``, ``NaT``) in a quasi-identifier or
+        sensitive column: raise, or drop them and count them in
+        ``EncodedTable.dropped``. Any other cell, ``?`` or a blank included,
+        is a value.
     where : str
         The public function to name in error messages.
 
@@ -210,7 +215,7 @@ def encode(table, schema, *, missing="error", where="anonymize"):
     checked = list(schema.quasi_identifiers) + list(schema.sensitive)
     bad = np.zeros(len(table), dtype=bool)
     for column in checked:
-        mask = _missing_mask(table[column])
+        mask = missing_mask(table[column])
         if mask.any() and missing == "error":
             row = int(np.flatnonzero(mask)[0])
             raise DataError(
@@ -228,35 +233,26 @@ def encode(table, schema, *, missing="error", where="anonymize"):
     attributes = []
     for column in schema.quasi_identifiers:
         attributes.append(_encode_attribute(table[column], column, schema, where))
-    sensitive, sensitive_domain = {}, {}
+    sensitive, sensitive_domain, sensitive_kinds = {}, {}, {}
     for column in schema.sensitive:
-        uniques, codes = _factorize(table[column])
+        kind = column_kind(schema, column, table[column])
+        if kind == "numeric":
+            codes, texts, _ = _numeric_cells(table[column], column, where)
+        elif kind == "date":
+            codes, texts, _ = _date_cells(table[column], column, where)
+        else:
+            texts, codes = _factorize(table[column])
         sensitive[column] = codes
-        sensitive_domain[column] = uniques
+        sensitive_domain[column] = texts
+        sensitive_kinds[column] = kind
     return EncodedTable(table=table, schema=schema, attributes=attributes, sensitive=sensitive,
-                        sensitive_domain=sensitive_domain, row_labels=row_labels,
-                        positions=positions, dropped=dropped)
+                        sensitive_domain=sensitive_domain, sensitive_kinds=sensitive_kinds,
+                        row_labels=row_labels, positions=positions, dropped=dropped)
 
 
 def _factorize(series):
     codes, uniques = pd.factorize(series, sort=True)
     return list(uniques), codes.astype(np.int64)
-
-
-_INTEGER = re.compile(r"^[+-]?[0-9]+$")
-_LEADING_ZERO = re.compile(r"^\s*[+-]?0[0-9]")
-
-
-def _parse_number(text):
-    """The exact number a cell's text stands for (an int stays an int), or None."""
-    text = text.strip()
-    if _INTEGER.match(text):
-        return int(text)
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
 
 
 def _number_text(value):
@@ -278,11 +274,11 @@ def _numeric_cells(series, column, where):
     float, so ``2**53 + 1`` and ``2**53`` stay distinct and ordered.
     """
     inverse, uniques = pd.factorize(series)
-    is_text = series.dtype == object or pd.api.types.is_string_dtype(series.dtype)
+    is_text = is_text_column(series)
     pairs = []
     for position, u in enumerate(uniques):
         if isinstance(u, str):
-            number = _parse_number(u)
+            number = parse_number(u)
             if number is None:
                 row = series.index[int(np.flatnonzero(inverse == position)[0])]
                 raise DataError(
@@ -306,9 +302,41 @@ def _numeric_cells(series, column, where):
     return codes, texts, numbers
 
 
+def _date_cells(series, column, where):
+    """Per row, the code of its date; per code, its text and its day number.
+
+    Codes follow the dates' order (ties between texts of one instant by
+    text). A text cell keeps its own text; a ``datetime64`` or date object
+    is written ``YYYY-MM-DD`` (with the time when it is not midnight).
+    """
+    inverse, uniques = pd.factorize(series)
+    triples = []
+    for position, u in enumerate(uniques):
+        when = parse_date(u)
+        if when is None:
+            row = series.index[int(np.flatnonzero(inverse == position)[0])]
+            raise DataError(
+                f"{where}: date column {column!r} holds {u!r} (row {row!r}), which is not an "
+                f"ISO 8601 date (YYYY-MM-DD); clean it, or do not declare the column a date")
+        triples.append((when, u if isinstance(u, str) else date_text(when)))
+    order = sorted(range(len(triples)), key=lambda i: triples[i])
+    rank = np.empty(len(triples), dtype=np.int64)
+    rank[order] = np.arange(len(triples))
+    texts = [triples[i][1] for i in order]
+    days = np.array([date_days(triples[i][0]) for i in order], dtype=float)
+    return rank[inverse], texts, days
+
+
 def _encode_attribute(series, column, schema, where):
-    kind = _kind(schema, column, series)
+    kind = column_kind(schema, column, series)
     hierarchy = schema.hierarchy(column)
+    if kind == "date":
+        codes, texts, days = _date_cells(series, column, where)
+        if hierarchy is not None:
+            leaf_of_text = hierarchy.encode(np.asarray(texts, dtype=object))
+            return EncodedAttribute(column, "numeric", leaf_of_text[codes], hierarchy,
+                                    hierarchy.leaf_labels, days[codes], date=True)
+        return EncodedAttribute(column, "numeric", codes, None, texts, days[codes], date=True)
     if kind == "numeric":
         codes, texts, numbers = _numeric_cells(series, column, where)
         values = numbers[codes]
@@ -324,20 +352,3 @@ def _encode_attribute(series, column, schema, where):
         return EncodedAttribute(column, kind, codes, hierarchy, hierarchy.leaf_labels, None)
     domain, codes = _factorize(series.astype(str))
     return EncodedAttribute(column, kind, codes, None, domain, None)
-
-
-def _kind(schema, column, series):
-    """The schema's kind; a text column whose every cell is a number counts as numeric.
-
-    As when a CSV file is read (:mod:`kanon_graph.io`), a column with a
-    leading-zero cell (``02139``) stays categorical: such codes are not
-    quantities.
-    """
-    kind = schema.kind(column, series.to_frame())
-    if kind == "categorical" and column not in schema.categorical and (
-            series.dtype == object or pd.api.types.is_string_dtype(series.dtype)):
-        uniques = pd.unique(series)
-        if len(uniques) and all(isinstance(u, str) and _parse_number(u) is not None
-                                and not _LEADING_ZERO.match(u) for u in uniques):
-            return "numeric"
-    return kind

@@ -80,6 +80,8 @@ class AnonymizationResult:
         """A few lines a person can read: classes, sizes, suppression, metrics."""
         sizes = np.array([len(c) for c in self.classes])
         lines = [f"algorithm {self.algorithm}, k={self.k}: {self.verification.describe()}"]
+        if self.stats.get("auto"):                       # algorithm="auto" said why
+            lines.append(f"auto {self.stats['auto']}")
         if sizes.size:
             lines.append(f"{len(sizes)} equivalence classes, sizes min {sizes.min()}, "
                          f"median {np.median(sizes):g}, max {sizes.max()}")

@@ -12,10 +12,13 @@ Each column has a *role*:
 ``insensitive``
     Everything else. Released as is.
 
-and a *kind*, ``numeric`` or ``categorical``, inferred from the column's dtype
-unless given. A quasi-identifier may have a :class:`~kanon_graph.Hierarchy`;
-one without falls back to the hierarchy-free definitions (numeric ranges
-``[min-max]``, categorical value sets ``{a,b}``).
+and a *kind*, ``numeric``, ``date`` or ``categorical``, inferred from the
+column unless given (a numeric dtype or text that is all plain numbers is
+numeric, a ``datetime64`` dtype is a date; ISO date *text* is a date only
+when declared in ``dates``). A quasi-identifier may have a
+:class:`~kanon_graph.Hierarchy`; one without falls back to the
+hierarchy-free definitions (numeric ranges ``[min-max]``, date intervals
+``[1944-12-14, 2008-01-10]``, categorical value sets ``{a,b}``).
 """
 
 from __future__ import annotations
@@ -24,15 +27,14 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pandas as pd
-
+from ._cells import column_kind
 from .exceptions import SchemaError
 from .hierarchy import Hierarchy, read_hierarchy
 
 __all__ = ["Schema", "ROLES", "KINDS"]
 
 ROLES = ("identifier", "quasi-identifier", "sensitive", "insensitive")
-KINDS = ("numeric", "categorical")
+KINDS = ("numeric", "date", "categorical")
 
 
 def _names(value, parameter):
@@ -68,7 +70,12 @@ class Schema:
         Hierarchies by column; entries for columns that are not
         quasi-identifiers are ignored.
     numeric, categorical : list of str, optional
-        Override the kind inferred from the dtype.
+        Override the kind inferred from the column.
+    dates : list of str, optional
+        Date columns: ``datetime64`` columns are dates anyway; list text
+        columns of ISO 8601 dates (``1944-12-14``) here. A date is measured
+        in days and released, without a hierarchy, as a closed interval
+        ``[1944-12-14, 2008-01-10]``.
 
     Examples
     --------
@@ -90,9 +97,11 @@ class Schema:
     hierarchies: dict = field(default_factory=dict)
     numeric: tuple = ()
     categorical: tuple = ()
+    dates: tuple = ()
 
     def __post_init__(self):
-        for name in ("quasi_identifiers", "sensitive", "identifiers", "numeric", "categorical"):
+        for name in ("quasi_identifiers", "sensitive", "identifiers", "numeric", "categorical",
+                     "dates"):
             object.__setattr__(self, name, _names(getattr(self, name), name))
         if self.insensitive is not None:
             object.__setattr__(self, "insensitive", _names(self.insensitive, "insensitive"))
@@ -110,9 +119,11 @@ class Schema:
                         f"Column {n!r} is listed both as {seen[n]} and as {role} in the schema."
                     )
                 seen[n] = role
-        both = sorted(set(self.numeric) & set(self.categorical))
-        if both:
-            raise SchemaError(f"Column(s) {both} are listed as both numeric and categorical.")
+        kinds = {"numeric": self.numeric, "categorical": self.categorical, "dates": self.dates}
+        for a, b in (("numeric", "categorical"), ("numeric", "dates"), ("dates", "categorical")):
+            both = sorted(set(kinds[a]) & set(kinds[b]))
+            if both:
+                raise SchemaError(f"Column(s) {both} are listed as both {a} and {b}.")
         hierarchies = dict(self.hierarchies or {})
         for column, h in hierarchies.items():
             if not isinstance(h, Hierarchy):
@@ -136,18 +147,16 @@ class Schema:
         return "insensitive"
 
     def kind(self, column, table=None):
-        """``"numeric"`` or ``"categorical"``, from the overrides or ``table``'s dtype."""
+        """``"numeric"``, ``"date"`` or ``"categorical"``: declared, else from ``table``.
+
+        The rule is :func:`kanon_graph._cells.column_kind`, shared with the
+        encoder and the CLI.
+        """
+        if table is not None and column in table.columns:
+            return column_kind(self, column, table[column])
         if column in self.numeric:
             return "numeric"
-        if column in self.categorical:
-            return "categorical"
-        if table is not None and column in table.columns:
-            dtype = table[column].dtype
-            if pd.api.types.is_bool_dtype(dtype):
-                return "categorical"
-            if pd.api.types.is_numeric_dtype(dtype):
-                return "numeric"
-        return "categorical"
+        return "date" if column in self.dates else "categorical"
 
     def hierarchy(self, column):
         """The hierarchy of ``column``, or ``None``."""
@@ -190,7 +199,7 @@ class Schema:
     def to_dict(self):
         """A JSON-ready description (hierarchies by attribute name only)."""
         out = {"quasi_identifiers": list(self.quasi_identifiers)}
-        for name in ("sensitive", "identifiers", "numeric", "categorical"):
+        for name in ("sensitive", "identifiers", "numeric", "categorical", "dates"):
             if getattr(self, name):
                 out[name] = list(getattr(self, name))
         if self.insensitive is not None:
@@ -202,14 +211,14 @@ class Schema:
         """Build from a mapping (the content of a schema file).
 
         Keys: ``quasi_identifiers`` (required), ``sensitive``, ``identifiers``,
-        ``insensitive``, ``numeric``, ``categorical``, and ``hierarchies``: a
+        ``insensitive``, ``numeric``, ``categorical``, ``dates``, and ``hierarchies``: a
         mapping from column to an ARX-format CSV path (relative to ``base``),
         or a folder path read with :func:`~kanon_graph.load_hierarchies`.
         """
         if not isinstance(spec, dict):
             raise SchemaError(f"A schema must be a mapping, got {type(spec).__name__}.")
         known = {"quasi_identifiers", "sensitive", "identifiers", "insensitive",
-                 "numeric", "categorical", "hierarchies"}
+                 "numeric", "categorical", "dates", "hierarchies"}
         unknown = sorted(set(spec) - known)
         if unknown:
             raise SchemaError(f"Unknown schema key(s) {unknown}; known keys are {sorted(known)}.")

@@ -84,7 +84,7 @@ def test_suppressed_mask_aligned_after_dropping_rows(table, schema):
 
 
 def test_summary_and_class_summary(table, schema):
-    res = kg.anonymize(table, schema, k=3)
+    res = kg.anonymize(table, schema, k=3, algorithm="datafly")
     summary = res.class_summary()
     assert summary["size"].tolist() == sorted((len(c) for c in res.classes), reverse=True)
     assert list(summary.columns) == QIS + ["size"]

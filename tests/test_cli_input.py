@@ -15,7 +15,7 @@ import pytest
 
 from kanon_graph.cli import main
 from kanon_graph.exceptions import DataError
-from kanon_graph.io import read_table
+from kanon_graph.io import read_table, read_text_table
 
 #: Cells a careless reader rewrites (blanks, strips, reformats as numbers).
 ODD_CELLS = ["NA", "null", "None", "nan", "N/A", "#N/A", " padded ", "1.50", "2", "1e3",
@@ -252,13 +252,20 @@ def test_the_seed_defaults_to_zero_and_is_in_the_report(odd, capsys):
 
 
 @pytest.mark.parametrize("cell", ["?", "  "])
-def test_cells_the_library_reads_as_missing_are_named_with_the_cli_flag(tmp_path, capsys, cell):
+def test_a_question_mark_or_blank_cell_is_a_value_as_in_the_library(tmp_path, capsys, cell):
+    """Only the empty cell (and --na-values texts) is missing, in the CLI as in the library."""
     _write(tmp_path / "t.csv", [["code", "x"], ["a", "1"], ["b", "2"], [cell, "3"]])
     code, _, err = _run(capsys, "anonymize", tmp_path / "t.csv", "--qi", "code", "-k", 1,
                         "--algorithm", "mondrian", "-o", tmp_path / "o.csv")
+    assert code == 0, err
+    assert read_text_table(tmp_path / "o.csv").frame["code"].tolist()[-1] == cell
+    if not cell.strip():
+        return                              # --na-values takes non-blank texts
+    code, _, err = _run(capsys, "anonymize", tmp_path / "t.csv", "--qi", "code", "-k", 1,
+                        "--algorithm", "mondrian", "-o", tmp_path / "o.csv",
+                        "--na-values", cell)
     line = _error(err)
     assert code == 1 and "line 4" in line and "'code'" in line
-    assert repr(cell.strip() or " ") in line  # (one line: runs of spaces are shown as one)
     assert "--missing drop" in line and "missing='drop'" not in line
 
 

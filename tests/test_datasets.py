@@ -1,3 +1,4 @@
+import dataclasses
 """kanon_graph.datasets: make_census, census_schema, load_adult."""
 
 import warnings
@@ -208,15 +209,22 @@ def test_load_adult_errors(tmp_path):
         load_adult(text_age)
 
 
-def test_encode_finds_question_marks_in_text_and_categorical_columns(census):
+def test_encode_reads_only_pandas_missing_cells_as_missing(census):
+    """``?``, blank and empty cells are values (issue 11 item 10); NaN / None are missing."""
     table = census.head(500).copy()
     table["workclass"] = table["workclass"].cat.add_categories(["?"])
     table.loc[[3, 7], "workclass"] = "?"
+    table.loc[9, "workclass"] = np.nan
     as_text = table.astype({"occupation": str})
     as_text.loc[[7, 11], "occupation"] = " ? "
     as_text.loc[20, "occupation"] = ""
-    for frame, dropped in ((table, 2), (as_text, 4)):
-        data = kg.encode(frame, census_schema(), missing="drop")
+    as_text.loc[21, "occupation"] = None
+    schema = dataclasses.replace(census_schema(), hierarchies={})  # '?' is no leaf of them
+    for frame, dropped in ((table, 1), (as_text, 2)):
+        data = kg.encode(frame, schema, missing="drop")
         assert data.dropped == dropped and data.n == 500 - dropped
+        assert "?" in data.attribute("workclass").domain
         with pytest.raises(kg.DataError, match="missing value"):
-            kg.encode(frame, census_schema())
+            kg.encode(frame, schema)
+    occupation = kg.encode(as_text, schema, missing="drop").attribute("occupation")
+    assert " ? " in occupation.domain and "" in occupation.domain

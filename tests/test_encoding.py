@@ -83,7 +83,7 @@ def test_missing_drop_keeps_positions():
     table = kg.datasets.paper_003_table()
     table["age"] = table["age"].astype(float)
     table.loc[[2, 7], "age"] = np.nan
-    table.loc[4, "gender"] = "?"
+    table.loc[4, "gender"] = None
     data = encode(table, kg.datasets.paper_003_schema(), missing="drop")
     assert data.dropped == 3
     assert data.n == 7
@@ -93,7 +93,7 @@ def test_missing_drop_keeps_positions():
 
 def test_missing_in_sensitive_column_is_also_checked():
     table = kg.datasets.paper_003_table()
-    table.loc[3, "disease"] = ""
+    table.loc[3, "disease"] = None
     with pytest.raises(kg.DataError, match="column 'disease' has 1 missing value"):
         encode(table, kg.datasets.paper_003_schema())
 

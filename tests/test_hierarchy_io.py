@@ -2,6 +2,8 @@
 
 import warnings
 
+import pandas as pd
+
 import pytest
 
 import kanon_graph as kg
@@ -72,10 +74,26 @@ def test_different_row_lengths_error_names_file_and_line(tmp_path):
     assert "2 levels" in message and "3" in message
 
 
-def test_single_root_required_in_file(tmp_path):
-    path = _write(tmp_path / "sex.csv", "Male;M\nFemale;F\n")
-    with pytest.raises(HierarchyError, match="single root"):
-        read_hierarchy(path)
+def test_a_file_with_several_values_in_its_last_column_gets_an_implicit_root(tmp_path):
+    """ARX's date builder ends with years / decades, no '*' (issue 16 item 5)."""
+    text = ("1944-12-14;1944;1940s\n1947-06-10;1947;1940s\n"
+            "1951-02-01;1951;1950s\n1953-08-30;1953;1950s\n")
+    path = _write(tmp_path / "dob.csv", text)
+    h = read_hierarchy(path)
+    assert h.height == 3 and h.implicit_root
+    assert h.ancestors("1951-02-01") == ["1951-02-01", "1951", "1950s", "*"]
+    assert h.lca(["1944-12-14", "1953-08-30"]) == "*"
+    write_hierarchy(h, tmp_path / "back.csv")
+    assert (tmp_path / "back.csv").read_text() == text       # the root is not written
+    table = pd.DataFrame({"dob": ["1944-12-14", "1947-06-10", "1951-02-01", "1953-08-30"]})
+    res = kg.anonymize(table, kg.Schema(quasi_identifiers=["dob"], hierarchies={"dob": h}),
+                       k=2, algorithm="optimal")
+    assert res.table["dob"].tolist() == ["1940s", "1940s", "1950s", "1950s"]
+    # built in code, several roots are still refused unless asked for
+    with pytest.raises(HierarchyError, match="single root.*implicit_root=True"):
+        kg.Hierarchy.from_rows([["Male", "M"], ["Female", "F"]])
+    assert kg.Hierarchy.from_rows([["Male", "M"], ["Female", "F"]],
+                                  implicit_root=True).root.name == "*"
 
 
 def test_missing_and_empty_files(tmp_path):

@@ -40,4 +40,4 @@ def test_datafly_names_the_binding_boundary():
     schema = kg.Schema(quasi_identifiers=["location"], hierarchies={"location": location})
     with pytest.raises(ValueError, match=r"at its generalization boundary \(location stops "
                                          r"at level 1 of 2\)"):
-        kg.anonymize(table, schema, k=25, respect_boundaries=True)
+        kg.anonymize(table, schema, k=25, respect_boundaries=True, algorithm="datafly")

@@ -27,7 +27,13 @@ def test_kind_inferred_from_dtype_unless_told(table):
     s = Schema(quasi_identifiers=["gender", "age", "zip"])
     assert s.kind("age", table) == "numeric"
     assert s.kind("gender", table) == "categorical"
-    assert s.kind("zip", table) == "categorical"     # strings
+    # text that is all plain numbers is numeric, as the encoder treats it (one rule)
+    assert s.kind("zip", table) == "numeric"
+    assert s.kind("zip", table.assign(zip="0" + table["zip"])) == "categorical"  # codes
+    dates = pd.DataFrame({"dob": pd.to_datetime(["1944-12-14", "2008-01-10"])})
+    assert Schema(quasi_identifiers=["dob"]).kind("dob", dates) == "date"
+    assert Schema(quasi_identifiers=["dob"], dates=["dob"]).kind(
+        "dob", dates.astype(str)) == "date"
     bools = pd.DataFrame({"flag": [True, False]})
     assert Schema(quasi_identifiers=["flag"]).kind("flag", bools) == "categorical"
     told = Schema(quasi_identifiers=["age", "zip"], categorical=["age"], numeric=["zip"])

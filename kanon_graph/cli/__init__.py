@@ -4,7 +4,7 @@
 
     kanon-graph demo [-k 5] [-n 2000] [--seed 0]
     kanon-graph anonymize INPUT.csv (--schema SCHEMA.yaml | --qi a,b,c) [--hierarchies DIR]
-                -k 5 [--algorithm datafly] [--l 2 --sensitive COL] [--suppression 0.02]
+                -k 5 [--algorithm auto] [--l 2 --sensitive COL] [--suppression 0.02]
                 -o OUT.csv [--report REPORT.json] [--sep ';']
     kanon-graph evaluate ORIGINAL.csv RELEASED.csv (--schema S.yaml | --qi a,b) [-k K] ...
     kanon-graph hierarchy show FILE [--format text|dot]

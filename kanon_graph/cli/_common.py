@@ -10,15 +10,14 @@ import argparse
 import dataclasses
 import sys
 import time
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from .._cells import is_text_column, missing_mask, parse_date, parse_number
 from ..hierarchy import load_hierarchies
-from ..io import numeric_columns, read_text_table
-from ..io.read import _NUMBER
+from ..io import numeric_columns, read_input_table
 from ..metrics import get_metric
 from ..schema import Schema
 
@@ -92,6 +91,9 @@ def add_schema_arguments(parser, *, sensitive=True):
                         "CSVs named <column>.csv or *_hierarchy_<column>.csv")
     parser.add_argument("--identifiers", type=csv_list, default=[], metavar="COL,COL",
                         help="columns to drop from the release (with --qi)")
+    parser.add_argument("--dates", type=csv_list, default=[], metavar="COL,COL",
+                        help="columns of ISO 8601 dates (1944-12-14): measured in days, "
+                        "released as date intervals [first, last]")
     if sensitive:
         parser.add_argument("--sensitive", metavar="COL", help="the sensitive column")
     parser.add_argument("--sep", help="cell separator of the CSV files (sniffed by default)")
@@ -106,11 +108,15 @@ def schema_from_args(args):
     # only the quasi-identifiers' files: the folder may also hold the data table
     hierarchies = (load_hierarchies(args.hierarchies, columns=qis, missing="ignore")
                    if args.hierarchies else {})
+    given = list(getattr(args, "dates", None) or ())
     if args.schema:
-        return Schema.from_file(args.schema, hierarchies=hierarchies)
+        schema = Schema.from_file(args.schema, hierarchies=hierarchies)
+        extra = [c for c in given if c not in schema.dates]
+        return dataclasses.replace(schema, dates=tuple(schema.dates) + tuple(extra)) \
+            if extra else schema
     sensitive = getattr(args, "sensitive", None)
     return Schema(quasi_identifiers=args.qi, sensitive=[sensitive] if sensitive else [],
-                  identifiers=args.identifiers, hierarchies=hierarchies)
+                  identifiers=args.identifiers, hierarchies=hierarchies, dates=given)
 
 
 def read_input(args, progress, path=None):
@@ -127,9 +133,11 @@ def read_input(args, progress, path=None):
     path = args.input if path is None else path
     schema = schema_from_args(args)
     progress.phase(f"reading {path}")
-    text = read_text_table(path, sep=args.sep)
+    text = read_input_table(path, sep=args.sep)
     _check_columns(schema, args, text)
-    missing = {""} | set(getattr(args, "na_values", None) or ())
+    missing = set(getattr(args, "na_values", None) or ())
+    if not text.typed:                 # in a CSV file the empty cell is missing too
+        missing.add("")
     table = text.frame.copy()
     checked = list(schema.quasi_identifiers) + list(schema.sensitive)
     for column in checked:
@@ -137,13 +145,14 @@ def read_input(args, progress, path=None):
         if mask.any():
             table[column] = table[column].where(~mask, np.nan)
     _check_missing(table, checked, args, text)
-    undeclared = [c for c in checked if c not in schema.numeric and c not in schema.categorical]
+    undeclared = [c for c in checked if c not in schema.numeric and c not in schema.categorical
+                  and c not in schema.dates]
     numeric = list(schema.numeric) + numeric_columns(table, undeclared)
     for column in checked:
         if column in numeric:
-            numbers = _parse_numbers(table[column], column, args, text)
-            if column in schema.sensitive:
-                table[column] = numbers
+            _check_numbers(table[column], column, args, text)
+        elif column in schema.dates:
+            _check_dates(table[column], column, text)
     schema = dataclasses.replace(schema, numeric=numeric)
     return table, schema, text
 
@@ -167,13 +176,14 @@ def _check_columns(schema, args, text):
 
 
 def _check_missing(table, columns, args, text):
+    """Name the first missing cell, with its line (the library's rule: NaN only).
+
+    Only the empty cell and the ``--na-values`` texts became NaN on the way
+    in, so ``?`` or a blank cell is a value, here as in the library.
+    """
     for column in columns:
-        cells = table[column]
-        # the library also reads a blank or '?' cell as missing: say so here, with the line
-        uniques = pd.unique(cells.dropna())
-        blank = [u for u in uniques if str(u).strip() in ("", "?")]
-        mask = (cells.isna() | cells.isin(blank)).to_numpy()
-        if not mask.any() or getattr(args, "missing", "error") == "drop":
+        mask = missing_mask(table[column])
+        if not mask.any() or getattr(args, "missing", "error") in ("drop", "ignore"):
             continue
         row = int(np.flatnonzero(mask)[0])
         how = ("or pass --missing drop to drop such rows" if hasattr(args, "missing")
@@ -181,34 +191,32 @@ def _check_missing(table, columns, args, text):
         raise DataProblem(
             f"{text.where(row)}: column {column!r} has a missing value "
             f"{text.frame[column].iloc[row]!r} ({int(mask.sum())} in the column; missing is "
-            f"the empty cell, a blank or '?' cell, or a --na-values text); fill them {how}")
+            f"the empty cell or a --na-values text); fill them {how}")
 
 
-def _number(cell):
-    """The exact number a text cell stands for: an int, else a Fraction."""
-    try:
-        return int(cell)
-    except ValueError:
-        return Fraction(cell)
-
-
-def _parse_numbers(series, column, args, text):
-    """Exact numbers of a numeric column (an object Series); a clear error on a non-number."""
-    cells = series.to_numpy(dtype=object)
+def _check_numbers(series, column, args, text):
+    """Name the first cell of a numeric column that is no number, with its line."""
+    if not is_text_column(series):
+        return                          # a typed (Parquet) column: the library checks it
     present = ~pd.isna(series).to_numpy()
-    uniques, inverse = np.unique(cells[present].astype(str), return_inverse=True)
-    parsed = []
-    for value in uniques:
-        if not _NUMBER.match(value):
-            row = int(np.flatnonzero(present)[np.flatnonzero(uniques[inverse] == value)[0]])
+    for value in pd.unique(series[present]):
+        if parse_number(value) is None:
+            row = int(np.flatnonzero(present & (series == value).to_numpy())[0])
             declared = (f"declared numeric in {args.schema}" if args.schema
                         else "numeric")
             raise DataProblem(f"{text.where(row)}: column {column!r} is {declared} but holds "
                               f"{value!r}, which is not a number")
-        parsed.append(_number(value))
-    out = np.full(len(cells), np.nan, dtype=object)
-    out[present] = np.asarray(parsed + [None], dtype=object)[:-1][inverse.reshape(-1)]
-    return pd.Series(out, index=series.index, dtype=object)
+
+
+def _check_dates(series, column, text):
+    """Name the first cell of a --dates column that is no ISO 8601 date, with its line."""
+    present = ~pd.isna(series).to_numpy()
+    for value in pd.unique(series[present]):
+        if parse_date(value) is None:
+            row = int(np.flatnonzero(present & (series == value).to_numpy())[0])
+            raise DataProblem(f"{text.where(row)}: column {column!r} is a date column "
+                              f"(--dates) but holds {value!r}, which is not an ISO 8601 date "
+                              f"(YYYY-MM-DD)")
 
 
 def check_writable(path, what):

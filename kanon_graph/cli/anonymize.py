@@ -26,11 +26,14 @@ def register(commands):
     anon = commands.add_parser("anonymize", help="anonymize a CSV file",
                                description="Anonymize a CSV table and write the release "
                                "(and a JSON report).")
-    anon.add_argument("input", metavar="INPUT.csv", help="the table, with a header row")
+    anon.add_argument("input", metavar="INPUT.csv", help="the table: CSV with a header row, "
+                      "or .parquet (needs the parquet extra, pyarrow)")
     add_schema_arguments(anon)
     anon.add_argument("-k", type=int, required=True, help="k of k-anonymity")
-    anon.add_argument("--algorithm", default="datafly", help="a registered algorithm "
-                      "(see 'kanon-graph algorithms'; default datafly)")
+    anon.add_argument("--algorithm", default="auto", help="a registered algorithm (see "
+                      "'kanon-graph algorithms'), or auto (default): optimal when every "
+                      "quasi-identifier has a hierarchy and the lattice is small, else "
+                      "mondrian; the summary says which ran and why")
     add_privacy_arguments(anon)
     anon.add_argument("--suppression", type=fraction, metavar="FRACTION",
                       help="fraction of records that may be suppressed")
@@ -45,7 +48,8 @@ def register(commands):
                       "reproducible; the seed used is in the report's parameters)")
     anon.add_argument("--option", type=option, action="append", default=[],
                       metavar="NAME=VALUE", help="an option of the algorithm (repeatable)")
-    anon.add_argument("-o", "--output", required=True, metavar="OUT.csv")
+    anon.add_argument("-o", "--output", required=True, metavar="OUT.csv",
+                      help="the release: CSV, or Parquet for a .parquet name")
     anon.add_argument("--report", metavar="REPORT.json", help="write a JSON report here")
     anon.add_argument("-q", "--quiet", action="store_true",
                       help="print nothing on success, and no progress")

@@ -14,7 +14,8 @@ def register(commands):
     demo.add_argument("-k", type=int, default=5, help="k of k-anonymity (default 5)")
     demo.add_argument("-n", type=int, default=2000, help="number of rows (default 2000)")
     demo.add_argument("--seed", type=int, default=0, help="seed of the synthetic table")
-    demo.add_argument("--algorithm", default="datafly", help="a registered algorithm")
+    demo.add_argument("--algorithm", default="auto", help="a registered algorithm, or auto "
+                      "(default; see 'anonymize --help')")
     demo.add_argument("--rows", type=int, default=8, help="rows of each table to print")
     demo.set_defaults(handler=run_demo)
     listing = commands.add_parser("algorithms", help="list the registered algorithms",
@@ -35,6 +36,8 @@ def run_demo(args, out):
           f"quasi-identifiers {qis}.", file=out)
     print(f"Anonymized with {res.algorithm} at k={res.k} in {res.stats['seconds']:.2f} s: "
           f"{res.verification.describe()}.", file=out)
+    if res.stats.get("auto"):
+        print(f"(algorithm auto {res.stats['auto']}.)", file=out)
     if res.levels is not None:
         print("Generalization levels (level/height): " + ", ".join(
             f"{a} {l}/{schema.hierarchy(a).height}" for a, l in res.levels.items()), file=out)

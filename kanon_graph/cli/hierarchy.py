@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import numpy as np
-
-from ..hierarchy import intervals, masking, read_hierarchy, write_hierarchy
+from .._cells import parse_number
+from ..hierarchy import dates, intervals, masking, read_hierarchy, suggest, write_hierarchy
 from ..io import read_table
 from ..viz import hierarchy_dot, hierarchy_text
-from ._common import DataProblem, UsageError, check_writable
+from ._common import (DataProblem, Progress, UsageError, add_schema_arguments, check_writable,
+                      csv_list, read_input)
 
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
 
@@ -30,8 +30,8 @@ def register(commands):
 
     build = sub.add_parser("build", help="build a hierarchy from values",
                            description="Build a hierarchy and write it in ARX's CSV format: "
-                           "nested numeric bands (--intervals widths, or --cuts) or masked "
-                           "codes (--mask).")
+                           "nested numeric bands (--intervals widths, or --cuts), masked "
+                           "codes (--mask) or calendar periods of dates (--dates).")
     shape = build.add_mutually_exclusive_group(required=True)
     shape.add_argument("--intervals", type=_widths, metavar="W,W,...",
                        help="band widths per level, finest first, each dividing the next "
@@ -41,6 +41,10 @@ def register(commands):
                        "(e.g. 0,18,30,65/0,30); a band holds cut[i] <= v < cut[i+1]")
     shape.add_argument("--mask", type=int, metavar="N",
                        help="mask up to N trailing characters of fixed-length codes with '*'")
+    shape.add_argument("--dates", type=csv_list, metavar="LEVEL,LEVEL,...",
+                       help="ISO dates generalized through calendar levels, finest first: "
+                       "month, quarter, year, 'N years', decade, century (e.g. "
+                       "month,year,decade)")
     source = build.add_mutually_exclusive_group(required=True)
     source.add_argument("--values", metavar="LO..HI|V,V,...",
                         help="the leaves: a range of integers (1..100) or a list")
@@ -52,6 +56,20 @@ def register(commands):
     build.add_argument("--sep", default=";", help="cell separator of OUT (default ';')")
     build.add_argument("-o", "--output", metavar="OUT.csv", help="write here instead of stdout")
     build.set_defaults(handler=run_build)
+
+    sug = sub.add_parser("suggest", help="draft a hierarchy for every quasi-identifier",
+                         description="Build a draft hierarchy for every quasi-identifier of "
+                         "a table (without one in --hierarchies): numeric columns get nested "
+                         "bands of round widths, dates month/year/decade, fixed-length codes "
+                         "masking from the right, other columns value -> *. Writes one "
+                         "ARX-format file per column to DIR, to edit and pass to "
+                         "'anonymize --hierarchies DIR'.")
+    sug.add_argument("input", metavar="DATA.csv", help="the table (CSV or Parquet)")
+    add_schema_arguments(sug, sensitive=False)
+    sug.add_argument("-o", "--output", required=True, metavar="DIR",
+                     help="folder to write <column>.csv files into (created if needed)")
+    sug.add_argument("--out-sep", default=";", help="cell separator of the files (default ';')")
+    sug.set_defaults(handler=run_suggest, missing="ignore")
 
 
 def _widths(text):
@@ -113,16 +131,17 @@ def run_build(args, out):
     name = args.name or args.column
     if args.mask is not None:
         h = masking(values, levels=args.mask, name=name)
+    elif args.dates is not None:
+        h = dates(values, levels=args.dates, name=name)
     else:
-        try:
-            numbers = np.asarray(values, dtype=float)
-        except ValueError:
-            bad = next(v for v in values if not _is_number(v))
-            raise DataProblem(f"interval hierarchies need numbers; got {bad!r}") from None
+        # the leaves keep the data's own text (1.50 stays 1.50) to match its cells
+        bad = next((v for v in values if isinstance(v, str) and parse_number(v) is None), None)
+        if bad is not None:
+            raise DataProblem(f"interval hierarchies need numbers; got {bad!r}")
         if args.intervals is not None:
-            h = intervals(numbers, widths=args.intervals, origin=args.origin, name=name)
+            h = intervals(values, widths=args.intervals, origin=args.origin, name=name)
         else:
-            h = intervals(numbers, cuts=args.cuts, name=name)
+            h = intervals(values, cuts=args.cuts, name=name)
     if args.output:
         write_hierarchy(h, args.output, sep=args.sep)
         print(f"wrote {args.output} ({h.n_leaves} leaves, height {h.height})", file=out)
@@ -131,9 +150,25 @@ def run_build(args, out):
     return 0
 
 
-def _is_number(value):
-    try:
-        float(value)
-    except (TypeError, ValueError):
-        return False
-    return True
+def run_suggest(args, out):
+    folder = Path(args.output)
+    if folder.exists() and not folder.is_dir():
+        raise DataProblem(f"-o: {str(folder)!r} exists and is not a folder")
+    check_writable(folder, "output")
+    progress = Progress(quiet=True)
+    table, schema, _ = read_input(args, progress)
+    made = suggest(table, schema)
+    if not made:
+        print("every quasi-identifier already has a hierarchy; nothing to suggest", file=out)
+        return 0
+    folder.mkdir(exist_ok=True)
+    width = max(len(c) for c in made)
+    for column, (h, how) in made.items():
+        path = folder / f"{column}.csv"
+        write_hierarchy(h, path, sep=args.out_sep)
+        example = " -> ".join(h.ancestors(h.leaf_labels[len(h.leaf_labels) // 2]))
+        print(f"{column:<{width}}  {how}; height {h.height}, {h.n_leaves} values "
+              f"(e.g. {example})", file=out)
+    print(f"wrote {len(made)} file(s) to {str(folder)}; edit them, then pass "
+          f"--hierarchies {str(folder)}", file=out)
+    return 0

@@ -7,6 +7,8 @@ Definitions 3-4).
 """
 
 from ._builders import intervals, masking
+from ._dates import dates
+from ._suggest import round_widths, suggest
 from ._distance import che, hdist
 from ._io import load_hierarchies, read_hierarchy, write_hierarchy
 from ._tree import Hierarchy
@@ -14,10 +16,13 @@ from ._tree import Hierarchy
 __all__ = [
     "Hierarchy",
     "che",
+    "dates",
     "hdist",
     "intervals",
     "load_hierarchies",
     "masking",
     "read_hierarchy",
+    "round_widths",
+    "suggest",
     "write_hierarchy",
 ]

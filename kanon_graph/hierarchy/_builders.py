@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._cells import parse_number
 from ..exceptions import HierarchyError
 from ._tree import Hierarchy
 
@@ -17,7 +18,9 @@ __all__ = ["intervals", "masking"]
 
 
 def _fmt(x):
-    return str(int(x)) if float(x).is_integer() else repr(float(x))
+    if isinstance(x, (int, np.integer)):
+        return str(int(x))
+    return str(int(x)) if float(x).is_integer() and abs(x) < 2**53 else repr(float(x))
 
 
 def intervals(values, *, widths=None, cuts=None, origin=0, name=None, root="*"):
@@ -25,9 +28,12 @@ def intervals(values, *, widths=None, cuts=None, origin=0, name=None, root="*"):
 
     Parameters
     ----------
-    values : iterable of numbers
+    values : iterable of numbers or number texts
         The leaves (duplicates are ignored). Pass ``range(1, 101)`` to cover
-        a domain rather than only the observed values.
+        a domain rather than only the observed values. A text value stays
+        the leaf's label as written (``1.50``, not ``1.5``), so the leaves
+        match the data cell by cell; a number is written as its shortest
+        exact text.
     widths : sequence of numbers, optional
         Band width per level, finest first; each must divide the next
         (``[5, 10, 20]``). Bands start at ``origin + i * width``.
@@ -55,10 +61,23 @@ def intervals(values, *, widths=None, cuts=None, origin=0, name=None, root="*"):
     >>> intervals([1, 5, 12], cuts=[[0, 10, 20]]).ancestors(12)
     ['12', '[10-19]', '*']
     """
-    try:
-        leaves = np.unique(np.asarray(list(values), dtype=float))
-    except (TypeError, ValueError):
-        raise HierarchyError(f"intervals for {name!r}: values must be numbers") from None
+    texts = {}
+    for value in values:
+        if isinstance(value, str):
+            number = parse_number(value)
+            text = value.strip()
+        elif isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+            number, text = None, value
+        else:
+            number = value if isinstance(value, (int, np.integer)) else float(value)
+            text = _fmt(number) if np.isfinite(number) else None
+            number = number if text is not None else None
+        if number is None:
+            raise HierarchyError(f"intervals for {name!r}: values must be numbers; "
+                                 f"got {value!r}")
+        texts.setdefault(text, number)
+    order = sorted(texts, key=lambda t: (texts[t], t))
+    leaves = np.asarray([float(texts[t]) for t in order], dtype=float)
     if leaves.size == 0:
         raise HierarchyError(f"intervals for {name!r}: no values given")
     if (widths is None) == (cuts is None):
@@ -99,7 +118,7 @@ def intervals(values, *, widths=None, cuts=None, origin=0, name=None, root="*"):
                     hi = hi - 1
                 labels.append(_band(lo, hi, integral))
             columns.append(labels)
-    rows = [[_fmt(v)] + [col[i] for col in columns] + [root] for i, v in enumerate(leaves)]
+    rows = [[text] + [col[i] for col in columns] + [root] for i, text in enumerate(order)]
     return Hierarchy(rows, name=name, source="intervals")
 
 

@@ -1,7 +1,10 @@
 """Reading and writing hierarchies in ARX's CSV format.
 
 ARX's format has one row per original value, from the value (level 0) to the
-root, separated by ``;`` (``,`` is accepted too), with no header.
+root, separated by ``;`` (``,`` is accepted too), with no header. A file
+whose last column holds several values (as ARX's date builder writes, e.g.
+date; year; decade) is read with an implicit ``*`` root above that column
+(see :class:`~kanon_graph.Hierarchy`), and written back without it.
 
 MAGVal marks (Hussien et al. 2016, Definition 3) travel with a hierarchy in
 one of two ways:
@@ -134,7 +137,7 @@ def read_hierarchy(path, *, name=None, sep=None):
         lines.append(number)
     if not rows:
         raise HierarchyError(f"hierarchy file {str(path)!r} is empty")
-    hierarchy = Hierarchy(rows, name=name, source=str(path), lines=lines)
+    hierarchy = Hierarchy(rows, name=name, source=str(path), lines=lines, implicit_root=True)
     for level, label in marks:
         hierarchy.mark_magval(label, level)
     sidecar = path.with_name(path.name + ".magval")
@@ -197,6 +200,8 @@ def write_hierarchy(hierarchy, path, *, sep=";", mark_magvals=True):
         raise ValueError(f"The 'sep' parameter of write_hierarchy must be one character other "
                          f"than a quote, '*', space or line break. Got {sep!r}.")
     rows = hierarchy.to_rows()
+    if getattr(hierarchy, "implicit_root", False):
+        rows = [row[:-1] for row in rows]      # the root read_hierarchy adds back
     for row in rows:
         for label in row:
             if len(label.splitlines()) > 1:
@@ -221,6 +226,8 @@ def write_hierarchy(hierarchy, path, *, sep=";", mark_magvals=True):
             and not needs_quotes(match.group(1))
 
     inline = all(reads_as_mark(label) for _, label in marked)
+    if getattr(hierarchy, "implicit_root", False):
+        marked = [(level, label) for level, label in marked if level < hierarchy.height]
     lines = []
     for leaf, row in enumerate(rows):
         cells = []

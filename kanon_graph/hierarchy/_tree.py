@@ -18,28 +18,17 @@ hierarchy format does).
 
 from __future__ import annotations
 
-import math
-import warnings
 import numpy as np
-import pandas as pd
 from anytree import Node, PreOrderIter
 
 from ..exceptions import HierarchyError
 from ._magval import MagvalMixin
+from ._match import LeafMatchMixin, RowChecksMixin
 
 __all__ = ["Hierarchy"]
 
 
-def _as_number(label):
-    """``float(label)`` when the label is a plain number, else ``None``."""
-    try:
-        value = float(label)
-    except (TypeError, ValueError):
-        return None
-    return value if math.isfinite(value) else None
-
-
-class Hierarchy(MagvalMixin):
+class Hierarchy(RowChecksMixin, LeafMatchMixin, MagvalMixin):
     """Value generalization hierarchy (a tree) for one attribute.
 
     Build one with :meth:`from_rows`, :func:`~kanon_graph.read_hierarchy`,
@@ -58,6 +47,15 @@ class Hierarchy(MagvalMixin):
         Where the rows came from (a file path); used in error messages.
     lines : sequence of int, optional
         The source line of each row; used in error messages.
+    implicit_root : bool or str, default False
+        What to do when the last column holds several values (ARX's date
+        builder and many hand-made ARX files end with years or regions, no
+        ``*``): refuse (``False``), or add a root above them labelled ``*``
+        (``True``) or by the given text. That root releases a value as ``*``,
+        exactly what suppressing the cell shows, so only a release that
+        could suppress the attribute reaches it. ``implicit_root`` records
+        whether one was added; :func:`~kanon_graph.write_hierarchy` leaves it
+        out, so a file read and written back is unchanged.
 
     Examples
     --------
@@ -71,7 +69,7 @@ class Hierarchy(MagvalMixin):
     '*'
     """
 
-    def __init__(self, rows, *, name=None, source=None, lines=None):
+    def __init__(self, rows, *, name=None, source=None, lines=None, implicit_root=False):
         self.name = name
         self.source = source
         rows = [[str(cell).strip() for cell in row] for row in rows]
@@ -79,6 +77,16 @@ class Hierarchy(MagvalMixin):
         if not rows:
             raise HierarchyError(f"{self._where()}: the hierarchy has no rows")
         rows, lines = self._check_rows(rows, lines)
+        self.implicit_root = False
+        tops = sorted({row[-1] for row in rows})
+        if len(tops) > 1 and implicit_root:
+            root = "*" if implicit_root is True else str(implicit_root)
+            if any(root in row for row in rows):
+                raise HierarchyError(
+                    f"{self._where()}: the last column holds {len(tops)} values and {root!r} "
+                    f"is already a label, so it cannot be the implicit root above them")
+            rows = [row + [root] for row in rows]
+            self.implicit_root = True
         self.height = len(rows[0]) - 1
         self._build_levels(rows, lines)
         self._build_tree()
@@ -93,38 +101,6 @@ class Hierarchy(MagvalMixin):
             where += f" (row {line})"
         return where
 
-    def _check_rows(self, rows, lines):
-        width = len(rows[0])
-        for row, line in zip(rows, lines):
-            if len(row) != width:
-                raise HierarchyError(
-                    f"{self._where(line)}: row {row[0]!r} has {len(row)} levels but "
-                    f"the first row has {width}; every row must run from leaf to root"
-                )
-            if any(cell == "" for cell in row):
-                raise HierarchyError(f"{self._where(line)}: row {row[0]!r} has an empty cell")
-        seen = {}
-        kept_rows, kept_lines = [], []
-        for row, line in zip(rows, lines):
-            leaf = row[0]
-            if leaf in seen:
-                first_row, first_line = seen[leaf]
-                if first_row == row:
-                    warnings.warn(
-                        f"{self._where(line)}: duplicate row for value {leaf!r} "
-                        f"(same as line {first_line}); the duplicate is ignored",
-                        stacklevel=4,
-                    )
-                    continue
-                raise HierarchyError(
-                    f"{self._where(line)}: value {leaf!r} appears twice with different "
-                    f"generalizations (also on line {first_line})"
-                )
-            seen[leaf] = (row, line)
-            kept_rows.append(row)
-            kept_lines.append(line)
-        return kept_rows, kept_lines
-
     def _build_levels(self, rows, lines):
         height = self.height
         labels = [[] for _ in range(height + 1)]
@@ -137,7 +113,8 @@ class Hierarchy(MagvalMixin):
         if len(labels[height]) != 1:
             raise HierarchyError(
                 f"{self._where()}: the last column must hold a single root, "
-                f"found {len(labels[height])}: {labels[height][:5]}"
+                f"found {len(labels[height])}: {labels[height][:5]}; pass "
+                f"implicit_root=True to add '*' above them"
             )
         parent = [np.full(len(labels[level]), -1, dtype=np.int64) for level in range(height)]
         for row, line in zip(rows, lines):
@@ -164,40 +141,7 @@ class Hierarchy(MagvalMixin):
         self.leaf_counts = [np.bincount(m, minlength=len(labels[l])) for l, m in enumerate(level_map)]
         self._check_repeated_labels()
         self._magval = [np.zeros(len(labels[l]), dtype=bool) for l in range(height + 1)]
-        numbers = [_as_number(label) for label in labels[0]]
-        if all(value is not None for value in numbers):
-            self.leaf_values = np.asarray(numbers, dtype=float)
-        else:
-            self.leaf_values = None
-        self._number_index = None
-        if self.leaf_values is not None:  # number -> the leaves holding it (``1``, ``01``)
-            self._number_index = {}
-            for i, value in enumerate(self.leaf_values):
-                self._number_index.setdefault(value, []).append(i)
-
-    def _check_repeated_labels(self):
-        """A label may stand on several levels only if it names one set of leaves.
-
-        ARX pads short paths by repeating a value (Adult's ``[80-100]`` on
-        levels 3 and 4); that names one concept. A label naming two different
-        leaf sets would make a released cell ambiguous, so it is refused.
-        """
-        first = {}
-        for level, index in enumerate(self._index):
-            for label, j in index.items():
-                if label not in first:
-                    first[label] = (level, j)
-                    continue
-                l0, j0 = first[label]
-                leaves0 = np.flatnonzero(self.level_map[l0] == j0)
-                leaves1 = np.flatnonzero(self.level_map[level] == j)
-                if not np.array_equal(leaves0, leaves1):
-                    raise HierarchyError(
-                        f"{self._where()}: label {label!r} stands on level {l0} over "
-                        f"{len(leaves0)} value(s) and on level {level} over a different set of "
-                        f"{len(leaves1)} value(s); a label may repeat on several levels only over "
-                        f"the same values, rename one of them"
-                    )
+        self._index_numbers()
 
     def _build_tree(self):
         nodes = [[None] * len(level) for level in self._labels]
@@ -214,9 +158,9 @@ class Hierarchy(MagvalMixin):
 
     # ------------------------------------------------------------ constructors
     @classmethod
-    def from_rows(cls, rows, *, name=None, source=None, lines=None):
+    def from_rows(cls, rows, *, name=None, source=None, lines=None, implicit_root=False):
         """Build from leaf-to-root rows (ARX's format, already split)."""
-        return cls(rows, name=name, source=source, lines=lines)
+        return cls(rows, name=name, source=source, lines=lines, implicit_root=implicit_root)
 
     @classmethod
     def from_mapping(cls, mapping, *, name=None):
@@ -306,32 +250,6 @@ class Hierarchy(MagvalMixin):
         # names one concept: the lowest node stands for it
         return found[0]
 
-    def _normalize(self, value):
-        """The leaf label ``value`` stands for: its own text when that is a leaf.
-
-        A value whose text is no leaf matches a numeric leaf by number, if
-        exactly one leaf has that number; two or more (``1`` and ``01``) make
-        it ambiguous, and that is an error naming them.
-        """
-        text = value if isinstance(value, str) else None
-        if text is None:
-            if isinstance(value, (float, np.floating)) and float(value).is_integer() \
-                    and abs(value) < 2**53:
-                text = str(int(value))
-            else:
-                text = str(value)
-        if text in self._index[0] or self._number_index is None:
-            return text
-        number = _as_number(value)
-        leaves = self._number_index.get(number, []) if number is not None else []
-        if len(leaves) > 1:
-            shown = " and ".join(repr(self._labels[0][i]) for i in leaves[:3])
-            raise HierarchyError(
-                f"{self._where()}: value {value!r} is not a leaf, and leaves {shown} "
-                f"all equal it as numbers; write it as one of them"
-            )
-        return self._labels[0][leaves[0]] if leaves else text
-
     def node(self, label, level=None):
         """The anytree node of ``label`` (the lowest one if it repeats)."""
         level, index = self._find(label, level)
@@ -340,55 +258,6 @@ class Hierarchy(MagvalMixin):
     def level(self, label):
         """The level of ``label`` (0 for leaves; the lowest if it repeats)."""
         return self._find(label)[0]
-
-    def is_leaf(self, label):
-        return self._normalize(label) in self._index[0]
-
-    def leaf_index(self, value):
-        """Index of a leaf value, raising a clear error if it is not a leaf."""
-        label = self._normalize(value)
-        if label not in self._index[0]:
-            raise HierarchyError(
-                f"{self._where()}: value {value!r} is not a leaf of the hierarchy"
-            )
-        return self._index[0][label]
-
-    def encode(self, values):
-        """Leaf indices of ``values``; every missing value is named in the error.
-
-        Examples
-        --------
-        >>> h = Hierarchy.from_rows([["a", "*"], ["b", "*"]], name="x")
-        >>> h.encode(["b", "a", "b"]).tolist()
-        [1, 0, 1]
-        """
-        values = np.asarray(values, dtype=object)
-        # hash the values (O(n)) instead of sorting them: np.unique on a million
-        # strings takes about half a second per column
-        inverse, uniques = pd.factorize(values)
-        uniques = list(uniques)
-        if (inverse < 0).any():  # missing values (NaN, None) are reported below
-            inverse = np.where(inverse < 0, len(uniques), inverse)
-            uniques.append(values[np.flatnonzero(pd.isna(values))[0]])
-        if self._number_index is None:
-            uniques = [str(value) for value in uniques]
-        codes = np.empty(len(uniques), dtype=np.int64)
-        missing = []
-        for i, value in enumerate(uniques):
-            label = self._normalize(value)
-            position = self._index[0].get(label)
-            if position is None:
-                missing.append(value)
-            else:
-                codes[i] = position
-        if missing:
-            shown = ", ".join(repr(self._normalize(v)) for v in missing[:10])
-            more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
-            raise HierarchyError(
-                f"{self._where()}: {len(missing)} value(s) in the data are not leaves of the "
-                f"hierarchy: {shown}{more}"
-            )
-        return codes[inverse]
 
     # ------------------------------------------------------------- operations
     def generalize(self, value, level):

@@ -12,19 +12,18 @@ numbers, so a caller can declare them numeric without converting them.
 from __future__ import annotations
 
 import csv
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from .._cells import is_number_text, is_numeric_column
 from ..exceptions import DataError
 
-__all__ = ["TextTable", "read_text_table", "read_table", "numeric_columns", "is_number_text"]
+__all__ = ["TextTable", "read_text_table", "read_table", "read_input_table", "read_parquet",
+           "is_parquet", "numeric_columns", "is_number_text"]
 
-_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
-_LEADING_ZERO = re.compile(r"^[+-]?0\d")
 _SEPARATORS = (";", ",", "\t", "|")
 
 
@@ -41,17 +40,26 @@ class TextTable:
         Every cell as a ``str``, exactly as in the file (quotes removed as
         CSV says); columns in file order; a 0..n-1 index.
     lines : ndarray of int
-        ``lines[i]`` is the 1-based line of the file on which row ``i`` starts.
+        ``lines[i]`` is the 1-based line of the file on which row ``i`` starts
+        (for a Parquet file, its 1-based row number).
+    unit : str
+        ``"line"`` (CSV) or ``"row"`` (Parquet), for messages.
     """
 
     path: Path
     sep: str
     frame: pd.DataFrame
     lines: np.ndarray
+    unit: str = "line"
 
     def where(self, row):
-        """``"FILE, line N"`` for row position ``row``."""
-        return f"{str(self.path)!r}, line {int(self.lines[row])}"
+        """``"FILE, line N"`` (``"FILE, row N"`` for Parquet) for row position ``row``."""
+        return f"{str(self.path)!r}, {self.unit} {int(self.lines[row])}"
+
+    @property
+    def typed(self):
+        """Whether the cells keep their file's types (Parquet) rather than being text."""
+        return self.unit == "row"
 
 
 def _sniff(path):
@@ -143,24 +151,61 @@ def _check_header(header, name, line):
                         f"has no name")
 
 
+def is_parquet(path):
+    """Whether ``path`` names a Parquet file (by its ``.parquet`` / ``.pq`` suffix)."""
+    return Path(path).suffix.lower() in (".parquet", ".pq")
+
+
+def read_parquet(path):
+    """A Parquet file as a DataFrame, dtypes kept (needs the ``parquet`` extra: pyarrow)."""
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(f"input file {str(path)!r} does not exist")
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        raise DataError(f"reading {str(path)!r} needs pyarrow: pip install -e \".[parquet]\"") \
+            from None
+    try:
+        return pd.read_parquet(path)
+    except Exception as exc:  # pyarrow's errors have no common base class
+        raise DataError(f"input file {str(path)!r} is not a readable Parquet file: "
+                        f"{str(exc).splitlines()[0]}") from None
+
+
+def read_input_table(path, *, sep=None):
+    """A :class:`TextTable` of a CSV file (text cells) or a Parquet file (typed cells)."""
+    if is_parquet(path):
+        frame = read_parquet(path)
+        _check_header([str(c) for c in frame.columns], str(path), 1)
+        return TextTable(Path(path), "", frame.reset_index(drop=True),
+                         np.arange(1, len(frame) + 1, dtype=np.int64), unit="row")
+    return read_text_table(path, sep=sep)
+
+
 def read_table(path, *, sep=None, na_values=("",)):
-    """Read a CSV file with a header row into a DataFrame of text.
+    """Read a CSV file with a header row into a DataFrame of text, or a Parquet file.
 
     Parameters
     ----------
     path : str or path-like
+        A ``.parquet`` file is read with its dtypes (dates stay
+        ``datetime64``, numbers stay numbers; its nulls are the missing
+        values); it needs the ``parquet`` extra (pyarrow). Anything else is
+        read as CSV.
     sep : str, optional
         The cell separator (sniffed when omitted, see :func:`read_text_table`).
     na_values : iterable of str
         The cells that stand for a missing value (``NaN``); by default only
         the empty cell. Nothing else is missing: ``NA`` or ``null`` is text.
+        For Parquet, text cells equal to one of them besides ``""``.
 
     Returns
     -------
     DataFrame
-        Every other cell as the ``str`` written in the file (not stripped,
-        not converted); use :func:`numeric_columns` to find the columns to
-        declare numeric in a :class:`~kanon_graph.Schema`.
+        For CSV, every other cell as the ``str`` written in the file (not
+        stripped, not converted); use :func:`numeric_columns` to find the
+        columns to declare numeric in a :class:`~kanon_graph.Schema`.
 
     Examples
     --------
@@ -173,8 +218,12 @@ def read_table(path, *, sep=None, na_values=("",)):
     >>> numeric_columns(t)
     ['age']
     """
-    frame = read_text_table(path, sep=sep).frame
-    missing = set(na_values)
+    if is_parquet(path):
+        frame = read_parquet(path)
+        missing = set(na_values) - {""}
+    else:
+        frame = read_text_table(path, sep=sep).frame
+        missing = set(na_values)
     if missing:
         for column in frame.columns:
             cells = frame[column]
@@ -184,22 +233,12 @@ def read_table(path, *, sep=None, na_values=("",)):
     return frame
 
 
-def is_number_text(text):
-    """Whether ``text`` is a plain number without a leading zero (``02139`` is a code)."""
-    return bool(_NUMBER.match(text)) and not _LEADING_ZERO.match(text)
-
-
 def numeric_columns(frame, columns=None):
     """The columns whose present cells are all plain numbers without leading zeros.
 
-    A column with no present cell, or a code such as ZIP ``02139``, is not numeric.
+    A column with no present cell, or a code such as ZIP ``02139``, is not
+    numeric. The rule is the encoder's (:mod:`kanon_graph._cells`), so a
+    column found here is the column the library infers numeric.
     """
-    found = []
-    for column in (frame.columns if columns is None else columns):
-        present = frame[column].dropna()
-        if present.empty:
-            continue
-        uniques = pd.unique(present.astype(str))
-        if all(is_number_text(u) for u in uniques):
-            found.append(column)
-    return found
+    return [column for column in (frame.columns if columns is None else columns)
+            if is_numeric_column(frame[column])]

@@ -16,18 +16,32 @@ from pathlib import Path
 
 import numpy as np
 
+from ..exceptions import DataError
 from ..metrics import get_metric
 
 __all__ = ["write_table", "result_report", "write_json"]
 
 
 def write_table(table, path, *, sep=","):
-    """Write ``table`` as CSV with a header and no index; returns the path.
+    """Write ``table`` as CSV (or Parquet for a ``.parquet`` path); returns the path.
 
-    A ``str`` cell is written as it is (quoted only when it holds the
-    separator, a quote or a line break); a missing cell is written empty.
+    CSV: a header and no index; a ``str`` cell is written as it is (quoted
+    only when it holds the separator, a quote or a line break); a missing
+    cell is written empty. Parquet (the ``parquet`` extra, pyarrow): every
+    column keeps its dtype, so released quasi-identifiers are text and the
+    other columns what they were.
     """
+    from .read import is_parquet
+
     path = Path(path)
+    if is_parquet(path):
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise DataError(f"writing {str(path)!r} needs pyarrow: "
+                            f"pip install -e \".[parquet]\"") from None
+        table.to_parquet(path, index=False)
+        return path
     table.to_csv(path, sep=sep, index=False, lineterminator="\n")
     return path
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .._cells import date_days, parse_date
 from ..encoding import encode
 from ..exceptions import DataError
 from ..recoding._release import AttributeRelease, Release, _hierarchy_release
@@ -152,6 +153,16 @@ def _hierarchy_cells(attr, labels, rows, cls, n_classes, index):
     return level, node, (int(uniform[0]) if uniform.size else None)
 
 
+def _date_span(text):
+    """``(first, last)`` in days of a released date or ``[first, last]``, or ``None``."""
+    first, sep, last = text[1:-1].partition(", ") if text.startswith("[") \
+        and text.endswith("]") else (text, "", text)
+    if text.startswith("[") and not sep:
+        return None
+    a, b = parse_date(first), parse_date(last)
+    return None if a is None or b is None else (date_days(a), date_days(b))
+
+
 def _free_cells(attr, labels, rows, cls, n_classes, index, kept):
     """AttributeRelease of a hierarchy-free attribute from ranges / sets / values."""
     first = np.empty(n_classes, dtype=np.int64)
@@ -164,6 +175,14 @@ def _free_cells(attr, labels, rows, cls, n_classes, index, kept):
         for c, text in enumerate(class_labels):
             if text == "*":
                 lo[c], hi[c] = np.nanmin(values), np.nanmax(values)
+                continue
+            if attr.date:                    # a date, or [first, last] (in days)
+                span = _date_span(text)
+                if span is None:
+                    raise _fail(attr.name, index[rows[first[c]]], text,
+                                "is neither a date nor a date interval such as "
+                                "[1944-12-14, 2008-01-10]")
+                lo[c], hi[c] = span
                 continue
             try:
                 lo[c] = hi[c] = float(text)

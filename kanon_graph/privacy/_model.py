@@ -138,7 +138,8 @@ class PrivacyModel:
         return m.recursive_l(class_of, values, self.c, n_classes)
 
     def _closeness(self, class_of, values, data, n_classes, reference=None):
-        ordered = data.schema.kind(self.sensitive, data.table) == "numeric"
+        # one rule for every column's kind (kanon_graph._cells.column_kind)
+        ordered = data.schema.kind(self.sensitive, data.table) in ("numeric", "date")
         return m.emd_to_table(class_of, values, ordered=ordered, n_classes=n_classes,
                               reference=reference)
 

@@ -6,8 +6,9 @@ Two recodings are supported, and both produce a :class:`Release`:
   replaced by its ancestor at that level (:func:`recode_levels`);
 * **local**: records are grouped into classes; within a class each value is
   replaced by the lowest common ancestor of the class's values in the
-  hierarchy; without a hierarchy a numeric attribute becomes ``[min-max]`` and
-  a categorical one the value set ``{a,b}`` (:func:`recode_partition`).
+  hierarchy; without a hierarchy a numeric attribute becomes ``[min-max]``, a
+  date the interval ``[first, last]`` and a categorical one the value set
+  ``{a,b}`` (:func:`recode_partition`).
 
 Suppressed records (class ``-1``) have every quasi-identifier replaced by
 ``*``. They stay in the released table and are counted.
@@ -105,15 +106,18 @@ class Release:
         return frame
 
 
-def _range_label(domain, lo_code, hi_code):
+def _range_label(domain, lo_code, hi_code, date=False):
     """``[<min member's text>-<max member's text>]``, or the one text all members share.
 
     The texts are the original values' own (see :func:`~kanon_graph.encoding.encode`),
     never rounded, so the interval contains every member and two different
-    intervals never print alike.
+    intervals never print alike. A date range is the closed interval
+    ``[1944-12-14, 2008-01-10]`` (a ``-`` would be read as part of the date).
     """
     if lo_code == hi_code:
         return str(domain[lo_code])
+    if date:
+        return f"[{domain[lo_code]}, {domain[hi_code]}]"
     return f"[{domain[lo_code]}-{domain[hi_code]}]"
 
 
@@ -243,7 +247,7 @@ def _free_release(attr, class_of, n_classes):
         np.maximum.at(hi_code, cls, attr.codes[rows])
         pairs = np.unique(np.column_stack([cls, attr.codes[rows]]), axis=0)
         distinct = np.bincount(pairs[:, 0], minlength=n_classes)
-        labels = np.array([_range_label(attr.domain, a, b) if b >= 0 else ""
+        labels = np.array([_range_label(attr.domain, a, b, attr.date) if b >= 0 else ""
                            for a, b in zip(lo_code, hi_code)], dtype=object)
         return AttributeRelease(labels, None, None, lo, hi, distinct)
     pairs = np.unique(np.column_stack([cls, attr.codes[rows]]), axis=0)

@@ -30,6 +30,8 @@ only be suppressed.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from ..encoding import EncodedTable, combine_codes
@@ -217,12 +219,15 @@ def cells_to_suppress(data, model, cells, suppression, where):
 def subset_table(data, rows):
     """The encoded table restricted to ``rows`` (hierarchies and domains kept)."""
     rows = np.asarray(rows, dtype=np.int64)
-    attrs = [type(a)(a.name, a.kind, a.codes[rows], a.hierarchy, a.domain,
-                     None if a.values is None else a.values[rows]) for a in data.attributes]
+    attrs = [dataclasses.replace(a, codes=a.codes[rows],
+                                 values=None if a.values is None else a.values[rows])
+             for a in data.attributes]
     pick = (lambda x: None if x is None else np.asarray(x)[rows])
-    return EncodedTable(data.table.iloc[rows].reset_index(drop=True), data.schema, attrs,
-                        {s: v[rows] for s, v in data.sensitive.items()},
-                        data.sensitive_domain, pick(data.row_labels), pick(data.positions), 0)
+    return dataclasses.replace(data, table=data.table.iloc[rows].reset_index(drop=True),
+                               attributes=attrs,
+                               sensitive={s: v[rows] for s, v in data.sensitive.items()},
+                               row_labels=pick(data.row_labels),
+                               positions=pick(data.positions), dropped=0)
 
 
 def has_boundaries(data):

@@ -1,0 +1,146 @@
+"""What a cell stands for: the one rule for numbers, dates and missing values.
+
+Every reader of a column asks this module, so the library, :mod:`kanon_graph.io`
+and the CLI agree on which text is a number, which column is numeric, which
+cell is a date and which cell is missing:
+
+* a *number* is a plain decimal such as ``34``, ``-1.50`` or ``2e3``
+  (surrounding blanks allowed); ``inf``, ``nan``, ``1_000`` are text;
+* a column is *inferred numeric* when it has a numeric dtype (not bool), or
+  when every present cell is a number without a leading zero: ``02139`` is a
+  code, not a quantity;
+* a *date* is ISO 8601 (``1944-12-14``, ``1944-12-14T08:30``); a
+  ``datetime64`` column is a date column; a text column is one only when
+  declared (``Schema(dates=[...])``, ``--dates``);
+* a *missing* cell is what pandas calls missing (``NaN``, ``None``, ``NaT``):
+  ``?``, ``NA`` or a blank cell are data unless the reader maps them.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import re
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["NUMBER", "parse_number", "is_number_text", "is_numeric_column",
+           "is_text_column", "is_date_column", "parse_date", "date_text", "column_kind",
+           "missing_mask"]
+
+NUMBER = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$")
+_INTEGER = re.compile(r"^\s*[+-]?[0-9]+\s*$")
+_LEADING_ZERO = re.compile(r"^\s*[+-]?0[0-9]")
+_EPOCH = _dt.datetime(1970, 1, 1)
+
+
+def parse_number(text):
+    """The exact number a cell's text stands for (an int stays an int), or ``None``.
+
+    >>> parse_number("1.50"), parse_number("12"), parse_number("inf"), parse_number("1_0")
+    (1.5, 12, None, None)
+    """
+    if not isinstance(text, str) or not NUMBER.match(text):
+        return None
+    if _INTEGER.match(text):
+        return int(text)
+    value = float(text)
+    return value if math.isfinite(value) else None
+
+
+def is_number_text(text):
+    """Whether ``text`` is a plain number without a leading zero (``02139`` is a code)."""
+    return parse_number(text) is not None and not _LEADING_ZERO.match(text)
+
+
+def is_text_column(series):
+    """Whether a column holds Python objects or strings (not a typed dtype)."""
+    return series.dtype == object or pd.api.types.is_string_dtype(series.dtype)
+
+
+def is_date_column(series):
+    """Whether a column has a ``datetime64`` dtype (with or without a time zone)."""
+    return pd.api.types.is_datetime64_any_dtype(series.dtype)
+
+
+def is_numeric_column(series):
+    """Whether a column counts as numeric when nobody declared its kind.
+
+    A numeric dtype (not bool), or text whose every present cell is a number
+    without a leading zero. A column with no present cell is not numeric.
+    """
+    if pd.api.types.is_bool_dtype(series.dtype) or is_date_column(series):
+        return False
+    if pd.api.types.is_numeric_dtype(series.dtype):
+        return True
+    if not is_text_column(series):
+        return False
+    uniques = pd.unique(series.dropna())
+    return bool(len(uniques)) and all(isinstance(u, str) and is_number_text(u)
+                                      for u in uniques)
+
+
+def column_kind(schema, column, series):
+    """``"numeric"``, ``"date"`` or ``"categorical"``: declared, else inferred.
+
+    Declared kinds (``schema.numeric``, ``schema.dates``, ``schema.categorical``)
+    win; otherwise a ``datetime64`` column is a date, and a numeric one (see
+    :func:`is_numeric_column`) numeric.
+    """
+    if column in schema.numeric:
+        return "numeric"
+    if column in schema.dates:
+        return "date"
+    if column in schema.categorical:
+        return "categorical"
+    if is_date_column(series):
+        return "date"
+    return "numeric" if is_numeric_column(series) else "categorical"
+
+
+def parse_date(value):
+    """A cell as a ``datetime.datetime``, or ``None`` when it is no ISO 8601 date.
+
+    Accepts ``datetime``/``date``/``Timestamp`` objects and ISO 8601 text
+    (``1944-12-14``, ``19441214``, ``1944-12-14T08:30:00``).
+
+    >>> parse_date("1944-12-14"), parse_date("14/12/1944")
+    (datetime.datetime(1944, 12, 14, 0, 0), None)
+    """
+    if isinstance(value, pd.Timestamp):
+        return None if pd.isna(value) else value.to_pydatetime().replace(tzinfo=None)
+    if isinstance(value, _dt.datetime):
+        return value.replace(tzinfo=None)
+    if isinstance(value, _dt.date):
+        return _dt.datetime(value.year, value.month, value.day)
+    if isinstance(value, np.datetime64):
+        return None if np.isnat(value) else pd.Timestamp(value).to_pydatetime()
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if not re.match(r"^\d{4}-?\d{2}-?\d{2}([T ].*)?$", text):
+        return None
+    if re.match(r"^\d{8}", text):         # the basic format; Python 3.10 reads only YYYY-MM-DD
+        text = f"{text[:4]}-{text[4:6]}-{text[6:]}"
+    try:
+        return _dt.datetime.fromisoformat(text).replace(tzinfo=None)
+    except ValueError:
+        return None
+
+
+def date_text(value):
+    """ISO text of a date: ``YYYY-MM-DD`` at midnight, else with the time."""
+    if value.hour == value.minute == value.second == value.microsecond == 0:
+        return value.date().isoformat()
+    return value.isoformat()
+
+
+def date_days(value):
+    """Days (fractional with a time) since 1970-01-01, the unit of date distances."""
+    return (value - _EPOCH) / _dt.timedelta(days=1)
+
+
+def missing_mask(series):
+    """``NaN`` / ``None`` / ``NaT`` cells of a column, as a boolean array."""
+    return series.isna().to_numpy().copy()

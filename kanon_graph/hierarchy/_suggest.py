@@ -1,0 +1,143 @@
+"""Hierarchies for a table that has none: one sensible tree per quasi-identifier.
+
+Global algorithms need a hierarchy for every quasi-identifier. Rather than
+ask a user to write four by hand, :func:`suggest` builds a first draft from
+the data, by the column's kind (:func:`kanon_graph._cells.column_kind`):
+
+* **numeric**: nested bands of round widths (1, 2, 5 times a power of ten,
+  each width dividing the next: 5, 10, 20, 100, ...), the finest giving
+  about ``bands`` bands over the column's range, up to one band covering
+  every value (ARX's interval builder with fixed widths);
+* **date**: month, year, decade (:func:`~kanon_graph.hierarchy.dates`);
+* **codes** (every value the same length, at least three characters, letters
+  digits and dots only, at least one digit: ZIP, ICD, NAICS): masking from
+  the right (:func:`~kanon_graph.hierarchy.masking`);
+* any other categorical column: value, then ``*``.
+
+The result is a draft: write it with :func:`~kanon_graph.write_hierarchy`
+(``kanon-graph hierarchy suggest`` does) and edit the files.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pandas as pd
+
+from .._cells import column_kind, parse_number
+from ..exceptions import HierarchyError, SchemaError
+from ._builders import intervals, masking
+from ._dates import dates
+from ._tree import Hierarchy
+
+__all__ = ["suggest", "round_widths"]
+
+_CODE = re.compile(r"^[0-9A-Za-z.]+$")
+
+
+def round_widths(lo, hi, *, bands=20, integral=False):
+    """Nested round band widths over ``[lo, hi]``, finest first.
+
+    The finest width is the smallest of 1, 2 or 5 times a power of ten that
+    cuts the range into at most ``bands`` bands; the next ones follow
+    1 -> 2 -> 10 and 5 -> 10, so each divides the next, and they stop before
+    a width whose one band (from a multiple of it) holds every value.
+
+    >>> round_widths(17, 90)
+    [5, 10, 20]
+    >>> round_widths(12000.5, 151000.25)
+    [10000, 20000, 100000]
+    """
+    span = float(hi) - float(lo)
+    if not span > 0:
+        return []
+    exponent = math.floor(math.log10(span / bands))
+    mantissa = next(m for m in (1, 2, 5, 10) if m * 10.0 ** exponent >= span / bands)
+    if mantissa == 10:
+        mantissa, exponent = 1, exponent + 1
+    if integral and exponent < 0:
+        mantissa, exponent = 1, 0
+    widths = []
+    while True:
+        width = mantissa * 10 ** exponent if exponent >= 0 else mantissa / 10 ** -exponent
+        if math.floor(lo / width) == math.floor(hi / width):
+            return widths
+        widths.append(width)
+        mantissa, exponent = {1: (2, exponent), 2: (1, exponent + 1),
+                              5: (1, exponent + 1)}[mantissa]
+
+
+def _is_code_column(texts):
+    lengths = {len(t) for t in texts}
+    return (len(lengths) == 1 and next(iter(lengths)) >= 3
+            and all(_CODE.match(t) and any(c.isdigit() for c in t) for t in texts))
+
+
+def _suggest_one(series, column, kind):
+    present = series.dropna()
+    if present.empty:
+        raise HierarchyError(f"suggest: column {column!r} has no values to build a "
+                             f"hierarchy from")
+    uniques = list(pd.unique(present))
+    if kind == "date":
+        return dates(uniques, levels=("month", "year", "decade"), name=column), \
+            "date: month, year, decade"
+    if kind == "numeric":
+        numbers = [parse_number(u) if isinstance(u, str) else u for u in uniques]
+        values = np.asarray(numbers, dtype=float)
+        integral = bool(np.all(values == np.round(values)))
+        widths = round_widths(values.min(), values.max(), integral=integral)
+        if widths:
+            shown = ", ".join(f"{w:g}" for w in widths)
+            return intervals(uniques, widths=widths, name=column), \
+                f"numeric: bands of width {shown}"
+    texts = [str(u) for u in uniques]
+    if kind != "numeric" and _is_code_column(texts):
+        return masking(texts, name=column), \
+            f"code of {len(texts[0])} characters: masked from the right"
+    rows = [[t, "*"] for t in sorted(texts)]
+    what = "one value" if kind == "numeric" else f"categorical, {len(texts)} values"
+    return Hierarchy(rows, name=column, source="suggest"), f"{what}: value -> *"
+
+
+def suggest(table, schema, *, columns=None):
+    """A draft hierarchy for every quasi-identifier that has none.
+
+    Parameters
+    ----------
+    table : DataFrame
+    schema : Schema
+        Gives the quasi-identifiers and their kinds (declared or inferred).
+    columns : list of str, optional
+        Only these quasi-identifiers (default: every one without a
+        hierarchy in ``schema``).
+
+    Returns
+    -------
+    dict of str to (Hierarchy, str)
+        Per column, the hierarchy and one line saying how it was built.
+
+    Examples
+    --------
+    >>> import pandas as pd, kanon_graph as kg
+    >>> table = pd.DataFrame({"age": [23, 37, 58], "zip": ["02139", "02141", "10001"],
+    ...                       "sex": ["F", "M", "F"]})
+    >>> made = kg.hierarchy.suggest(table, kg.Schema(quasi_identifiers=["age", "zip", "sex"]))
+    >>> {c: how for c, (h, how) in made.items()}["zip"]
+    'code of 5 characters: masked from the right'
+    >>> made["age"][0].ancestors(37)
+    ['37', '[36-37]', '[30-39]', '[20-39]', '*']
+    """
+    if columns is None:
+        columns = [c for c in schema.quasi_identifiers if schema.hierarchy(c) is None]
+    unknown = [c for c in columns if c not in table.columns]
+    if unknown:
+        raise SchemaError(f"suggest: column(s) {unknown} are not in the table; it has "
+                          f"{list(table.columns)}")
+    out = {}
+    for column in columns:
+        kind = column_kind(schema, column, table[column])
+        out[column] = _suggest_one(table[column], column, kind)
+    return out
