@@ -115,9 +115,12 @@ def bottom_up(data, model, *, rng=None, suppression=None, respect_boundaries=Fal
             break
         rounds += 1
         live = np.flatnonzero(alive)
+        n_alive = len(live)
         for g in small:
             if not alive[g] or states.size[g] >= k:
                 continue
+            if 4 * (len(live) - n_alive) > len(live):   # drop merged groups from the scan
+                live = np.flatnonzero(alive)
             best = best_partner(g, live, alive, cell, states.size, loss, states.lo, states.hi,
                                 states.level, anc, cost_at, spans)
             if best < 0:
@@ -137,6 +140,7 @@ def bottom_up(data, model, *, rng=None, suppression=None, respect_boundaries=Fal
                 members[g] = np.concatenate([members[g], members[best]])
                 members[best] = members[best][:0]
                 alive[best] = False
+                n_alive -= 1
                 merges += 1
             set_state(g, members[g])
     class_of = np.full(data.n, -1, dtype=np.int64)
