@@ -11,6 +11,8 @@ import numpy as np
 from ..records import RecordGraph
 from ..recoding.boundaries import cells_to_suppress, has_boundaries, magval_cells
 from ..registry import Partition, register_algorithm
+from ._bottom_up_kernels import best_partner
+from ._cost_kernels import leaf_tables
 from ._groups import GroupCoster
 
 __all__ = ["bottom_up"]
@@ -91,12 +93,20 @@ def bottom_up(data, model, *, rng=None, suppression=None, respect_boundaries=Fal
         cell = cells[graph.first_record]
         alive &= cell >= 0
     rounds = merges = splits = 0
+    anc, cost_at = leaf_tables(coster, states.leaf)     # per-group rows for the kernel
+    leaf_rows = []                                       # attribute c: rows of every leaf
+    for c in range(len(coster.lmaps)):
+        rows_c = leaf_tables(coster, _one_attribute(coster, c))
+        leaf_rows.append((rows_c[0][:, c], rows_c[1][:, c]))
+    spans = np.ascontiguousarray(coster.spans, dtype=float)
 
     def set_state(g, rows):
         fresh = coster.state_of(rows)
         states.lo[g], states.hi[g] = fresh.lo[0], fresh.hi[0]
         states.level[g], states.leaf[g] = fresh.level[0], fresh.leaf[0]
         states.size[g] = len(rows)
+        for c, (a_table, c_table) in enumerate(leaf_rows):
+            anc[g, c], cost_at[g, c] = a_table[fresh.leaf[0, c]], c_table[fresh.leaf[0, c]]
         loss[g] = coster.loss(fresh)[0]
 
     while True:
@@ -104,17 +114,21 @@ def bottom_up(data, model, *, rng=None, suppression=None, respect_boundaries=Fal
         if len(small) == 0:
             break
         rounds += 1
+        live = np.flatnonzero(alive)
+        n_alive = len(live)
         for g in small:
             if not alive[g] or states.size[g] >= k:
                 continue
-            others = np.flatnonzero(alive & (cell == cell[g]))
-            others = others[others != g]
-            one = states.take([g])
-            union = (one.size[0] + states.size[others]) * coster.merge_cost(one, states, others)
-            best = int(others[np.argmin(union - loss[others])])
+            if 4 * (len(live) - n_alive) > len(live):   # drop merged groups from the scan
+                live = np.flatnonzero(alive)
+            best = best_partner(g, live, alive, cell, states.size, loss, states.lo, states.hi,
+                                states.level, anc, cost_at, spans)
+            if best < 0:
+                raise RuntimeError(f"bottom-up: group {g} has no partner in its cell")
             if states.size[g] + states.size[best] >= 2 * k:
                 rows = members[best]
-                cost = coster.merge_cost(one, coster.singletons(rows), np.arange(len(rows)))
+                cost = coster.merge_cost(states.take([g]), coster.singletons(rows),
+                                         np.arange(len(rows)))
                 moved = np.argsort(cost, kind="stable")[:k - states.size[g]]
                 keep = np.ones(len(rows), dtype=bool)
                 keep[moved] = False
@@ -126,6 +140,7 @@ def bottom_up(data, model, *, rng=None, suppression=None, respect_boundaries=Fal
                 members[g] = np.concatenate([members[g], members[best]])
                 members[best] = members[best][:0]
                 alive[best] = False
+                n_alive -= 1
                 merges += 1
             set_state(g, members[g])
     class_of = np.full(data.n, -1, dtype=np.int64)
@@ -133,6 +148,13 @@ def bottom_up(data, model, *, rng=None, suppression=None, respect_boundaries=Fal
         class_of[members[g]] = label
     return Partition(class_of, None, {"rounds": rounds, "merges": merges, "splits": splits,
                                       "groups": int(alive.sum())})
+
+
+def _one_attribute(coster, c):
+    """Leaf codes ``0..m_c - 1`` of categorical attribute ``c`` (0 elsewhere), as ``(m_c, q)``."""
+    leaves = np.zeros((coster.lmaps[c].shape[1], len(coster.lmaps)), dtype=np.int64)
+    leaves[:, c] = np.arange(len(leaves))
+    return leaves
 
 
 register_algorithm("bottom-up", bottom_up, recoding="local", supports_boundaries=True,

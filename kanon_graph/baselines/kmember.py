@@ -14,7 +14,9 @@ import numpy as np
 from ..records import RecordGraph
 from ..recoding.boundaries import cells_to_suppress, has_boundaries, magval_cells
 from ..registry import Partition, register_algorithm
+from ._cost_kernels import leaf_tables
 from ._groups import GroupCoster, GroupStates
+from ._kmember_kernels import PackedDistances, cluster
 
 __all__ = ["k_member"]
 
@@ -93,14 +95,6 @@ def k_member(data, model, *, rng, suppression=None, distance="hdist",
     remaining = graph.counts.copy()
     order = np.argsort(graph.node_of, kind="stable")
     starts = np.concatenate([[0], np.cumsum(graph.counts)])
-    taken = np.zeros(graph.n_nodes, dtype=np.int64)      # records of a node already used
-
-    def take(node, count):
-        begin = starts[node] + taken[node]
-        taken[node] += count
-        remaining[node] -= count
-        return order[begin:begin + count]
-
     class_of = np.full(data.n, -1, dtype=np.int64)
     cell = np.zeros(graph.n_nodes, dtype=np.int64)      # MAGVal cell of every tuple
     left_in = np.array([data.n])                        # records left per cell
@@ -112,31 +106,16 @@ def k_member(data, model, *, rng, suppression=None, distance="hdist",
         cell = np.maximum(cell, 0)
         left_in = np.bincount(cell, weights=remaining, minlength=cells.max() + 1).astype(int)
     first = int(rng.integers(data.n))
-    seed = int(graph.node_of[first])
-    clusters, cluster_cell = [], []
-    while (left_in >= k).any():
-        alive = np.flatnonzero((remaining > 0) & (left_in[cell] >= k))
-        far = graph.distances_from(seed)[alive]
-        seed = int(alive[np.argmax(far)])
-        members = [take(seed, min(remaining[seed], k))]
-        state = nodes.take([seed])
-        size = len(members[0])
-        while size < k:
-            alive = np.flatnonzero((remaining > 0) & (cell == cell[seed]))
-            cost = coster.merge_cost(state, nodes, alive)
-            best = int(alive[np.argmin(cost)])
-            state = coster.merge_one(state, nodes, best)
-            members.append(take(best, min(remaining[best], k - size)))
-            size += len(members[-1])
-        rows = np.concatenate(members)
-        class_of[rows] = len(clusters)
-        state.size = np.array([size])
-        clusters.append(state)
-        cluster_cell.append(cell[seed])
-        left_in[cell[seed]] -= size
+    n_clusters, lo, hi, level, leaf, size, cluster_cell, taken = cluster(
+        k, int(graph.node_of[first]), graph.codes, *PackedDistances(graph).args(),
+        np.ascontiguousarray(nodes.lo), np.ascontiguousarray(nodes.leaf),
+        *leaf_tables(coster, nodes.leaf), np.ascontiguousarray(coster.spans, dtype=float),
+        remaining, cell, left_in, order, starts, class_of)
     if remaining.any():
-        states = _stack(clusters)
-        cluster_cell = np.asarray(cluster_cell)
+        # the fewer than k records left each join the cluster whose IL grows least
+        states = GroupStates(lo[:n_clusters], hi[:n_clusters], level[:n_clusters],
+                             leaf[:n_clusters], size[:n_clusters])
+        cluster_cell = cluster_cell[:n_clusters]
         rest = np.concatenate([order[starts[v] + taken[v]:starts[v + 1]]
                                for v in np.flatnonzero(remaining > 0)])
         for row in np.sort(rest):
@@ -149,14 +128,8 @@ def k_member(data, model, *, rng, suppression=None, distance="hdist",
             states.level[best] = merged.level[best]
             states.size[best] += 1
             class_of[row] = best
-    return Partition(class_of, None, {"clusters": len(clusters), "first_record": first,
+    return Partition(class_of, None, {"clusters": int(n_clusters), "first_record": first,
                                       "distinct_tuples": graph.n_nodes})
-
-
-def _stack(states):
-    return GroupStates(np.vstack([s.lo for s in states]), np.vstack([s.hi for s in states]),
-                       np.vstack([s.level for s in states]), np.vstack([s.leaf for s in states]),
-                       np.concatenate([s.size for s in states]))
 
 
 register_algorithm("k-member", k_member, recoding="local", supports_boundaries=True,
