@@ -38,28 +38,103 @@ from .mst import HAVE_NUMBA
 if HAVE_NUMBA:
     from numba import njit
 
-__all__ = ["refine_classes", "class_neighbours"]
+__all__ = ["refine_classes", "node_neighbours"]
 
 GAIN = 1e-9
 """A move must lower the total cost by more than this."""
 
 
-def class_neighbours(labels, eu, ev, n_classes):
-    """CSR ``(ptr, adj)`` of the classes joined by an edge (each pair once per side)."""
-    a, b = labels[eu], labels[ev]
-    cross = a != b
-    keys = np.unique(np.concatenate([a[cross] * n_classes + b[cross],
-                                     b[cross] * n_classes + a[cross]]))
-    src = keys // n_classes
-    ptr = np.zeros(n_classes + 1, dtype=np.int64)
+def node_neighbours(eu, ev, n_nodes):
+    """CSR ``(ptr, adj)`` of the nodes joined to each node by an edge (both directions)."""
+    src = np.concatenate([eu, ev]).astype(np.int64)
+    dst = np.concatenate([ev, eu]).astype(np.int64)
+    order = np.lexsort((dst, src))
+    ptr = np.zeros(n_nodes + 1, dtype=np.int64)
     np.add.at(ptr, src + 1, 1)
-    return np.cumsum(ptr), (keys % n_classes).astype(np.int64)
+    return np.cumsum(ptr), dst[order]
+
+
+def _summaries(order, start, codes, tables):
+    """Per class and attribute: LCA level and a member code (hierarchy) or the range."""
+    kind, nlev, width, off, anc = tables[0], tables[1], tables[2], tables[3], tables[4]
+    values = tables[6]
+    n_classes = start.shape[0] - 1
+    d = kind.shape[0]
+    lev = np.zeros((n_classes, d), dtype=np.int64)
+    ref = np.zeros((n_classes, d), dtype=np.int64)
+    lo = np.zeros((n_classes, d))
+    hi = np.zeros((n_classes, d))
+    for c in range(n_classes):
+        if start[c + 1] == start[c]:
+            continue
+        for a in range(d):
+            r = codes[order[start[c]], a]
+            ref[c, a] = r
+            if kind[a] == 0:
+                m = width[a]
+                level = 0
+                for j in range(start[c] + 1, start[c + 1]):
+                    x = codes[order[j], a]
+                    while level < nlev[a] - 1 and \
+                            anc[off[a] + level * m + x] != anc[off[a] + level * m + r]:
+                        level += 1
+                lev[c, a] = level
+            elif kind[a] == 1:
+                low = np.inf
+                high = -np.inf
+                for j in range(start[c], start[c + 1]):
+                    v = values[off[a] + codes[order[j], a]]
+                    low = min(low, v)
+                    high = max(high, v)
+                lo[c, a] = low
+                hi[c, a] = high
+    return lev, ref, lo, hi
+
+
+def _plus_cost(b, x, lev, ref, lo, hi, order, start, size, codes, counts, tables):
+    """Cost of class ``b`` with node ``x`` added, from ``b``'s summaries: O(d H)."""
+    kind, nlev, width, off, anc, cell, values, scale, settab, setoff, mark, mode = tables
+    total_size = size[b] + counts[x]
+    if mode == 1:
+        return float(total_size) * float(total_size)
+    total = 0.0
+    for a in range(kind.shape[0]):
+        cx = codes[x, a]
+        if kind[a] == 0:
+            m = width[a]
+            r = ref[b, a]
+            level = lev[b, a]
+            while level < nlev[a] - 1 and \
+                    anc[off[a] + level * m + cx] != anc[off[a] + level * m + r]:
+                level += 1
+            total += cell[off[a] + level * m + r]
+        elif kind[a] == 1:
+            v = values[off[a] + cx]
+            total += (max(hi[b, a], v) - min(lo[b, a], v)) * scale[a]
+        else:
+            mark[0] += 1
+            stamp = mark[0]
+            distinct = 0
+            for j in range(start[b], start[b + 1]):
+                slot = 1 + off[a] + codes[order[j], a]
+                if mark[slot] != stamp:
+                    mark[slot] = stamp
+                    distinct += 1
+            if mark[1 + off[a] + cx] != stamp:
+                distinct += 1
+            total += settab[setoff[a] + distinct]
+    return total * total_size
 
 
 def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, codes, tables):
-    """Per node: the gain (negative delta) of its best move and the target class."""
+    """Per node: the gain (lower total cost) of its best move and the target class.
+
+    The candidate classes of node ``x`` are the classes of its neighbours.
+    """
     u = labels.shape[0]
-    n_classes = ptr.shape[0] - 1
+    n_classes = 0
+    for x in range(u):
+        n_classes = max(n_classes, labels[x] + 1)
     order = np.argsort(labels, kind="mergesort")
     start = np.zeros(n_classes + 1, dtype=np.int64)
     for x in range(u):
@@ -73,9 +148,11 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, codes, tables):
     for c in range(n_classes):
         own[c] = _set_cost(order[start[c]:start[c + 1]], start[c + 1] - start[c], codes,
                            counts, tables)
+    lev, ref, lo, hi = _summaries(order, start, codes, tables)
     best = np.zeros(u)
     target = np.full(u, -1, dtype=np.int64)
-    buf = np.empty(u, dtype=np.int64)
+    buf = np.empty(u + 1, dtype=np.int64)
+    seen = np.full(n_classes, -1, dtype=np.int64)
     for c in range(n_classes):
         m = start[c + 1] - start[c]
         if m < 2:
@@ -84,42 +161,62 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, codes, tables):
             x = order[start[c] + i]
             if tabu[x] or size[c] - counts[x] < k:
                 continue
-            n = 0
-            for j in range(m):
-                if j != i:
-                    buf[n] = order[start[c] + j]
-                    n += 1
-            minus = _set_cost(buf, n, codes, counts, tables) - own[c]
-            for q in range(ptr[c], ptr[c + 1]):
-                b = adj[q]
-                if cell[b] != cell[c]:
+            minus = np.nan
+            for q in range(ptr[x], ptr[x + 1]):
+                b = labels[adj[q]]
+                if b == c or seen[b] == x or cell[b] != cell[c]:
                     continue
-                n = 0
-                for j in range(start[b], start[b + 1]):
-                    buf[n] = order[j]
-                    n += 1
-                buf[n] = x
-                gain = -(minus + _set_cost(buf, n + 1, codes, counts, tables) - own[b])
+                seen[b] = x
+                if minus != minus:
+                    n = 0
+                    for j in range(m):
+                        if j != i:
+                            buf[n] = order[start[c] + j]
+                            n += 1
+                    minus = _set_cost(buf, n, codes, counts, tables) - own[c]
+                plus = _plus_cost(b, x, lev, ref, lo, hi, order, start, size, codes, counts,
+                                  tables)
+                gain = -(minus + plus - own[b])
                 if gain > best[x] + GAIN or (gain > GAIN and target[x] >= 0
                                              and abs(gain - best[x]) <= GAIN and b < target[x]):
                     best[x] = gain
                     target[x] = b
-    return best, target, own
+    return best, target
 
 
-_best_moves = njit(cache=True)(_best_moves_py) if HAVE_NUMBA else _best_moves_py
+if HAVE_NUMBA:
+    _summaries = njit(cache=True)(_summaries)
+    _plus_cost = njit(cache=True)(_plus_cost)
+    _best_moves = njit(cache=True)(_best_moves_py)
+else:  # pragma: no cover
+    _best_moves = _best_moves_py
 
 
-def _split_big(labels, counts, k, cell_of_node, codes, tables):
-    """Split every class of >= 2k records and >= 2 tuples whose least-cost split is cheaper."""
+SPLIT_PAIRS = 2000
+"""Largest number of tuple pairs a class split considers (larger classes use ``eu, ev``)."""
+
+
+def _split_big(labels, counts, k, codes, tables, tried, eu, ev):
+    """Split every class of >= 2k records and >= 2 tuples whose least-cost split is cheaper.
+
+    ``tried`` holds the member sets already tried without success.
+    """
     splits = 0
     sizes = np.bincount(labels, weights=counts)
     nodes_per = np.bincount(labels)
     for c in np.flatnonzero((sizes >= 2 * k) & (nodes_per >= 2)):
         members = np.flatnonzero(labels == c)
-        if counts[members].max() >= sizes[c] - k + 1:
+        key = members.tobytes()
+        if key in tried or counts[members].max() >= sizes[c] - k + 1:
             continue                                   # one tuple leaves no room for a second class
-        i, j = np.triu_indices(len(members), 1)
+        tried.add(key)
+        if len(members) * (len(members) - 1) // 2 <= SPLIT_PAIRS:
+            i, j = np.triu_indices(len(members), 1)
+        else:
+            local_of = np.full(len(labels), -1, dtype=np.int64)
+            local_of[members] = np.arange(len(members))
+            inside = (local_of[eu] >= 0) & (local_of[ev] >= 0)
+            i, j = local_of[eu[inside]], local_of[ev[inside]]
         sub_codes = codes[members]
         sub_counts = counts[members]
         local, _ = _agglomerate(np.arange(len(members), dtype=np.int64), i.astype(np.int64),
@@ -127,7 +224,7 @@ def _split_big(labels, counts, k, cell_of_node, codes, tables):
                                 int(k), np.zeros(len(members), dtype=np.int64), sub_codes,
                                 sub_counts, tables)
         local = _compact(local)
-        if local.max() == 0:
+        if local.max() == 0 or np.bincount(local, weights=counts[members]).min() < k:
             continue
         whole = _set_cost(np.arange(len(members), dtype=np.int64), len(members), sub_codes,
                           sub_counts, tables)
@@ -196,6 +293,8 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
     node_cell = (np.zeros(len(labels), dtype=np.int64) if cell_of_node is None
                  else np.asarray(cell_of_node, dtype=np.int64))
     tabu = np.zeros(len(labels), dtype=np.bool_)
+    tried = set()
+    ptr, adj = node_neighbours(eu, ev, len(labels))
     before = cost.of_labels(labels, counts) / cost.norm
     moves = splits = undone = rounds = 0
     while rounds < max_rounds:
@@ -207,8 +306,7 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
         n_classes = int(labels.max()) + 1
         cell = np.zeros(n_classes, dtype=np.int64)
         cell[labels] = node_cell
-        ptr, adj = class_neighbours(labels, eu, ev, n_classes)
-        gain, target, _ = _best_moves(labels, counts, ptr, adj, cell, int(k), tabu, codes, tables)
+        gain, target = _best_moves(labels, counts, ptr, adj, cell, int(k), tabu, codes, tables)
         touched = np.zeros(n_classes, dtype=bool)
         applied = []
         for x in np.lexsort((np.arange(len(gain)), -gain)):
@@ -231,7 +329,7 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
         moves += len(applied)
         split_now = 0
         if failing is None:
-            split_now = _split_big(labels, counts, k, node_cell, codes, tables)
+            split_now = _split_big(labels, counts, k, codes, tables, tried, eu, ev)
             splits += split_now
         labels = _compact(labels)
         if not applied and not split_now:
