@@ -172,3 +172,13 @@ def test_refine_budget_in_rounds():
     assert part0.stats["loss_before_refine"] == part0.stats["loss_after_refine"]
     assert part1.stats["refine_rounds"] == 1
     assert part1.stats["loss_after_refine"] <= part0.stats["loss_after_refine"]
+
+
+def test_neighbours_option_is_checked_and_zero_means_mst_edges_only():
+    table = random_table(120, 8)
+    only_mst = kg.anonymize(table, random_schema(), k=3, algorithm="mst", neighbours=0)
+    indexed = kg.anonymize(table, random_schema(), k=3, algorithm="mst", neighbours=2)
+    assert only_mst.stats["neighbour_edges"] == only_mst.stats["distinct_tuples"] - 1
+    assert indexed.stats["neighbour_edges"] > only_mst.stats["neighbour_edges"]
+    with pytest.raises(ValueError, match="'neighbours' parameter of the mst algorithm"):
+        kg.anonymize(table, random_schema(), k=3, algorithm="mst", neighbours=-1)
