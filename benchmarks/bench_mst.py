@@ -139,8 +139,11 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="a short run")
     parser.add_argument("--variants-only", action="store_true",
                         help="only the issue-12 table of variants")
+    parser.add_argument("--ks", default="2,5,10,20,50", help="k values of the variants table")
+    parser.add_argument("--bottom-up-ks", default="5,10,50",
+                        help="k values at which bottom-up runs as the reference ('' for none)")
     parser.add_argument("--split", default="paper", choices=["paper", "feasible", "graph"],
-                        help="the split rule for the tables (the headline runs both)")
+                        help="the split rule for the QI-size tables (the headline runs every variant)")
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
@@ -155,8 +158,10 @@ def main(argv=None):
     else:
         table, hier = adult(root)
         schema8 = kg.Schema(quasi_identifiers=ADULT_QIS, hierarchies=hier)
-        variants_table(table[ADULT_QIS], schema8, [5, 10] if args.quick else [2, 5, 10, 20, 50],
-                       [] if args.quick else [5, 10, 50])
+        ks = [int(x) for x in args.ks.split(",") if x]
+        bottom = [int(x) for x in args.bottom_up_ks.split(",") if x]
+        variants_table(table[ADULT_QIS], schema8, [5, 10] if args.quick else ks,
+                       [] if args.quick else bottom)
         if args.variants_only:
             return 0
         for split in ("paper", "feasible", "graph"):
