@@ -196,7 +196,7 @@ def _cut_between_cells(u, v, cluster_of, cell_of_node):
 
 def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdist",
                        record_distance=None, method="auto", split="graph", refine=None,
-                       metric="loss", max_rounds=20, neighbours=2, respect_boundaries=False):
+                       metric="loss", max_rounds=20, neighbours=3, respect_boundaries=False):
     """k-anonymity by partitioning the minimum spanning tree of the record graph.
 
     Three variants (``split``); the paper's exact procedure is ``"paper"``:
@@ -270,7 +270,7 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
         What merging and refinement minimize (not used by ``"paper"``).
     max_rounds : int, default 20
         Refinement rounds at most (the result stays deterministic).
-    neighbours : int, default 2
+    neighbours : int, default 3
         The near-tuple index links tuples differing in at most this many
         attributes (0: the MST's edges only); more finds lower loss, slower.
     respect_boundaries : bool, default False

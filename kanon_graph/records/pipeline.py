@@ -23,7 +23,7 @@ __all__ = ["finish_partition", "finish_mst"]
 
 
 def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, metric="loss",
-                     refine=True, max_rounds=20, index=2):
+                     refine=True, max_rounds=20, index=3):
     """Turn initial clusters of nodes into classes that satisfy ``model``.
 
     1. **Component split.** Every initial cluster of ``2k`` records or more
