@@ -154,6 +154,10 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
     lev, ref, lo, hi = _summaries(order, start, codes, tables)
     buf = np.empty(u + 1, dtype=np.int64)
     seen = np.full(n_classes, -1, dtype=np.int64)
+    for x in range(u):
+        if active[x]:                   # even a node alone in its class: its old move is stale
+            best[x] = 0.0
+            target[x] = -1
     for c in range(n_classes):
         m = start[c + 1] - start[c]
         if m < 2:
@@ -162,8 +166,6 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
             x = order[start[c] + i]
             if not active[x]:
                 continue
-            best[x] = 0.0
-            target[x] = -1
             if tabu[x] or size[c] - counts[x] < k:
                 continue
             minus = np.nan
@@ -342,7 +344,7 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
             splits += sum(1 for c in split_now if c < n_classes)
         if not applied and not split_now:
             break
-        changed = np.zeros(int(labels.max()) + 1, dtype=bool)
+        changed = np.zeros(max(n_classes, int(labels.max()) + 1), dtype=bool)
         changed[touched.nonzero()[0]] = True
         changed[np.asarray(split_now, dtype=np.int64)] = True
         hit = changed[labels]
