@@ -58,7 +58,7 @@ def _positive_int(value, name):
 
 
 def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundaries=False,
-                     variant="paper", neighbours=10, window=10):
+                     variant="graph", neighbours=10, window=10):
     """SpatialDistance: put every record with its nearest records, hierarchy-free.
 
     Local recoding: the released values are ``[min-max]`` ranges and value

@@ -109,14 +109,53 @@ def _summary(data, tuples):
 
 
 @njit(cache=True)
-def _pair_costs(us, vs, lev, anc, toff, nlev, ncost, noff, lo, hi, scale, bits, word_off,
-                n_words, width, head, nxt, big, big_width, seen, tick):
-    out = np.empty(us.shape[0])
-    for i in range(us.shape[0]):
-        out[i] = _union_ncp(us[i], vs[i], lev, anc, toff, nlev, ncost, noff, lo, hi, scale,
-                            bits, word_off, n_words, width, head, nxt, big, big_width, seen,
-                            tick)
-    return out
+def _knn(orders, window, neighbours, lev, anc, toff, nlev, ncost, noff, lo, hi, scale, bits,
+         word_off, n_words, width, head, nxt, big, big_width, seen, tick):
+    """Each tuple's ``neighbours`` nearest among its sorted-order windows, made symmetric."""
+    d, u = orders.shape
+    where = np.empty((d, u), np.int64)
+    for a in range(d):
+        for p in range(u):
+            where[a, orders[a, p]] = p
+    mark = np.full(u, -1, np.int64)
+    cand = np.empty(2 * d * window, np.int64)
+    cost = np.empty(2 * d * window)
+    kept = np.full((u, neighbours), -1, np.int64)
+    degree = np.zeros(u, np.int64)
+    for t in range(u):
+        n_c = 0
+        for a in range(d):
+            p = where[a, t]
+            for q in range(max(p - window, 0), min(p + window + 1, u)):
+                v = orders[a, q]
+                if v != t and mark[v] != t:
+                    mark[v] = t
+                    cand[n_c] = v
+                    cost[n_c] = _union_ncp(t, v, lev, anc, toff, nlev, ncost, noff, lo, hi,
+                                           scale, bits, word_off, n_words, width, head, nxt,
+                                           big, big_width, seen, tick)
+                    n_c += 1
+        rank = np.argsort(cost[:n_c], kind="mergesort")   # nearest first, ties: order met
+        for i in range(min(neighbours, n_c)):
+            v = cand[rank[i]]
+            kept[t, i] = v
+            degree[t] += 1
+            degree[v] += 1
+    indptr = np.zeros(u + 1, np.int64)
+    for t in range(u):
+        indptr[t + 1] = indptr[t] + degree[t]
+    fill = indptr[:-1].copy()
+    nbr = np.empty(indptr[u], np.int64)
+    for t in range(u):                  # an edge kept by either end is an edge of both
+        for i in range(neighbours):
+            v = kept[t, i]
+            if v < 0:
+                break
+            nbr[fill[t]] = v
+            fill[t] += 1
+            nbr[fill[v]] = t
+            fill[v] += 1
+    return indptr, nbr
 
 
 def knn_graph(tuples, state, *, neighbours=10, window=10):
@@ -125,43 +164,16 @@ def knn_graph(tuples, state, *, neighbours=10, window=10):
     Returns
     -------
     indptr, nbr : ndarray of int64
-        ``nbr[indptr[t]:indptr[t + 1]]`` are the graph neighbours of tuple ``t``.
+        ``nbr[indptr[t]:indptr[t + 1]]`` are the graph neighbours of tuple
+        ``t`` (an edge may appear twice).
     """
-    u = len(tuples.weight)
     d = tuples.codes.shape[1]
     keys = [tuples.codes[:, a] for a in range(d)]    # numeric codes follow the values
-    us, vs = [], []
+    orders = np.empty((d, len(tuples.weight)), np.int64)
     for a in range(d):
         rotated = [keys[(a + j) % d] for j in range(d)]
-        order = np.lexsort(rotated[::-1])           # attribute a first, the others in turn
-        for off in range(1, min(window, u - 1) + 1):
-            us.append(order[:-off])
-            vs.append(order[off:])
-    if not us:
-        return np.zeros(u + 1, np.int64), np.zeros(0, np.int64)
-    us, vs = np.concatenate(us), np.concatenate(vs)
-    lo_, hi_ = np.minimum(us, vs), np.maximum(us, vs)
-    pair = np.unique(lo_ * np.int64(u) + hi_)
-    us, vs = pair // u, pair % u
-    cost = _pair_costs(us, vs, *state)
-    src = np.concatenate([us, vs])
-    dst = np.concatenate([vs, us])
-    cost = np.concatenate([cost, cost])
-    order = np.lexsort((dst, cost, src))             # per tuple, nearest first
-    src, dst = src[order], dst[order]
-    starts = np.searchsorted(src, np.arange(u + 1))
-    rank = np.arange(len(src)) - starts[src]
-    keep = rank < neighbours
-    a_, b_ = src[keep], dst[keep]
-    # symmetric: an edge kept by either end is an edge of both
-    lo_, hi_ = np.minimum(a_, b_), np.maximum(a_, b_)
-    pair = np.unique(lo_ * np.int64(u) + hi_)
-    a_, b_ = pair // u, pair % u
-    src = np.concatenate([a_, b_])
-    dst = np.concatenate([b_, a_])
-    order = np.lexsort((dst, src))
-    indptr = np.searchsorted(src[order], np.arange(u + 1)).astype(np.int64)
-    return indptr, dst[order].astype(np.int64)
+        orders[a] = np.lexsort(rotated[::-1])        # attribute a first, the others in turn
+    return _knn(orders, window, neighbours, *state)
 
 
 @njit(cache=True)
