@@ -17,14 +17,19 @@ from scipy.sparse.csgraph import connected_components
 
 from ..recoding.boundaries import cells_to_suppress, magval_cells, subset_table
 from ..registry import Partition, register_algorithm
+from .costs import METRICS
 from .graph import RecordGraph
 from .merge import ClassSummaries, merge_small_classes
 from .mst import HAVE_NUMBA, minimum_spanning_edges
+from .pipeline import finish_partition
 
 if HAVE_NUMBA:
     from numba import njit
 
-__all__ = ["mst_local_recoding", "split_mst", "split_mst_feasible"]
+__all__ = ["mst_local_recoding", "split_mst", "split_mst_feasible", "SPLITS"]
+
+SPLITS = ("feasible", "graph", "paper")
+"""The ``split`` variants of :func:`mst_local_recoding`."""
 
 
 def _components(u, v, keep, n_nodes):
@@ -190,9 +195,11 @@ def _cut_between_cells(u, v, cluster_of, cell_of_node):
 
 
 def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdist",
-                       record_distance=None, method="auto", split="paper",
-                       respect_boundaries=False):
+                       record_distance=None, method="auto", split="graph", refine=None,
+                       metric="loss", max_rounds=20, respect_boundaries=False):
     """k-anonymity by partitioning the minimum spanning tree of the record graph.
+
+    Three variants (``split``); the paper's exact procedure is ``"paper"``:
 
     1. Build the record graph over distinct quasi-identifier tuples with
        multiplicities (HDist by default, [003] Definitions 4-7) and its exact
@@ -210,6 +217,15 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
     Clusters are sets of distinct tuples; a class's size is the sum of its
     tuples' multiplicities, so the k test and NCP are exactly those of the
     records. No record is suppressed (except, with boundaries, as below).
+
+    ``split="feasible"`` replaces steps 2-3 by Laszlo & Mukherjee's feasible
+    cuts (:func:`split_mst_feasible`), splits every component of ``2k``
+    records or more again, merges what is left small with *adjacent*
+    classes and refines (:func:`~kanon_graph.records.pipeline.finish_partition`).
+    ``split="graph"`` (the default, the lowest loss measured on Adult) skips
+    the cuts: single tuples are merged along the MST and a near-tuple index,
+    least increase of ``metric`` first, then refined. Both minimize
+    ``metric`` (ARX's Loss by default) instead of NCP.
 
     **Generalization boundaries** (``respect_boundaries=True``, Hussien et
     al. 2016, Definitions 3-6). A class may be released iff all its members
@@ -240,19 +256,30 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
         A whole-record distance, see :class:`RecordGraph`.
     method : {"auto", "kruskal", "prim"}
         MST algorithm.
-    split : {"paper", "feasible"}
-        ``"paper"`` (default): remove the ``floor(n/k) - 1`` longest edges
-        and merge small classes (paper 003). ``"feasible"``: cut, longest
+    split : {"graph", "feasible", "paper"}
+        ``"paper"``: remove the ``floor(n/k) - 1`` longest edges and merge
+        small classes by NCP (paper 003, exact). ``"feasible"``: cut, longest
         first, only edges that leave ``k`` records on both sides
-        (:func:`split_mst_feasible`, Laszlo & Mukherjee 2005); it keeps
-        clusters small and usually loses much less information.
+        (:func:`split_mst_feasible`, Laszlo & Mukherjee 2005), then split,
+        merge and refine as above. ``"graph"`` (default): no cuts, least-cost
+        merging of tuples along the MST and the near-tuple index, then refine.
+    refine : bool, optional
+        Run the refinement (:func:`~kanon_graph.records.refine.refine_classes`);
+        default True except for ``split="paper"``, which refuses it.
+    metric : {"loss", "gcp", "ncp", "discernibility"}
+        What merging and refinement minimize (not used by ``"paper"``).
+    max_rounds : int, default 20
+        Refinement rounds at most (the result stays deterministic).
     respect_boundaries : bool, default False
         Never release a value above a member's MAGVal (see above).
 
     Returns
     -------
     Partition
-        ``stats``: ``mst_weight``, ``mst_method``, ``distinct_tuples``,
+        ``stats`` (besides those of
+        :func:`~kanon_graph.records.pipeline.finish_partition` for the other
+        variants: ``cuts``, ``merges``, refinement moves and the loss before
+        and after it): ``mst_weight``, ``mst_method``, ``distinct_tuples``,
         ``edges_removed``, ``initial_clusters``, ``merges``, ``classes``
         (before coinciding released tuples are joined), and phase timings.
 
@@ -260,7 +287,8 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
     --------
     >>> import kanon_graph as kg
     >>> table = kg.datasets.paper_003_table()
-    >>> res = kg.anonymize(table, kg.datasets.paper_003_schema(), k=3, algorithm="mst")
+    >>> res = kg.anonymize(table, kg.datasets.paper_003_schema(), k=3, algorithm="mst",
+    ...                    split="paper")
     >>> [sorted((c + 1).tolist()) for c in res.classes]
     [[1, 2, 3], [4, 5, 6, 7], [8, 9, 10]]
     >>> res.table[["gender", "age", "zip"]].drop_duplicates().values.tolist()
@@ -268,9 +296,21 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
     >>> res.stats["edges_removed"], res.stats["merges"], round(res.stats["mst_weight"], 2)
     (2, 0, 15.67)
     """
-    if split not in ("paper", "feasible"):
-        raise ValueError(f"The 'split' parameter of the mst algorithm must be 'paper' or "
-                         f"'feasible'. Got {split!r}.")
+    if split not in SPLITS:
+        raise ValueError(f"The 'split' parameter of the mst algorithm must be one of "
+                         f"{list(SPLITS)}. Got {split!r}.")
+    if refine is None:
+        refine = split != "paper"
+    if metric not in METRICS:
+        raise ValueError(f"The 'metric' parameter of the mst algorithm must be one of "
+                         f"{list(METRICS)}. Got {metric!r}.")
+    if isinstance(max_rounds, bool) or not isinstance(max_rounds, (int, np.integer)) \
+            or max_rounds < 0:
+        raise ValueError(f"The 'max_rounds' parameter of the mst algorithm must be an integer "
+                         f">= 0. Got {max_rounds!r}.")
+    if split == "paper" and refine:
+        raise ValueError("The 'refine' parameter of the mst algorithm must be False with "
+                         "split='paper' (the paper's exact procedure). Got True.")
     full, kept, cells = data, None, None
     if respect_boundaries:
         cells = magval_cells(data)
@@ -293,11 +333,16 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
         cluster_of, removed = split_mst(u, v, w, graph.n_nodes, graph.n_records, model.k)
     elif split == "feasible":
         cluster_of, removed = split_mst_feasible(u, v, w, graph.counts, model.k)
+    else:
+        cluster_of, removed = np.zeros(graph.n_nodes, dtype=np.int64), 0
     cell_of_node = None
     if cells is not None:
         cell_of_node = np.empty(graph.n_nodes, dtype=np.int64)
         cell_of_node[graph.node_of] = cells
         cluster_of = _cut_between_cells(u, v, cluster_of, cell_of_node)
+    if split != "paper":
+        return _finish(data, full, kept, graph, u, v, w, cluster_of, removed, model, method,
+                       split, cell_of_node, metric, refine, max_rounds, (t0, t1, t2))
     summary = ClassSummaries(data, graph.codes, cluster_of, graph.counts, cell_of_node)
     n_initial = len(summary.size)
 
@@ -326,6 +371,25 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
         "mst_seconds": t2 - t1,
         "partition_seconds": t3 - t2,
     }
+    return Partition(class_of, None, stats)
+
+
+def _finish(data, full, kept, graph, u, v, w, cluster_of, removed, model, method, split,
+            cell_of_node, metric, refine, max_rounds, times):
+    """The ``feasible`` / ``graph`` variants: :func:`finish_partition`, then the Partition."""
+    labels, info = finish_partition(data, graph, u, v, cluster_of, model,
+                                    cell_of_node=cell_of_node, metric=metric, refine=refine,
+                                    max_rounds=max_rounds)
+    class_of = labels[graph.node_of]
+    if kept is not None:
+        class_of = np.full(full.n, -1, dtype=np.int64)
+        class_of[kept] = labels[graph.node_of]
+    t0, t1, t2 = times
+    stats = {"mst_weight": float(w.sum()), "mst_method": method, "split": split,
+             "distinct_tuples": graph.n_nodes, "edges_removed": removed, "cuts": removed,
+             "initial_clusters": int(len(np.unique(cluster_of))), **info,
+             "classes": int(labels.max()) + 1, "graph_seconds": t1 - t0,
+             "mst_seconds": t2 - t1, "partition_seconds": time.perf_counter() - t2}
     return Partition(class_of, None, stats)
 
 

@@ -141,7 +141,8 @@ def test_same_result_without_marks_or_without_the_option(name):
 
 def test_mst_paper_003_example_unchanged():
     table, schema = kg.datasets.paper_003_table(), kg.datasets.paper_003_schema()
-    res = kg.anonymize(table, schema, k=3, algorithm="mst", respect_boundaries=True)
+    res = kg.anonymize(table, schema, k=3, algorithm="mst", respect_boundaries=True,
+                       split="paper")
     assert [sorted((c + 1).tolist()) for c in res.classes] == [[1, 2, 3], [4, 5, 6, 7],
                                                              [8, 9, 10]]
     assert (res.stats["edges_removed"], res.stats["merges"]) == (2, 0)

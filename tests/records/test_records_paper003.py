@@ -84,7 +84,7 @@ def test_figure_5_longest_edges_removed(graph):
 def test_table_1c_release(method):
     table = kg.datasets.paper_003_table()
     res = kg.anonymize(table, kg.datasets.paper_003_schema(), k=3, algorithm="mst",
-                       method=method)
+                       method=method, split="paper")
     ids = [sorted(table["id"].iloc[c].tolist()) for c in res.classes]
     assert sorted(ids) == [[1, 2, 3], [4, 5, 6, 7], [8, 9, 10]]
     released = res.table[["gender", "age", "zip"]].values.tolist()
@@ -98,7 +98,7 @@ def test_table_1c_release(method):
 
 def test_k_larger_merges_by_ncp():
     table = kg.datasets.paper_003_table()
-    res = kg.anonymize(table, kg.datasets.paper_003_schema(), k=4, algorithm="mst")
+    res = kg.anonymize(table, kg.datasets.paper_003_schema(), k=4, algorithm="mst", split="paper")
     # floor(10/4) - 1 = 1 edge removed (1-4 by the tie rule), then {1,2,3} < 4 merges
     assert res.stats["edges_removed"] == 1
     assert min(len(c) for c in res.classes) >= 4

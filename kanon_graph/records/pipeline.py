@@ -1,0 +1,129 @@
+"""From initial MST clusters to final classes: split, adjacent merge, refine.
+
+The data's trip is one way: graph -> MST -> split (:mod:`.partition`) ->
+:func:`finish_partition` (this module: component split, graph-adjacent merge,
+refinement) -> a ``Partition``. The paper's procedure (``split="paper"``)
+does not pass here: it keeps its global NCP merge.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .adjacent import merge_adjacent
+from .costs import ClassCost
+from .merge import ClassSummaries, merge_small_classes
+from .neighbours import block_edges, component_pairs
+from .refine import refine_classes
+
+__all__ = ["finish_partition"]
+
+
+def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, metric="loss",
+                     refine=True, max_rounds=20, index=True):
+    """Turn initial clusters of nodes into classes that satisfy ``model``.
+
+    1. **Component split.** Every initial cluster of ``2k`` records or more
+       (and at least two tuples) starts again from its single tuples, which
+       are merged by :func:`~kanon_graph.records.adjacent.merge_adjacent`
+       along the edges inside the cluster: the MST's, the near-tuple index's
+       (:func:`~kanon_graph.records.neighbours.block_edges`) and, for small
+       clusters, every pair of its tuples (a k-member-style pass).
+    2. **Adjacent merge.** Classes still smaller than ``k`` (cut off by MAGVal
+       cells) or failing l / t merge with a neighbouring class over all
+       edges, least cost increase first; a class with no neighbour it may
+       join falls back to paper 003's global least-NCP merge.
+    3. **Refinement** (``refine=True``):
+       :func:`~kanon_graph.records.refine.refine_classes` over the same edges.
+
+    Parameters
+    ----------
+    data : EncodedTable
+    graph : RecordGraph
+    u, v : ndarray
+        MST edges over the graph's nodes.
+    initial : ndarray (u,)
+        Initial cluster of every node (a feasible split, or one cluster).
+    model : PrivacyModel
+    cell_of_node : ndarray, optional
+        MAGVal cells; every initial cluster lies in one.
+    metric : {"loss", "gcp", "ncp", "discernibility"}
+        What the merge and the refinement minimize.
+    refine : bool
+    max_rounds : int
+        Refinement rounds at most.
+    index : bool
+        Use the near-tuple index beside the MST.
+
+    Returns
+    -------
+    labels : ndarray of int64 (u,)
+        The class of every node.
+    stats : dict
+        ``component_splits`` (initial clusters split), ``merges``,
+        ``global_merges``, ``refine_moves``, ``refine_splits``,
+        ``refine_rounds``, ``loss_before_refine``, ``loss_after_refine``
+        (the metric, normalized), ``metric``, ``neighbour_edges``.
+    """
+    k = model.k
+    counts = graph.counts
+    cost = ClassCost(data, graph.codes, metric)
+    if index:
+        bu, bv = block_edges(data, graph.codes)
+    else:
+        bu = bv = np.zeros(0, dtype=np.int64)
+    sizes = np.bincount(initial, weights=counts)
+    tuples = np.bincount(initial)
+    big = (sizes[initial] >= 2 * k) & (tuples[initial] >= 2)
+    pu, pv = component_pairs(initial, big)
+    eu = np.concatenate([u, bu, pu]).astype(np.int64)
+    ev = np.concatenate([v, bv, pv]).astype(np.int64)
+    inside = initial[eu] == initial[ev]
+    start = np.where(big, np.arange(len(initial)) + int(initial.max()) + 1, initial)
+    labels, merges = merge_adjacent(cost, start, counts, eu[inside], ev[inside], k,
+                                    cell_of_node=cell_of_node)
+
+    failing = None
+    if model.needs_sensitive:
+        def failing(lab):
+            return model.failing(lab[graph.node_of], data, int(lab.max()) + 1)
+
+    labels, more = merge_adjacent(cost, labels, counts, eu, ev, k, cell_of_node=cell_of_node,
+                                  failing=failing)
+    merges += more
+    global_merges = 0
+    small = np.bincount(labels, weights=counts) < k
+    if failing is not None:
+        small |= np.asarray(failing(labels), dtype=bool)
+    if small.any() and labels.max() > 0:
+        summary = ClassSummaries(data, graph.codes, labels, counts, cell_of_node)
+        n_start = int(labels.max()) + 1
+
+        def failing_final(final):
+            flagged = np.zeros(n_start, dtype=bool)
+            out = np.asarray(failing(final[labels]), dtype=bool)
+            flagged[:len(out)] = out
+            return flagged
+
+        final, global_merges = merge_small_classes(
+            summary, k, failing=None if failing is None else failing_final)
+        labels = np.unique(final[labels], return_inverse=True)[1].reshape(-1)
+    stats = {"component_splits": int(np.unique(initial[big]).size), "merges": int(merges),
+             "global_merges": int(global_merges), "metric": metric,
+             "neighbour_edges": int(len(eu))}
+    if refine:
+        started = time.perf_counter()
+        labels, info = refine_classes(cost, labels, counts, eu, ev, k, cell_of_node=cell_of_node,
+                                      failing=failing, max_rounds=max_rounds)
+        stats.update(refine_moves=info["moves"], refine_splits=info["splits"],
+                     refine_rounds=info["rounds"], refine_undone=info["undone"],
+                     loss_before_refine=info["loss_before"],
+                     loss_after_refine=info["loss_after"],
+                     refine_seconds=time.perf_counter() - started)
+    else:
+        loss = cost.of_labels(labels, counts) / cost.norm
+        stats.update(refine_moves=0, refine_splits=0, refine_rounds=0, refine_undone=0,
+                     loss_before_refine=loss, loss_after_refine=loss)
+    return labels.astype(np.int64), stats
