@@ -25,6 +25,7 @@ import time
 import numpy as np
 
 from ...recoding.boundaries import cells_to_suppress, has_boundaries, magval_cells
+from ...records.costs import METRICS
 from ...records.failing import merge_failing_classes
 from ...registry import Partition, register_algorithm
 from .centres import SDClassCentres
@@ -35,19 +36,21 @@ from .tuples import records_to_classes, sd_tuples
 __all__ = ["VARIANTS", "spatial_distance"]
 
 
-def _paper(data, tuples, weight, k, options):
-    picks, owner, n_classes, leftovers = paper_classes(tuples, weight, k)
+def _paper(data, model, tuples, weight, options):
+    picks, owner, n_classes, leftovers = paper_classes(tuples, weight, int(model.k))
     return picks, owner, n_classes, {"leftovers": leftovers}
 
 
-def _graph(data, tuples, weight, k, options):
-    picks, owner, n_classes, merges, orphans = graph_classes(data, tuples, weight, k,
-                                                             **options)
-    return picks, owner, n_classes, {"merges": merges, "orphans": orphans}
+def _graph(data, model, tuples, weight, options):
+    failing = None
+    if model.needs_sensitive:
+        def failing(class_of, n_classes):
+            return model.failing(class_of, data, n_classes)
+    return graph_classes(data, tuples, weight, int(model.k), failing=failing, **options)
 
 
 VARIANTS = {"graph": _graph, "paper": _paper}
-"""Variant name -> ``fn(data, tuples, weight, k, options) -> (picks, owner, classes, stats)``."""
+"""Variant name -> ``fn(data, model, tuples, weight, options) -> (picks, owner, classes, stats)``."""
 
 
 def _positive_int(value, name):
@@ -58,7 +61,8 @@ def _positive_int(value, name):
 
 
 def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundaries=False,
-                     variant="graph", neighbours=10, window=10):
+                     variant="graph", metric="loss", refine=True, max_rounds=20,
+                     neighbours=10, window=10):
     """SpatialDistance: put every record with its nearest records, hierarchy-free.
 
     Local recoding: the released values are ``[min-max]`` ranges and value
@@ -95,7 +99,15 @@ def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundar
         records, cubic with many categorical values). ``"graph"``: clusters
         merged nearest-neighbour first, with a priority queue, on a
         k-nearest-neighbour record graph, by the least increase of the
-        release's loss (:mod:`.graph`; about ``n log n``).
+        release's cost, then refined (:mod:`.graph`; about ``n log n``).
+    metric : {"loss", "gcp", "ncp", "discernibility"}, default "loss"
+        ``"graph"`` only: what the graph, the merging and the refinement
+        minimize (ARX's Loss by default).
+    refine : bool, default True
+        ``"graph"`` only: run the refinement (tuples move between adjacent
+        classes, large classes split, while the cost drops).
+    max_rounds : int, default 20
+        ``"graph"`` only: refinement rounds at most.
     neighbours, window : int, default 10
         ``"graph"`` only: graph neighbours kept per distinct tuple, and the
         window of the sorted orders they are drawn from.
@@ -105,9 +117,12 @@ def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundar
     Partition
         ``class_of`` per record; ``stats`` holds ``variant``,
         ``sort_attribute``, ``distinct_tuples``, ``classes``, ``l_t_merges``
-        (classes merged for l / t), ``seconds``, and per variant
-        ``leftovers`` (paper: records placed by step 4) or ``merges`` and
-        ``orphans`` (graph: merges made, small clusters placed by a scan).
+        (classes merged for l / t by SD's centre distance), ``seconds``, and
+        per variant ``leftovers`` (paper: records placed by step 4) or
+        (graph) ``merges``, ``orphans`` (small clusters placed by a scan),
+        ``neighbour_edges``, ``refine_moves``, ``refine_splits``,
+        ``loss_before_refine`` and ``loss_after_refine`` (the metric,
+        normalized: mean per-attribute loss for ``"loss"``).
 
     Examples
     --------
@@ -130,8 +145,21 @@ def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundar
                          f"{sorted(VARIANTS)}. Got {variant!r}.")
     options = {}
     if variant == "graph":
+        if metric not in METRICS:
+            raise ValueError(f"The 'metric' parameter of the sd algorithm must be one of "
+                             f"{list(METRICS)}. Got {metric!r}.")
+        if not isinstance(refine, (bool, np.bool_)):
+            raise ValueError(f"The 'refine' parameter of the sd algorithm must be True or "
+                             f"False. Got {refine!r}.")
         options = {"neighbours": _positive_int(neighbours, "neighbours"),
-                   "window": _positive_int(window, "window")}
+                   "window": _positive_int(window, "window"),
+                   "max_rounds": _positive_int(max_rounds, "max_rounds"),
+                   "metric": metric, "refine": bool(refine)}
+    elif not refine or metric != "loss" or max_rounds != 20 or neighbours != 10 \
+            or window != 10:
+        raise ValueError("The 'metric', 'refine', 'max_rounds', 'neighbours' and 'window' "
+                         "parameters of the sd algorithm apply to variant='graph' only; "
+                         f"got variant={variant!r}.")
     start = time.perf_counter()
     k = int(model.k)
     tuples = sd_tuples(data)
@@ -148,13 +176,13 @@ def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundar
     n_classes = 0
     stats = {}
     for g, group in enumerate(groups):  # one MAGVal cell at a time (all records without)
-        got, got_owner, made, extra = VARIANTS[variant](data, tuples, group, k, options)
+        got, got_owner, made, extra = VARIANTS[variant](data, model, tuples, group, options)
         picks.append(got)
         owner.append(got_owner + n_classes)
         class_cell.append(np.full(made, g))
         n_classes += made
         for key, value in extra.items():
-            stats[key] = stats.get(key, 0) + value
+            stats[key] = stats.get(key, 0) + value      # losses are shares of the table
     picks = np.concatenate(picks)
     owner = np.concatenate(owner)
     class_of = records_to_classes(tuples, picks, owner, data.n)

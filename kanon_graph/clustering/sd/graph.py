@@ -7,28 +7,29 @@ categorical values, recomputes an ``m x m`` distance matrix per class): on
 put each record with its nearest records, hierarchy-free if the schema has
 no hierarchies -- but walks a sparse graph:
 
-1. **The record graph, sparsified.** Nodes are SD's distinct tuples
-   (:mod:`.tuples`). Candidate neighbours come from ``d`` sorted orders,
-   one per quasi-identifier (that attribute first, the others after it in
-   turn): each tuple meets the ``window`` tuples on either side in each
-   order. Of these, each tuple keeps its ``neighbours`` nearest, the
-   distance of two tuples being the information loss of releasing them
-   together (NCP, eq. 2-3 of paper 000: the numeric range over the column's
-   range, the number of distinct categorical values over the attribute's,
-   or with a hierarchy the lowest common ancestor's share of the leaves --
-   the cost the release pays). The graph is made symmetric. ``O(u d w)``
-   pairs for ``u`` tuples.
-2. **Nearest-neighbour merging with a priority queue.** Every cluster
-   smaller than ``k`` keeps its best neighbouring cluster (reached through
-   its members' graph edges) in a heap, keyed by the increase of the total
-   loss ``|C u C'| NCP(C u C') - |C| NCP(C) - |C'| NCP(C')``. The cheapest
-   merge is made; entries of clusters that changed since are re-evaluated
-   when they come up (lazy deletion). A cluster of ``k`` records or more
-   starts no merge but can still absorb a small neighbour. ``O(u log u)``
-   heap operations, each ``O(size x neighbours x d)``.
+1. **The record graph, sparsified** (:func:`knn_graph`). Nodes are SD's
+   distinct tuples (:mod:`.tuples`). Candidate neighbours come from ``d``
+   sorted orders, one per quasi-identifier (that attribute first, the
+   others after it in turn): each tuple meets the ``window`` tuples on
+   either side in each order. Of these, each tuple keeps its
+   ``neighbours`` nearest, the distance of two tuples being the metric's
+   cost of releasing the two together (ARX's Loss by default: the numeric
+   range over the column's, the share of categorical values, or with a
+   hierarchy the lowest common ancestor's). The graph is made symmetric.
+   ``O(u d w log(d w))`` for ``u`` tuples.
+2. **Nearest-neighbour merging with a priority queue**
+   (:func:`~kanon_graph.records.adjacent.merge_adjacent`, shared with
+   ``mst``): while a cluster is smaller than ``k`` (or, asked for, fails
+   l / t), the pair of graph-adjacent clusters with a small member whose
+   union raises the total cost least is merged; a heap of edges with
+   lazily refreshed costs, ``O(E log E)`` for ``E`` edges.
 3. **Orphans.** A small cluster whose graph neighbours all lie inside it
-   (rare) joins the cluster of least loss increase found by a scan of all
+   (rare) joins the cluster of least cost increase found by a scan of all
    clusters; ``stats["orphans"]`` counts them.
+4. **Refinement** (``refine=True``,
+   :func:`~kanon_graph.records.refine.refine_classes`, shared with ``mst``):
+   tuples move between graph-adjacent classes, and classes of ``2k`` records
+   or more split, while the total cost drops and k (l, t) still hold.
 
 Identical tuples always share a class. With generalization boundaries the
 procedure runs inside each MAGVal cell.
@@ -42,88 +43,37 @@ greedy clustering this follows), eq. (2)-(3) (NCP).
 
 from __future__ import annotations
 
-import heapq
 from types import SimpleNamespace
 
 import numpy as np
 
-from ...records.merge import ClassSummaries, _popcount, _union_level
+from ...records.adjacent import merge_adjacent
+from ...records.costs import ClassCost, _set_cost
+from ...records.refine import refine_classes
 from ._contingency import njit
 
 __all__ = ["graph_classes", "knn_graph"]
 
-BITSET_CODES = 1024
-"""Categorical attributes with more codes count a union's values by walking its members."""
-
 
 @njit(cache=True)
-def _union_ncp(c, o, lev, anc, toff, nlev, ncost, noff, lo, hi, scale, bits, word_off,
-               n_words, width, head, nxt, big, big_width, seen, tick):
-    """NCP (unweighted sum over attributes) of the union of clusters ``c`` and ``o``."""
-    total = 0.0
-    for a in range(lev.shape[1]):
-        level = _union_level(anc, toff, nlev, lev, a, c, o)
-        total += ncost[noff[toff[a] + level] + anc[c, toff[a] + level]]
-    for a in range(lo.shape[1]):
-        total += (max(hi[c, a], hi[o, a]) - min(lo[c, a], lo[o, a])) * scale[a]
-    for a in range(word_off.shape[0]):
-        count = 0
-        for w in range(word_off[a], word_off[a] + n_words[a]):
-            count += _popcount(bits[c, w] | bits[o, w])
-        if count > 1:
-            total += count / width[a]
-    for b in range(big.shape[1]):
-        tick[0] += 1
-        count = 0
-        for start in (c, o):
-            m = head[start]
-            while m >= 0:
-                v = big[m, b]
-                if seen[b, v] != tick[0]:
-                    seen[b, v] = tick[0]
-                    count += 1
-                m = nxt[m]
-        if count > 1:
-            total += count / big_width[b]
-    return total
-
-
-def _summary(data, tuples):
-    """Per-tuple summaries (ClassSummaries) and the member-walked categorical attributes."""
-    small, big, widths, cols = [], [], [], []
-    for a, attr in enumerate(data.attributes):
-        if attr.hierarchy is None and attr.kind != "numeric" and attr.n_codes > BITSET_CODES:
-            big.append(tuples.codes[:, a])
-            widths.append(attr.n_codes)
-        else:
-            small.append(attr)
-            cols.append(a)
-    u = len(tuples.weight)
-    s = ClassSummaries(SimpleNamespace(attributes=small), tuples.codes[:, cols],
-                       np.arange(u, dtype=np.int64), tuples.weight)
-    big = np.ascontiguousarray(np.column_stack(big) if big else np.zeros((u, 0), np.int64))
-    seen = np.zeros((big.shape[1], max(widths, default=0)), dtype=np.int64)
-    args = (s.lev, s.anc, s.toff, s.nlev, s.ncost, s.noff, s.lo, s.hi, s.scale, s.bits,
-            s.word_off, s.n_words, s.width)
-    return args, big, np.asarray(widths, dtype=float), seen
-
-
-@njit(cache=True)
-def _knn(orders, window, neighbours, lev, anc, toff, nlev, ncost, noff, lo, hi, scale, bits,
-         word_off, n_words, width, head, nxt, big, big_width, seen, tick):
-    """Each tuple's ``neighbours`` nearest among its sorted-order windows, made symmetric."""
+def _knn(orders, window, neighbours, codes, tables):
+    """Each tuple's ``neighbours`` nearest among its sorted-order windows (edge arrays)."""
     d, u = orders.shape
     where = np.empty((d, u), np.int64)
     for a in range(d):
         for p in range(u):
             where[a, orders[a, p]] = p
+    ones = np.ones(u, np.int64)
+    pair = np.empty(2, np.int64)
     mark = np.full(u, -1, np.int64)
     cand = np.empty(2 * d * window, np.int64)
     cost = np.empty(2 * d * window)
-    kept = np.full((u, neighbours), -1, np.int64)
-    degree = np.zeros(u, np.int64)
+    eu = np.empty(u * neighbours, np.int64)
+    ev = np.empty(u * neighbours, np.int64)
+    n_e = 0
     for t in range(u):
         n_c = 0
+        pair[0] = t
         for a in range(d):
             p = where[a, t]
             for q in range(max(p - window, 0), min(p + window + 1, u)):
@@ -131,188 +81,92 @@ def _knn(orders, window, neighbours, lev, anc, toff, nlev, ncost, noff, lo, hi, 
                 if v != t and mark[v] != t:
                     mark[v] = t
                     cand[n_c] = v
-                    cost[n_c] = _union_ncp(t, v, lev, anc, toff, nlev, ncost, noff, lo, hi,
-                                           scale, bits, word_off, n_words, width, head, nxt,
-                                           big, big_width, seen, tick)
+                    pair[1] = v
+                    cost[n_c] = _set_cost(pair, 2, codes, ones, tables)
                     n_c += 1
         rank = np.argsort(cost[:n_c], kind="mergesort")   # nearest first, ties: order met
         for i in range(min(neighbours, n_c)):
-            v = cand[rank[i]]
-            kept[t, i] = v
-            degree[t] += 1
-            degree[v] += 1
-    indptr = np.zeros(u + 1, np.int64)
-    for t in range(u):
-        indptr[t + 1] = indptr[t] + degree[t]
-    fill = indptr[:-1].copy()
-    nbr = np.empty(indptr[u], np.int64)
-    for t in range(u):                  # an edge kept by either end is an edge of both
-        for i in range(neighbours):
-            v = kept[t, i]
-            if v < 0:
-                break
-            nbr[fill[t]] = v
-            fill[t] += 1
-            nbr[fill[v]] = t
-            fill[v] += 1
-    return indptr, nbr
+            eu[n_e] = t
+            ev[n_e] = cand[rank[i]]
+            n_e += 1
+    return eu[:n_e], ev[:n_e]
 
 
-def knn_graph(tuples, state, *, neighbours=10, window=10):
-    """The sparsified record graph of step 1 (module docstring), as CSR arrays.
+def knn_graph(tuples, cost, *, neighbours=10, window=10):
+    """The sparsified record graph of step 1 (module docstring), as edge arrays.
+
+    Parameters
+    ----------
+    tuples : SDTuples or namespace with ``codes`` (u, d)
+    cost : ClassCost
+        The metric's tables over the same nodes.
+    neighbours, window : int
 
     Returns
     -------
-    indptr, nbr : ndarray of int64
-        ``nbr[indptr[t]:indptr[t + 1]]`` are the graph neighbours of tuple
-        ``t`` (an edge may appear twice).
+    eu, ev : ndarray of int64
+        Edges ``(eu[i], ev[i])``: ``ev[i]`` is one of the ``neighbours``
+        nearest of ``eu[i]`` (the graph is read as undirected).
     """
     d = tuples.codes.shape[1]
     keys = [tuples.codes[:, a] for a in range(d)]    # numeric codes follow the values
-    orders = np.empty((d, len(tuples.weight)), np.int64)
+    orders = np.empty((d, len(tuples.codes)), np.int64)
     for a in range(d):
         rotated = [keys[(a + j) % d] for j in range(d)]
         orders[a] = np.lexsort(rotated[::-1])        # attribute a first, the others in turn
-    return _knn(orders, window, neighbours, *state)
+    return _knn(orders, window, neighbours, cost.codes, cost.tables)
 
 
 @njit(cache=True)
-def _find(parent, x):
-    root = x
-    while parent[root] != root:
-        root = parent[root]
-    while parent[x] != root:
-        parent[x], x = root, parent[x]
-    return root
-
-
-@njit(cache=True)
-def _best(c, indptr, nbr, parent, size, own, mark, k, lev, anc, toff, nlev, ncost, noff, lo,
-          hi, scale, bits, word_off, n_words, width, head, nxt, big, big_width, seen, tick):
-    """Cheapest graph neighbour cluster of cluster ``c``: (loss increase, cluster, NCP)."""
-    best, best_cost, best_ncp = -1, np.inf, 0.0
-    m = head[c]
-    while m >= 0:
-        for e in range(indptr[m], indptr[m + 1]):
-            o = _find(parent, nbr[e])
-            if o == c or mark[o] == c:
-                continue
-            mark[o] = c
-            ncp = _union_ncp(c, o, lev, anc, toff, nlev, ncost, noff, lo, hi, scale, bits,
-                             word_off, n_words, width, head, nxt, big, big_width, seen, tick)
-            cost = (size[c] + size[o]) * ncp - size[c] * own[c] - size[o] * own[o]
-            if cost < best_cost or (cost == best_cost and o < best):
-                best, best_cost, best_ncp = o, cost, ncp
-        m = nxt[m]
-    m = head[c]
-    while m >= 0:                        # clear the marks for the next scan of c
-        for e in range(indptr[m], indptr[m + 1]):
-            mark[_find(parent, nbr[e])] = -1
-        m = nxt[m]
-    return best_cost, best, best_ncp
-
-
-@njit(cache=True)
-def _merge(c, o, ncp, parent, size, own, stamp, head, tail, nxt, lev, anc, toff, nlev, lo,
-           hi, bits):
-    """Cluster ``c`` joins ``o``: ``o`` takes the union's summary."""
-    for a in range(lev.shape[1]):
-        lev[o, a] = _union_level(anc, toff, nlev, lev, a, c, o)
-    for a in range(lo.shape[1]):
-        lo[o, a] = min(lo[o, a], lo[c, a])
-        hi[o, a] = max(hi[o, a], hi[c, a])
-    for w in range(bits.shape[1]):
-        bits[o, w] |= bits[c, w]
-    size[o] += size[c]
-    own[o] = ncp
-    parent[c] = o
-    nxt[tail[o]] = head[c]
-    tail[o] = tail[c]
-    stamp[c] += 1
-    stamp[o] += 1
-
-
-@njit(cache=True)
-def _agglomerate(indptr, nbr, size, k, lev, anc, toff, nlev, ncost, noff, lo, hi, scale,
-                 bits, word_off, n_words, width, head, nxt, big, big_width, seen, tick):
-    """Steps 2-3 of the module docstring; returns (root of every tuple, merges, orphans)."""
-    u = size.shape[0]
-    parent = np.arange(u)
-    tail = np.arange(u)
-    stamp = np.zeros(u, np.int64)
-    mark = np.full(u, -1, np.int64)
-    own = np.empty(u)
-    for c in range(u):
-        own[c] = _union_ncp(c, c, lev, anc, toff, nlev, ncost, noff, lo, hi, scale, bits,
-                            word_off, n_words, width, head, nxt, big, big_width, seen, tick)
-    heap = [(0.0, 0, 0, 0, 0)]
-    heap.pop()
-    orphans = [0]
-    orphans.pop()
-    for c in range(u):
-        if size[c] < k:
-            cost, o, _ = _best(c, indptr, nbr, parent, size, own, mark, k, lev, anc, toff,
-                               nlev, ncost, noff, lo, hi, scale, bits, word_off, n_words,
-                               width, head, nxt, big, big_width, seen, tick)
-            if o < 0:
-                orphans.append(c)
-            else:
-                heapq.heappush(heap, (cost, c, o, stamp[c], stamp[o]))
-    merges = 0
-    while len(heap):
-        cost, c, o, sc, so = heapq.heappop(heap)
-        if parent[c] != c or stamp[c] != sc or size[c] >= k:
+def _adopt_orphans(labels, counts, small, k, codes, tables):
+    """Each cluster flagged ``small`` joins the cluster of least cost increase (a scan)."""
+    n_classes = labels.max() + 1
+    order = np.argsort(labels, kind="mergesort")
+    start = np.zeros(n_classes + 1, np.int64)
+    for x in range(labels.shape[0]):
+        start[labels[x] + 1] += 1
+    for c in range(n_classes):
+        start[c + 1] += start[c]
+    into = np.arange(n_classes)
+    size = np.zeros(n_classes, np.int64)
+    for x in range(labels.shape[0]):
+        size[labels[x]] += counts[x]
+    members = [order[start[c]:start[c + 1]].copy() for c in range(n_classes)]
+    own = np.empty(n_classes)
+    for c in range(n_classes):
+        own[c] = _set_cost(members[c], members[c].shape[0], codes, counts, tables)
+    adopted = 0
+    for c in range(n_classes):
+        if not small[c] or into[c] != c:
             continue
-        if parent[o] != o or stamp[o] != so:      # o changed: c looks again
-            cost, o, _ = _best(c, indptr, nbr, parent, size, own, mark, k, lev, anc, toff,
-                               nlev, ncost, noff, lo, hi, scale, bits, word_off, n_words,
-                               width, head, nxt, big, big_width, seen, tick)
-            if o < 0:
-                orphans.append(c)
-            else:
-                heapq.heappush(heap, (cost, c, o, stamp[c], stamp[o]))
-            continue
-        ncp = _union_ncp(c, o, lev, anc, toff, nlev, ncost, noff, lo, hi, scale, bits,
-                         word_off, n_words, width, head, nxt, big, big_width, seen, tick)
-        _merge(c, o, ncp, parent, size, own, stamp, head, tail, nxt, lev, anc, toff, nlev,
-               lo, hi, bits)
-        merges += 1
-        if size[o] < k:
-            cost, p, _ = _best(o, indptr, nbr, parent, size, own, mark, k, lev, anc, toff,
-                               nlev, ncost, noff, lo, hi, scale, bits, word_off, n_words,
-                               width, head, nxt, big, big_width, seen, tick)
-            if p < 0:
-                orphans.append(o)
-            else:
-                heapq.heappush(heap, (cost, o, p, stamp[o], stamp[p]))
-    n_orphans = 0
-    for c in orphans:                             # a scan of every cluster, rarely needed
-        while parent[c] == c and size[c] < k:
-            best, best_cost, best_ncp = -1, np.inf, 0.0
-            for o in range(u):
-                if parent[o] != o or o == c:
+        while size[c] < k:
+            best, best_cost = -1, np.inf
+            for o in range(n_classes):
+                if o == c or into[o] != o:
                     continue
-                ncp = _union_ncp(c, o, lev, anc, toff, nlev, ncost, noff, lo, hi, scale,
-                                 bits, word_off, n_words, width, head, nxt, big, big_width,
-                                 seen, tick)
-                cost = (size[c] + size[o]) * ncp - size[c] * own[c] - size[o] * own[o]
-                if cost < best_cost:
-                    best, best_cost, best_ncp = o, cost, ncp
+                both = np.concatenate((members[c], members[o]))
+                extra = _set_cost(both, both.shape[0], codes, counts, tables) - own[c] - own[o]
+                if extra < best_cost:
+                    best, best_cost = o, extra
             if best < 0:
                 break
-            _merge(c, best, best_ncp, parent, size, own, stamp, head, tail, nxt, lev, anc,
-                   toff, nlev, lo, hi, bits)
-            merges += 1
-            n_orphans += 1
+            members[best] = np.concatenate((members[best], members[c]))
+            own[best] += own[c] + best_cost
+            size[best] += size[c]
+            into[c] = best
+            adopted += 1
             c = best
-    roots = np.empty(u, np.int64)
-    for t in range(u):
-        roots[t] = _find(parent, t)
-    return roots, merges, n_orphans
+    for c in range(n_classes):
+        root = c
+        while into[root] != root:
+            root = into[root]
+        into[c] = root
+    return into[labels], adopted
 
 
-def graph_classes(data, tuples, weight, k, *, neighbours=10, window=10):
-    """Classes of the tuples with ``weight > 0`` (module docstring, steps 1-3).
+def graph_classes(data, tuples, weight, k, *, metric="loss", refine=True, max_rounds=20,
+                  neighbours=10, window=10, failing=None):
+    """Classes of the tuples with ``weight > 0`` (module docstring, steps 1-4).
 
     Parameters
     ----------
@@ -321,31 +175,63 @@ def graph_classes(data, tuples, weight, k, *, neighbours=10, window=10):
     weight : ndarray (u,) of int64
         Records of each tuple taking part (all, or one MAGVal cell's).
     k : int
+    metric : {"loss", "gcp", "ncp", "discernibility"}
+        What the graph, the merging and the refinement minimize.
+    refine : bool
+    max_rounds : int
+        Refinement rounds at most.
     neighbours, window : int
         Graph neighbours kept per tuple, and the window of each sorted order.
+    failing : callable, optional
+        ``failing(class_of_record) -> bool per class`` (l / t), or None.
 
     Returns
     -------
     picks, owner : ndarray of int64
         One entry per record: its tuple and its class (``0..classes-1``,
         numbered by first tuple in SD's order).
-    n_classes, merges, orphans : int
+    n_classes : int
+    stats : dict
+        ``merges``, ``orphans``, ``refine_moves``, ``refine_splits``,
+        ``loss_before_refine``, ``loss_after_refine`` (the metric, normalized
+        over the whole table), ``neighbour_edges``.
     """
     nodes = np.flatnonzero(weight > 0)
-    sub = SimpleNamespace(codes=tuples.codes[nodes], num=tuples.num[nodes],
-                          weight=weight[nodes].astype(np.int64))
-    args, big, big_width, seen = _summary(data, sub)
-    head = np.arange(len(nodes), dtype=np.int64)
-    nxt = np.full(len(nodes), -1, dtype=np.int64)
-    tick = np.zeros(1, np.int64)
-    state = args + (head, nxt, big, big_width, seen, tick)
-    indptr, nbr = knn_graph(sub, state, neighbours=neighbours, window=window)
-    size = sub.weight.copy()
-    roots, merges, orphans = _agglomerate(indptr, nbr, size, k, *state)
-    _, first, label = np.unique(roots, return_index=True, return_inverse=True)
+    counts = weight[nodes].astype(np.int64)
+    codes = tuples.codes[nodes]
+    cost = ClassCost(data, codes, metric)
+    eu, ev = knn_graph(SimpleNamespace(codes=codes), cost, neighbours=neighbours, window=window)
+    node_failing = None
+    if failing is not None:
+        record_node = np.repeat(np.arange(len(nodes)), counts)
+        record_rows = np.concatenate([tuples.rows[tuples.starts[t]:tuples.starts[t + 1]]
+                                      for t in nodes]) if len(nodes) else record_node
+
+        def node_failing(labels):
+            class_of = np.full(data.n, -1, dtype=np.int64)
+            class_of[record_rows] = labels[record_node]
+            return failing(class_of, int(labels.max()) + 1)
+
+    labels, merges = merge_adjacent(cost, np.arange(len(nodes)), counts, eu, ev, k,
+                                    failing=node_failing)
+    small = np.bincount(labels, weights=counts) < k
+    orphans = 0
+    if small.any() and labels.max() > 0:
+        labels, orphans = _adopt_orphans(labels, counts, small, k, cost.codes, cost.tables)
+        labels = np.unique(labels, return_inverse=True)[1].reshape(-1).astype(np.int64)
+    stats = {"merges": merges + orphans, "orphans": orphans, "neighbour_edges": len(eu)}
+    if refine and len(nodes):
+        labels, info = refine_classes(cost, labels, counts, eu, ev, k, failing=node_failing,
+                                      max_rounds=max_rounds)
+        stats.update(refine_moves=info["moves"], refine_splits=info["splits"],
+                     loss_before_refine=info["loss_before"],
+                     loss_after_refine=info["loss_after"])
+    else:
+        loss = cost.of_labels(labels, counts) / cost.norm if len(nodes) else 0.0
+        stats.update(refine_moves=0, refine_splits=0, loss_before_refine=loss,
+                     loss_after_refine=loss)
+    _, first, label = np.unique(labels, return_index=True, return_inverse=True)
     rank = np.empty(len(first), np.int64)
     rank[np.argsort(first, kind="stable")] = np.arange(len(first))
     label = rank[label.reshape(-1)]
-    picks = np.repeat(nodes, sub.weight)
-    owner = np.repeat(label, sub.weight)
-    return picks, owner, len(first), merges, orphans
+    return np.repeat(nodes, counts), np.repeat(label, counts), len(first), stats
