@@ -76,8 +76,10 @@ def run(table, schema, k, algorithm, options):
 
 def line(table_name, label, n, k, res, wall, cpu, peak):
     m, s = res.metrics, res.stats
-    extra = " ".join(f"{key}={s[key]}" for key in ("merges", "orphans", "leftovers",
-                                                   "l_t_merges") if key in s)
+    extra = " ".join(f"{key}={s[key]}" for key in ("merges", "orphans", "refine_moves",
+                                                   "refine_splits", "leftovers") if key in s)
+    if "loss_before_refine" in s:
+        extra += f" refine_loss={s['loss_before_refine']:.4f}->{s['loss_after_refine']:.4f}"
     return (f"{table_name:<8} {label:<10} {n:>6} {k:>3} {wall:>7.2f} {cpu:>7.2f} "
             f"{peak / 2**20:>7.1f} {len(res.classes):>7} {m['loss']:>7.4f} {m['gcp']:>7.4f} "
             f"{m['discernibility']:>12.0f}  {extra}")

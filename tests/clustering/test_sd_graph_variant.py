@@ -121,6 +121,8 @@ def test_graph_beats_the_paper_and_mondrian_on_adult_with_hierarchies(adult_tabl
     ("variant", "fast", "'variant' parameter of the sd algorithm must be one of"),
     ("neighbours", 0, "'neighbours' parameter of the sd algorithm must be a positive"),
     ("window", 2.5, "'window' parameter of the sd algorithm must be a positive"),
+    ("metric", "entropy", "'metric' parameter of the sd algorithm must be one of"),
+    ("refine", "no", "'refine' parameter of the sd algorithm must be True or False"),
 ])
 def test_bad_options_are_named(option, value, message):
     table = random_table(20, 1)
@@ -133,3 +135,22 @@ def test_paper_variant_called_by_name_on_encoded_data():
     part = kg.clustering.spatial_distance(data, PrivacyModel(k=4), variant="paper")
     assert part.stats["variant"] == "paper" and "leftovers" in part.stats
     assert np.bincount(part.class_of).min() >= 4
+
+
+def test_paper_variant_refuses_the_graph_options():
+    with pytest.raises(ValueError, match="apply to variant='graph' only"):
+        kg.anonymize(random_table(20, 1), SCHEMA, k=2, algorithm="sd", variant="paper",
+                     refine=False)
+
+
+@pytest.mark.parametrize("metric", ["loss", "gcp", "discernibility"])
+def test_refinement_lowers_the_chosen_metric_and_can_be_turned_off(metric):
+    table = random_table(300, 3)
+    plain = kg.anonymize(table, SCHEMA, k=5, algorithm="sd", metric=metric, refine=False)
+    assert plain.stats["refine_moves"] == 0
+    assert plain.stats["loss_before_refine"] == plain.stats["loss_after_refine"]
+    res = kg.anonymize(table, SCHEMA, k=5, algorithm="sd", metric=metric)
+    assert res.stats["loss_before_refine"] == pytest.approx(plain.stats["loss_after_refine"])
+    assert res.stats["loss_after_refine"] < res.stats["loss_before_refine"]
+    assert res.stats["refine_moves"] + res.stats["refine_splits"] > 0
+    assert res.verification.k_achieved >= 5
