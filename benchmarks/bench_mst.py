@@ -11,6 +11,13 @@ the ``loss`` metric) and as the arithmetic mean of the per-attribute losses.
 
 Runs:
 
+* the issue-12 table: Adult, 8 quasi-identifiers, every variant
+  (``split="paper"``, ``"feasible"``, ``"graph"`` -- the default) at
+  k = 2, 5, 10, 20, 50, untimed-traced runs for memory beside untraced runs
+  for time, and ``bottom-up`` at k = 5, 10, 50 as the reference to beat
+  (targets: default k=5 mean Loss <= 0.055, k=10 <= 0.090, both in <= 2.0 s;
+  k=50 below bottom-up). The load average (``uptime``) is printed with it:
+  the machine is shared, so CPU seconds are the fairer figure;
 * Adult (``$KANON_GRAPH_DATA/adult``, ARX hierarchies) with the
   quasi-identifier sets of 003 section 7 (age, workclass, sex, education,
   occupation: sizes 1 to 5) and all 8, for k = 3, 6, ..., 21;
@@ -54,23 +61,27 @@ def adult(root):
     return table, kg.load_hierarchies(folder)
 
 
-def run(table, schema, k, *, trace=True, split="paper"):
+def run(table, schema, k, *, trace=True, split="paper", algorithm="mst"):
     if trace:
         tracemalloc.start()
     started = time.perf_counter()
     cpu = time.process_time()
-    res = kg.anonymize(table, schema, k=k, algorithm="mst", split=split)
+    options = {"split": split} if algorithm == "mst" else {}
+    res = kg.anonymize(table, schema, k=k, algorithm=algorithm, **options)
     seconds = time.perf_counter() - started
     cpu = time.process_time() - cpu
     peak = tracemalloc.get_traced_memory()[1] / 2**20 if trace else float("nan")
     if trace:
         tracemalloc.stop()
     per = kg.metrics.arx_loss_per_attribute(res.release)
+    st = res.stats
     return {
-        "seconds": seconds, "cpu": cpu, "mst_s": res.stats["mst_seconds"],
-        "part_s": res.stats["partition_seconds"], "peak_mb": peak,
-        "tuples": res.stats["distinct_tuples"], "removed": res.stats["edges_removed"],
-        "merges": res.stats["merges"], "classes": len(res.classes),
+        "seconds": seconds, "cpu": cpu, "mst_s": st.get("mst_seconds", float("nan")),
+        "part_s": st.get("partition_seconds", float("nan")), "peak_mb": peak,
+        "tuples": st.get("distinct_tuples", 0), "removed": st.get("edges_removed", 0),
+        "merges": st.get("merges", 0), "classes": len(res.classes),
+        "moves": st.get("refine_moves", 0), "before": st.get("loss_before_refine", float("nan")),
+        "refine_s": st.get("refine_seconds", 0.0),
         "gcp": res.metrics["gcp"], "dm": res.metrics["discernibility"],
         "cavg": res.metrics["cavg"], "loss": res.metrics["loss"],
         "loss_mean": float(np.mean(list(per.values()))),
@@ -89,6 +100,36 @@ def line(name, d, k, r):
             f"{r['cavg']:6.3f} {r['loss']:6.4f} {r['loss_mean']:6.4f}")
 
 
+VARIANT_HEADER = (f"{'variant':>9} {'k':>3} {'wall s':>6} {'cpu s':>6} {'mst s':>6} "
+                  f"{'refine s':>8} {'peak MB':>7} {'classes':>7} {'cuts':>5} {'merges':>6} "
+                  f"{'moves':>5} {'L before':>8} {'mean L':>6} {'GCP':>6} {'DM':>11}")
+
+
+def variant_line(name, k, r):
+    return (f"{name:>9} {k:>3} {r['seconds']:6.2f} {r['cpu']:6.2f} {r['mst_s']:6.2f} "
+            f"{r['refine_s']:8.2f} {r['peak_mb']:7.1f} {r['classes']:>7} {r['removed']:>5} "
+            f"{r['merges']:>6} {r['moves']:>5} {r['before']:8.4f} {r['loss_mean']:6.4f} "
+            f"{r['gcp']:6.4f} {r['dm']:11.0f}")
+
+
+def load():
+    return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def variants_table(table, schema, ks, bottom_up_ks):
+    """Every mst variant (and bottom-up, the reference) on Adult with 8 quasi-identifiers."""
+    print(f"\nAdult, 8 QIs, every variant ({load()} before)\n" + VARIANT_HEADER)
+    for k in ks:
+        for split in ("paper", "feasible", "graph"):
+            r = run(table, schema, k, trace=False, split=split)
+            r["peak_mb"] = run(table, schema, k, trace=True, split=split)["peak_mb"]
+            print(variant_line(split, k, r), flush=True)
+        if k in bottom_up_ks:
+            r = run(table, schema, k, trace=False, algorithm="bottom-up")
+            print(variant_line("bottom-up", k, r), flush=True)
+    print(f"({load()} after)")
+
+
 def maxrss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -96,8 +137,13 @@ def maxrss_mb():
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a short run")
-    parser.add_argument("--split", default="paper", choices=["paper", "feasible"],
-                        help="the split rule for the tables (the headline runs both)")
+    parser.add_argument("--variants-only", action="store_true",
+                        help="only the issue-12 table of variants")
+    parser.add_argument("--ks", default="2,5,10,20,50", help="k values of the variants table")
+    parser.add_argument("--bottom-up-ks", default="5,10,50",
+                        help="k values at which bottom-up runs as the reference ('' for none)")
+    parser.add_argument("--split", default="paper", choices=["paper", "feasible", "graph"],
+                        help="the split rule for the QI-size tables (the headline runs every variant)")
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
@@ -112,7 +158,13 @@ def main(argv=None):
     else:
         table, hier = adult(root)
         schema8 = kg.Schema(quasi_identifiers=ADULT_QIS, hierarchies=hier)
-        for split in ("paper", "feasible"):
+        ks = [int(x) for x in args.ks.split(",") if x]
+        bottom = [int(x) for x in args.bottom_up_ks.split(",") if x]
+        variants_table(table[ADULT_QIS], schema8, [5, 10] if args.quick else ks,
+                       [] if args.quick else bottom)
+        if args.variants_only:
+            return 0
+        for split in ("paper", "feasible", "graph"):
             r = run(table, schema8, 5, trace=False, split=split)
             print(f"\nHeadline: Adult, 8 QIs, k = 5, split={split!r}: end to end "
                   f"{r['seconds']:.2f} s wall, {r['cpu']:.2f} s CPU (MST {r['mst_s']:.2f} s over "

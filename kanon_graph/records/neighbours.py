@@ -68,30 +68,38 @@ def block_edges(data, codes, *, window=2, free=2):
     u, d = codes.shape
     if u < 2 or d == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    from itertools import combinations
+
     leaf_order = np.lexsort(tuple(codes[:, a] for a in range(d - 1, -1, -1)))
-    generalized = []
+    rank = np.empty(u, dtype=np.int64)
+    rank[leaf_order] = np.arange(u)
+    # every key is one integer: the codes it groups by, densely renumbered
+    dense = [np.unique(codes[:, a], return_inverse=True)[1].reshape(-1) for a in range(d)]
+    groupings = []
+    for r in range(1, min(free, d - 1) + 1):
+        groupings += [[dense[b] for b in range(d) if b not in out]
+                      for out in combinations(range(d), r)]
     for level in (1, 2):
         cols = []
         for a, attr in enumerate(data.attributes):
             h = attr.hierarchy
-            cols.append(h.level_map[min(level, h.height)][codes[:, a]] if h is not None
-                        else codes[:, a])
-        generalized.append(cols)
-    from itertools import combinations
-
-    keys = []
-    for r in range(1, min(free, d - 1) + 1):
-        keys += [[codes[:, b] for b in range(d) if b not in out] for out in combinations(range(d), r)]
-    keys += generalized
+            col = h.level_map[min(level, h.height)][codes[:, a]] if h is not None else codes[:, a]
+            cols.append(np.unique(col, return_inverse=True)[1].reshape(-1))
+        groupings.append(cols)
     us, vs = [], []
-    for cols in keys:
-        order = leaf_order
-        for col in reversed(cols):                    # stable sorts: last key first
-            order = order[np.argsort(col[order], kind="stable")]
+    for cols in groupings:
+        key = np.zeros(u, dtype=np.int64)
+        span = 1
+        for col in cols:
+            width = int(col.max()) + 1
+            if span * width >= 2 ** 62:                  # renumber before it could overflow
+                key = np.unique(key, return_inverse=True)[1].reshape(-1)
+                span = int(key.max()) + 1
+            key = key * width + col
+            span *= width
+        order = np.lexsort((rank, key))
         for step in range(1, window + 1):
-            same = np.ones(u - step, dtype=bool)
-            for col in cols:
-                same &= col[order[step:]] == col[order[:-step]]
+            same = key[order[step:]] == key[order[:-step]]
             us.append(order[:-step][same])
             vs.append(order[step:][same])
     eu, ev = np.concatenate(us), np.concatenate(vs)

@@ -21,7 +21,7 @@ from .costs import METRICS
 from .graph import RecordGraph
 from .merge import ClassSummaries, merge_small_classes
 from .mst import HAVE_NUMBA, minimum_spanning_edges
-from .pipeline import finish_partition
+from .pipeline import finish_mst
 
 if HAVE_NUMBA:
     from numba import njit
@@ -196,7 +196,7 @@ def _cut_between_cells(u, v, cluster_of, cell_of_node):
 
 def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdist",
                        record_distance=None, method="auto", split="graph", refine=None,
-                       metric="loss", max_rounds=20, respect_boundaries=False):
+                       metric="loss", max_rounds=20, neighbours=3, respect_boundaries=False):
     """k-anonymity by partitioning the minimum spanning tree of the record graph.
 
     Three variants (``split``); the paper's exact procedure is ``"paper"``:
@@ -270,6 +270,9 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
         What merging and refinement minimize (not used by ``"paper"``).
     max_rounds : int, default 20
         Refinement rounds at most (the result stays deterministic).
+    neighbours : int, default 3
+        The near-tuple index links tuples differing in at most this many
+        attributes (0: the MST's edges only); more finds lower loss, slower.
     respect_boundaries : bool, default False
         Never release a value above a member's MAGVal (see above).
 
@@ -308,6 +311,10 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
             or max_rounds < 0:
         raise ValueError(f"The 'max_rounds' parameter of the mst algorithm must be an integer "
                          f">= 0. Got {max_rounds!r}.")
+    if isinstance(neighbours, bool) or not isinstance(neighbours, (int, np.integer)) \
+            or neighbours < 0:
+        raise ValueError(f"The 'neighbours' parameter of the mst algorithm must be an integer "
+                         f">= 0. Got {neighbours!r}.")
     if split == "paper" and refine:
         raise ValueError("The 'refine' parameter of the mst algorithm must be False with "
                          "split='paper' (the paper's exact procedure). Got True.")
@@ -341,8 +348,9 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
         cell_of_node[graph.node_of] = cells
         cluster_of = _cut_between_cells(u, v, cluster_of, cell_of_node)
     if split != "paper":
-        return _finish(data, full, kept, graph, u, v, w, cluster_of, removed, model, method,
-                       split, cell_of_node, metric, refine, max_rounds, (t0, t1, t2))
+        return finish_mst(data, full, kept, graph, u, v, w, cluster_of, removed, model, method,
+                       split, cell_of_node, metric, refine, (max_rounds, neighbours),
+                       (t0, t1, t2))
     summary = ClassSummaries(data, graph.codes, cluster_of, graph.counts, cell_of_node)
     n_initial = len(summary.size)
 
@@ -371,25 +379,6 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
         "mst_seconds": t2 - t1,
         "partition_seconds": t3 - t2,
     }
-    return Partition(class_of, None, stats)
-
-
-def _finish(data, full, kept, graph, u, v, w, cluster_of, removed, model, method, split,
-            cell_of_node, metric, refine, max_rounds, times):
-    """The ``feasible`` / ``graph`` variants: :func:`finish_partition`, then the Partition."""
-    labels, info = finish_partition(data, graph, u, v, cluster_of, model,
-                                    cell_of_node=cell_of_node, metric=metric, refine=refine,
-                                    max_rounds=max_rounds)
-    class_of = labels[graph.node_of]
-    if kept is not None:
-        class_of = np.full(full.n, -1, dtype=np.int64)
-        class_of[kept] = labels[graph.node_of]
-    t0, t1, t2 = times
-    stats = {"mst_weight": float(w.sum()), "mst_method": method, "split": split,
-             "distinct_tuples": graph.n_nodes, "edges_removed": removed, "cuts": removed,
-             "initial_clusters": int(len(np.unique(cluster_of))), **info,
-             "classes": int(labels.max()) + 1, "graph_seconds": t1 - t0,
-             "mst_seconds": t2 - t1, "partition_seconds": time.perf_counter() - t2}
     return Partition(class_of, None, stats)
 
 

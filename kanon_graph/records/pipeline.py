@@ -17,12 +17,13 @@ from .costs import ClassCost
 from .merge import ClassSummaries, merge_small_classes
 from .neighbours import block_edges, component_pairs
 from .refine import refine_classes
+from ..registry import Partition
 
-__all__ = ["finish_partition"]
+__all__ = ["finish_partition", "finish_mst"]
 
 
 def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, metric="loss",
-                     refine=True, max_rounds=20, index=True):
+                     refine=True, max_rounds=20, index=3):
     """Turn initial clusters of nodes into classes that satisfy ``model``.
 
     1. **Component split.** Every initial cluster of ``2k`` records or more
@@ -54,8 +55,10 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
     refine : bool
     max_rounds : int
         Refinement rounds at most.
-    index : bool
-        Use the near-tuple index beside the MST.
+    index : int
+        The near-tuple index beside the MST links tuples that differ in at
+        most this many attributes (:func:`~kanon_graph.records.neighbours.block_edges`
+        ``free``); 0: MST edges only.
 
     Returns
     -------
@@ -71,7 +74,7 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
     counts = graph.counts
     cost = ClassCost(data, graph.codes, metric)
     if index:
-        bu, bv = block_edges(data, graph.codes)
+        bu, bv = block_edges(data, graph.codes, free=index)
     else:
         bu = bv = np.zeros(0, dtype=np.int64)
     sizes = np.bincount(initial, weights=counts)
@@ -127,3 +130,27 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
         stats.update(refine_moves=0, refine_splits=0, refine_rounds=0, refine_undone=0,
                      loss_before_refine=loss, loss_after_refine=loss)
     return labels.astype(np.int64), stats
+
+
+def finish_mst(data, full, kept, graph, u, v, w, cluster_of, removed, model, method, split,
+               cell_of_node, metric, refine, budget, times):
+    """The ``feasible`` / ``graph`` variants of ``mst``: finish, gather stats, wrap.
+
+    ``budget`` is ``(max_rounds, index)``; ``times`` the perf counters taken
+    before the graph, after it and after the MST; ``kept`` the records left
+    after boundary suppression (``None``: all of ``full``).
+    """
+    labels, info = finish_partition(data, graph, u, v, cluster_of, model,
+                                    cell_of_node=cell_of_node, metric=metric, refine=refine,
+                                    max_rounds=budget[0], index=budget[1])
+    class_of = labels[graph.node_of]
+    if kept is not None:
+        class_of = np.full(full.n, -1, dtype=np.int64)
+        class_of[kept] = labels[graph.node_of]
+    t0, t1, t2 = times
+    stats = {"mst_weight": float(w.sum()), "mst_method": method, "split": split,
+             "distinct_tuples": graph.n_nodes, "edges_removed": removed, "cuts": removed,
+             "initial_clusters": int(len(np.unique(cluster_of))), **info,
+             "classes": int(labels.max()) + 1, "graph_seconds": t1 - t0,
+             "mst_seconds": t2 - t1, "partition_seconds": time.perf_counter() - t2}
+    return Partition(class_of, None, stats)

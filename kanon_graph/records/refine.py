@@ -126,10 +126,13 @@ def _plus_cost(b, x, lev, ref, lo, hi, order, start, size, codes, counts, tables
     return total * total_size
 
 
-def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, codes, tables):
+def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target, codes, tables):
     """Per node: the gain (lower total cost) of its best move and the target class.
 
     The candidate classes of node ``x`` are the classes of its neighbours.
+    Only ``active`` nodes are evaluated (``best`` / ``target`` are updated in
+    place): a node whose class and neighbours' classes did not change keeps
+    its best move.
     """
     u = labels.shape[0]
     n_classes = 0
@@ -149,8 +152,6 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, codes, tables):
         own[c] = _set_cost(order[start[c]:start[c + 1]], start[c + 1] - start[c], codes,
                            counts, tables)
     lev, ref, lo, hi = _summaries(order, start, codes, tables)
-    best = np.zeros(u)
-    target = np.full(u, -1, dtype=np.int64)
     buf = np.empty(u + 1, dtype=np.int64)
     seen = np.full(n_classes, -1, dtype=np.int64)
     for c in range(n_classes):
@@ -159,6 +160,10 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, codes, tables):
             continue
         for i in range(m):
             x = order[start[c] + i]
+            if not active[x]:
+                continue
+            best[x] = 0.0
+            target[x] = -1
             if tabu[x] or size[c] - counts[x] < k:
                 continue
             minus = np.nan
@@ -181,7 +186,6 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, codes, tables):
                                              and abs(gain - best[x]) <= GAIN and b < target[x]):
                     best[x] = gain
                     target[x] = b
-    return best, target
 
 
 if HAVE_NUMBA:
@@ -199,9 +203,10 @@ SPLIT_PAIRS = 2000
 def _split_big(labels, counts, k, codes, tables, tried, eu, ev):
     """Split every class of >= 2k records and >= 2 tuples whose least-cost split is cheaper.
 
-    ``tried`` holds the member sets already tried without success.
+    ``tried`` holds the member sets already tried without success. Returns
+    the labels of the classes split and created.
     """
-    splits = 0
+    changed = []
     sizes = np.bincount(labels, weights=counts)
     nodes_per = np.bincount(labels)
     for c in np.flatnonzero((sizes >= 2 * k) & (nodes_per >= 2)):
@@ -234,8 +239,8 @@ def _split_big(labels, counts, k, codes, tables, tried, eu, ev):
         if parts < whole - GAIN:
             top = labels.max() + 1
             labels[members] = np.where(local == 0, c, top + local - 1)
-            splits += 1
-    return splits
+            changed += [c] + list(range(top, top + local.max()))
+    return changed
 
 
 def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failing=None,
@@ -293,6 +298,9 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
     node_cell = (np.zeros(len(labels), dtype=np.int64) if cell_of_node is None
                  else np.asarray(cell_of_node, dtype=np.int64))
     tabu = np.zeros(len(labels), dtype=np.bool_)
+    active = np.ones(len(labels), dtype=np.bool_)
+    gain = np.zeros(len(labels))
+    target = np.full(len(labels), -1, dtype=np.int64)
     tried = set()
     ptr, adj = node_neighbours(eu, ev, len(labels))
     before = cost.of_labels(labels, counts) / cost.norm
@@ -306,7 +314,8 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
         n_classes = int(labels.max()) + 1
         cell = np.zeros(n_classes, dtype=np.int64)
         cell[labels] = node_cell
-        gain, target = _best_moves(labels, counts, ptr, adj, cell, int(k), tabu, codes, tables)
+        _best_moves(labels, counts, ptr, adj, cell, int(k), tabu, active, gain, target, codes,
+                    tables)
         touched = np.zeros(n_classes, dtype=bool)
         applied = []
         for x in np.lexsort((np.arange(len(gain)), -gain)):
@@ -327,13 +336,20 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
                     tabu[x] = True
                     undone += 1
         moves += len(applied)
-        split_now = 0
+        split_now = []
         if failing is None:
             split_now = _split_big(labels, counts, k, codes, tables, tried, eu, ev)
-            splits += split_now
-        labels = _compact(labels)
+            splits += sum(1 for c in split_now if c < n_classes)
         if not applied and not split_now:
             break
+        changed = np.zeros(int(labels.max()) + 1, dtype=bool)
+        changed[touched.nonzero()[0]] = True
+        changed[np.asarray(split_now, dtype=np.int64)] = True
+        hit = changed[labels]
+        active = hit.copy()
+        active[eu[hit[ev]]] = True
+        active[ev[hit[eu]]] = True
+    labels = _compact(labels)
     moves -= undone
     after = cost.of_labels(labels, counts) / cost.norm
     return labels, {"moves": int(moves), "splits": int(splits), "rounds": int(rounds),
