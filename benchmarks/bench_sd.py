@@ -1,23 +1,29 @@
-"""Benchmark SpatialDistance (paper 000, section 5) on Adult, next to the baselines.
+"""Benchmark SpatialDistance's variants on full Adult and on issue 17's patients table.
 
-For every n (the FIRST n rows of ``$KANON_GRAPH_DATA/adult/adult.csv``) and k it
-prints seconds (wall and CPU of the whole ``kg.anonymize`` call: encoding,
-clustering, recoding, verification, metrics), the peak of memory traced by
-``tracemalloc`` during a second, identical call (tracing slows the first
-otherwise; numba's own buffers are not traced, they are O(distinct tuples)),
-the total NCP (eq. 2-3), the total NCP normalized to [0, 1] (``gcp``) and
-the data utility (eq. 4). The process's peak RSS is printed at the end.
+Two tables:
 
-SD runs hierarchy-free (age numeric, the seven others categorical, no
-hierarchies), as the paper intends. The baselines that need hierarchies
-(Datafly; Mondrian and Incognito when registered) get ARX's Adult
-hierarchies; their NCP is then measured on the hierarchy's leaves, and
-Datafly's suppressed records cost 1 per attribute.
+* **Adult** (``$KANON_GRAPH_DATA/adult/adult.csv``, 30,162 rows), the 8 usual
+  quasi-identifiers with ARX's hierarchies (age numeric), at k = 2, 5, 10, 20,
+  50, for ``sd`` (default ``variant="graph"``), ``sd`` with
+  ``variant="paper"`` and ``mondrian`` (the reference of issue 12's target);
+  ``--free`` also runs SD hierarchy-free, as the paper intends.
+* **patients** (``benchmarks/patients.py``: issue 17's continuous table, no
+  hierarchies) at 5,000 / 20,000 / 80,000 rows, k = 5, default variant. The
+  paper variant is cubic there (issue 17: 144 s at 3,000 rows), so it runs
+  only at the sizes given with ``--paper-patients``.
+
+For every run: wall and CPU seconds of the whole ``kg.anonymize`` call
+(encoding, clustering, release, verification, metrics), the peak of memory
+traced by ``tracemalloc`` during a second, identical call (numba's own
+buffers are not traced), the classes, the mean per-attribute ARX Loss, GCP
+and discernibility (DM), and SD's own counters. The machine is shared:
+``uptime`` is printed before and after; compare CPU seconds.
 
 Usage::
 
-    KANON_GRAPH_DATA=/path/to/data python benchmarks/bench_sd.py [--quick]
-    python benchmarks/bench_sd.py --n 30162 --k 10 --algorithms sd
+    KANON_GRAPH_DATA=/path/to/data python benchmarks/bench_sd.py
+    python benchmarks/bench_sd.py --k 10 --skip-patients
+    python benchmarks/bench_sd.py --skip-adult --rows 5000 20000 --paper-patients 1000
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -34,85 +41,102 @@ import pandas as pd
 
 import kanon_graph as kg
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from patients import make_patients, patients_schema  # noqa: E402
+
 QIS = ["sex", "age", "race", "marital-status", "education", "native-country",
        "workclass", "occupation"]
-NS = [500, 1000, 3000, 5000, 30162]
-KS = [2, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50]
-BASELINES = ["datafly", "mondrian", "incognito"]
+KS = [2, 5, 10, 20, 50]
+ROWS = [5000, 20000, 80000]
+METRICS = ["loss", "gcp", "discernibility"]
 
 
-def schemas(adult_dir):
-    free = kg.Schema(quasi_identifiers=QIS, sensitive=["salary-class"], numeric=["age"],
-                     categorical=[q for q in QIS if q != "age"])
+def adult_schemas(adult_dir):
     arx = kg.Schema(quasi_identifiers=QIS, sensitive=["salary-class"], numeric=["age"],
                     hierarchies=kg.load_hierarchies(adult_dir))
-    return free, arx
+    free = kg.Schema(quasi_identifiers=QIS, sensitive=["salary-class"], numeric=["age"],
+                     categorical=[q for q in QIS if q != "age"])
+    return arx, free
 
 
-def run(table, schema, k, algorithm):
+def run(table, schema, k, algorithm, options):
     """Time one call, then repeat it under ``tracemalloc`` for the peak memory."""
     def call():
-        return kg.anonymize(table, schema, k=k, algorithm=algorithm,
-                            metrics=["ncp", "gcp", "utility"])
+        return kg.anonymize(table, schema, k=k, algorithm=algorithm, metrics=METRICS,
+                            **options)
     wall, cpu = time.perf_counter(), time.process_time()
-    try:
-        res, error = call(), None
-    except Exception as exc:  # report and go on
-        res, error = None, f"{type(exc).__name__}: {exc}"
+    res = call()
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    peak = 0
-    if error is None:
-        tracemalloc.start()
-        call()
-        peak = tracemalloc.get_traced_memory()[1]
-        tracemalloc.stop()
-    return res, error, wall, cpu, peak
+    tracemalloc.start()
+    call()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return res, wall, cpu, peak
+
+
+def line(table_name, label, n, k, res, wall, cpu, peak):
+    m, s = res.metrics, res.stats
+    extra = " ".join(f"{key}={s[key]}" for key in ("merges", "orphans", "refine_moves",
+                                                   "refine_splits", "leftovers") if key in s)
+    if "loss_before_refine" in s:
+        extra += f" refine_loss={s['loss_before_refine']:.4f}->{s['loss_after_refine']:.4f}"
+    return (f"{table_name:<8} {label:<10} {n:>6} {k:>3} {wall:>7.2f} {cpu:>7.2f} "
+            f"{peak / 2**20:>7.1f} {len(res.classes):>7} {m['loss']:>7.4f} {m['gcp']:>7.4f} "
+            f"{m['discernibility']:>12.0f}  {extra}")
+
+
+def uptime():
+    try:
+        return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    except OSError:  # pragma: no cover
+        return "uptime unavailable"
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="n in {500, 1000, 30162}, k in {2, 10, 50}")
-    parser.add_argument("--n", type=int, nargs="*", help="row counts (first n rows)")
-    parser.add_argument("--k", type=int, nargs="*", help="anonymity degrees")
-    parser.add_argument("--algorithms", nargs="*", default=["sd"] + BASELINES)
+    parser.add_argument("--k", type=int, nargs="*", default=KS, help="k on Adult")
+    parser.add_argument("--rows", type=int, nargs="*", default=ROWS, help="patients rows")
+    parser.add_argument("--paper-patients", type=int, nargs="*", default=[],
+                        help="patients rows for the (cubic) paper variant")
+    parser.add_argument("--free", action="store_true", help="also SD hierarchy-free on Adult")
+    parser.add_argument("--skip-adult", action="store_true")
+    parser.add_argument("--skip-patients", action="store_true")
     args = parser.parse_args(argv)
-    root = os.environ.get("KANON_GRAPH_DATA")
-    if not root:
-        sys.exit("set KANON_GRAPH_DATA to the folder holding adult/")
-    adult_dir = Path(root) / "adult"
-    full = pd.read_csv(adult_dir / "adult.csv", sep=";")
-    free, arx = schemas(adult_dir)
-    ns = args.n or ([500, 1000, 30162] if args.quick else NS)
-    ks = args.k or ([2, 10, 50] if args.quick else KS)
-    known = kg.algorithms()
-    algorithms = []
-    for name in args.algorithms:
-        if name in known:
-            algorithms.append(name)
-        else:
-            print(f"# {name}: not registered in kanon_graph yet; skipped")
-    # compile SD's kernels once so the first timing does not include numba's JIT
-    kg.anonymize(full.head(50), free, k=2, algorithm="sd", metrics=[])
-    print(f"# Adult, first n rows, 8 quasi-identifiers; SD hierarchy-free, baselines with "
-          f"ARX hierarchies")
-    print(f"{'algorithm':<10} {'n':>6} {'k':>3} {'wall_s':>8} {'cpu_s':>8} {'peak_MB':>8} "
-          f"{'classes':>7} {'supp':>5} {'total_NCP':>11} {'NCP_norm':>8} {'utility':>8}")
-    for n in ns:
-        table = full.head(n)
-        for k in ks:
-            for name in algorithms:
-                schema = free if name == "sd" else arx
-                res, error, wall, cpu, peak = run(table, schema, k, name)
-                head = f"{name:<10} {n:>6} {k:>3} {wall:>8.3f} {cpu:>8.3f} {peak / 2**20:>8.1f}"
-                if error:
-                    print(f"{head}  failed: {error[:80]}")
-                    continue
-                m = res.metrics
-                print(f"{head} {len(res.classes):>7} {res.suppressed:>5} {m['ncp']:>11.1f} "
-                      f"{m['gcp']:>8.4f} {m['utility']:>8.4f}", flush=True)
+    print(f"# {uptime()}")
+    # compile the numba kernels once so that no timing includes the JIT
+    warm = make_patients(300)
+    for variant in ("graph", "paper"):
+        kg.anonymize(warm, patients_schema(), k=5, algorithm="sd", variant=variant,
+                     metrics=[])
+    print(f"{'table':<8} {'run':<10} {'n':>6} {'k':>3} {'wall_s':>7} {'cpu_s':>7} "
+          f"{'peak_MB':>7} {'classes':>7} {'loss':>7} {'gcp':>7} {'DM':>12}  counters")
+    if not args.skip_adult:
+        root = os.environ.get("KANON_GRAPH_DATA")
+        if not root:
+            sys.exit("set KANON_GRAPH_DATA to the folder holding adult/")
+        adult_dir = Path(root) / "adult"
+        adult = pd.read_csv(adult_dir / "adult.csv", sep=";")
+        arx, free = adult_schemas(adult_dir)
+        runs = [("sd", "sd", arx, {}), ("sd-paper", "sd", arx, {"variant": "paper"}),
+                ("mondrian", "mondrian", arx, {})]
+        if args.free:
+            runs += [("sd-free", "sd", free, {}),
+                     ("paper-free", "sd", free, {"variant": "paper"})]
+        for k in args.k:
+            for label, algorithm, schema, options in runs:
+                res, wall, cpu, peak = run(adult, schema, k, algorithm, options)
+                print(line("adult", label, len(adult), k, res, wall, cpu, peak), flush=True)
+    if not args.skip_patients:
+        schema = patients_schema()
+        for n in args.rows:
+            res, wall, cpu, peak = run(make_patients(n), schema, 5, "sd", {})
+            print(line("patients", "sd", n, 5, res, wall, cpu, peak), flush=True)
+        for n in args.paper_patients:
+            res, wall, cpu, peak = run(make_patients(n), schema, 5, "sd", {"variant": "paper"})
+            print(line("patients", "sd-paper", n, 5, res, wall, cpu, peak), flush=True)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"# process peak RSS: {rss:.0f} MB")
+    print(f"# {uptime()}")
 
 
 if __name__ == "__main__":

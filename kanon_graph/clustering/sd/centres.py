@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .sd_distance import _contingency, _order
+from ._contingency import _contingency, _order
 
 __all__ = ["SDClassCentres"]
 

@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..encoding import combine_codes
-from ..records.distances import MAX_MATRIX_CODES, NumericGap, register_distance
-from .sd_distance import contingency_distances
+from ...encoding import combine_codes
+from ...records.distances import MAX_MATRIX_CODES, NumericGap, register_distance
+from .values import contingency_distances
 
 __all__ = ["sd_attribute_distance", "sd_record_distance"]
 

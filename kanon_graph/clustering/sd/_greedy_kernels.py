@@ -1,4 +1,4 @@
-"""Compiled kernels of the SD greedy algorithm (see :mod:`.spatial_distance`).
+"""Compiled kernels of the SD greedy algorithm (see :mod:`.paper`).
 
 ``_classes`` runs step 3 of Figure 3 (paper 000) on the distinct tuples:
 for each class it recomputes the contingency rows and distance matrices
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .sd_distance import _distance_matrices, _row_counts, njit
+from ._contingency import _distance_matrices, _row_counts, njit
 
 
 @njit(cache=True)
