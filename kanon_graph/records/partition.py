@@ -323,6 +323,9 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
         cells = magval_cells(data)
         if cells.max(initial=0) > 0:
             drop = cells_to_suppress(data, model, cells, suppression, "mst")
+            if drop.all():      # every MAGVal cell is suppressed: nothing left to cluster
+                return Partition(np.full(full.n, -1, dtype=np.int64), None,
+                                 {"split": split, "distinct_tuples": 0, "classes": 0})
             if drop.any():
                 kept = np.flatnonzero(~drop)
                 data, cells = subset_table(data, kept), cells[kept]
