@@ -28,6 +28,7 @@ MODULES = [
     ("kanon_graph.privacy", "Privacy criteria."),
     ("kanon_graph.viz", "Pictures of the three graphs."),
     ("kanon_graph.datasets", "Paper tables, synthetic census, Adult."),
+    ("kanon_graph.scale", "Beyond one machine: Dask and sharded local recoding."),
 ]
 HEADER = """# API reference
 

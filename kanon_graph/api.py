@@ -18,6 +18,7 @@ from .recoding import recode_levels, recode_partition
 from .registry import Partition, get_algorithm
 from .registry import algorithms as algorithm_names
 from .result import AnonymizationResult
+from .scale.sharding import run_algorithm
 
 __all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation"]
 
@@ -156,7 +157,8 @@ def _result(data, release, verification, *, algorithm, k, metrics, stats):
 
 def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="distinct", c=1.0,
               t=None, sensitive=None, suppression=None, respect_boundaries=None,
-              missing="error", metrics=None, seed=None, **options):
+              missing="error", metrics=None, seed=None, shard_size=None, scheduler=None,
+              progress=None, **options):
     """Anonymize ``table`` so that it is k-anonymous (and l-diverse / t-close when asked).
 
     The release is verified before it is returned: its equivalence classes
@@ -198,6 +200,18 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
         Metrics to compute (default: every registered metric).
     seed : int, optional
         Seed for algorithms that use randomness.
+    shard_size : int, optional
+        A local recoding algorithm on more records than this (default
+        50,000) runs inside shards of at most this many records, cut at
+        medians of the quasi-identifiers; classes never cross shards and
+        the release is verified as a whole (:mod:`kanon_graph.scale.sharding`).
+    scheduler : None, str or distributed.Client
+        Where distributed work runs: the shards above as Dask tasks, and
+        ``rv-distributed``'s subsets. ``None`` runs shards in this process;
+        an address (``"tcp://host:8786"``) or a Client uses that cluster
+        (optional extra ``pip install "kanon_graph[dask]"``).
+    progress : callable, optional
+        ``progress(done, total, text)``, called after each shard.
     **options
         Passed to the algorithm.
 
@@ -234,7 +248,11 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
         else:
             options["respect_boundaries"] = bool(respect_boundaries)
     rng = np.random.default_rng(seed)
-    partition = info.function(data, model, rng=rng, suppression=suppression, **options)
+    if shard_size is not None:
+        shard_size = _check_int(shard_size, "shard_size", "anonymize", 1, 2**62)
+    partition = run_algorithm(info, data, model, rng=rng, suppression=suppression,
+                              options=options, shard_size=shard_size, scheduler=scheduler,
+                              progress=progress)
     if not isinstance(partition, Partition):
         raise PrivacyError(f"algorithm {algorithm!r} returned {type(partition).__name__}, "
                            f"not a kg.Partition")

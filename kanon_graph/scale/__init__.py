@@ -5,5 +5,7 @@ table needs nothing beyond the core dependencies.
 """
 
 from ._cluster import client_for, dask_available, require_dask
+from .sharding import DEFAULT_SHARD_SIZE, run_sharded, shard_records
 
-__all__ = ["client_for", "dask_available", "require_dask"]
+__all__ = ["client_for", "dask_available", "require_dask", "DEFAULT_SHARD_SIZE",
+           "run_sharded", "shard_records"]
