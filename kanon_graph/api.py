@@ -18,6 +18,7 @@ from .recoding import recode_levels, recode_partition
 from .registry import Partition, get_algorithm
 from .registry import algorithms as algorithm_names
 from .result import AnonymizationResult
+from .scale.dask_input import DaskInput, is_dask_frame
 from .scale.sharding import run_algorithm
 
 __all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation"]
@@ -169,7 +170,12 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
 
     Parameters
     ----------
-    table : DataFrame
+    table : DataFrame or dask.dataframe.DataFrame
+        A Dask DataFrame (optional extra ``kanon_graph[dask]``) is counted
+        partition by partition and never collected; it takes the global
+        algorithms, and ``result.table`` is then a lazy Dask DataFrame of
+        the release (``classes``, ``suppressed_rows`` and ``suppressed_mask``
+        are None). See :mod:`kanon_graph.scale.dask_input`.
     schema : Schema
     k : int
         Every released equivalence class holds at least ``k`` records.
@@ -227,6 +233,12 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
     >>> res.verification.k_achieved >= 5
     True
     """
+    if is_dask_frame(table):
+        return _on_dask(anonymize, table, schema, "anonymize", scheduler, progress, k,
+                        algorithm=algorithm, l=l, diversity=diversity, c=c, t=t,
+                        sensitive=sensitive, suppression=suppression,
+                        respect_boundaries=respect_boundaries, missing=missing,
+                        metrics=metrics, seed=seed, shard_size=shard_size, **options)
     started = time.perf_counter()
     info = get_algorithm(algorithm)
     _check_options(info, options)
@@ -279,6 +291,21 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
     return result
 
 
+def _on_dask(function, table, schema, where, scheduler, progress, *args, **kwargs):
+    """Run ``function`` on a Dask DataFrame's records; the release stays on Dask."""
+    algorithm = kwargs.get("algorithm", "apply_levels")
+    if where == "anonymize" and get_algorithm(algorithm).recoding != "global":
+        raise ValueError(f"algorithm {algorithm!r} recodes locally; a Dask DataFrame takes "
+                         f"the global algorithms "
+                         f"{[n for n in algorithm_names() if get_algorithm(n).recoding == 'global']}"
+                         f" (or .compute() it into pandas, where local algorithms run in "
+                         f"shards)")
+    source = DaskInput.read(table, schema, where=where, missing=kwargs.get("missing", "error"),
+                            scheduler=scheduler, progress=progress)
+    result = function(source.records, schema, *args, **kwargs)
+    return source.release(result, where=where)
+
+
 def _released_k(table_out, quasi_identifiers, class_of):
     """Smallest class, recomputed from the released values of the released rows.
 
@@ -320,7 +347,7 @@ def _check_options(info, options):
 
 
 def apply_levels(table, schema, levels, *, k=1, suppress=None, respect_boundaries=False,
-                 missing="error", metrics=None):
+                 missing="error", metrics=None, scheduler=None):
     """Full-domain generalization of ``table`` to ``levels``.
 
     The result has the same type as :func:`anonymize`'s but is not required
@@ -330,7 +357,8 @@ def apply_levels(table, schema, levels, *, k=1, suppress=None, respect_boundarie
 
     Parameters
     ----------
-    table : DataFrame
+    table : DataFrame or dask.dataframe.DataFrame
+        A Dask DataFrame is handled as in :func:`anonymize`.
     schema : Schema
     levels : sequence of int or dict
         One level per quasi-identifier, in schema order or by name.
@@ -341,6 +369,9 @@ def apply_levels(table, schema, levels, *, k=1, suppress=None, respect_boundarie
         Stop every value at its MAGVal when that lies below the requested
         level (Hussien et al. 2016): the release then has no constraint
         violation.
+    scheduler : None, str or distributed.Client
+        For a Dask DataFrame ``table``: the cluster that counts its
+        partitions (see :func:`anonymize`).
 
     Examples
     --------
@@ -350,6 +381,13 @@ def apply_levels(table, schema, levels, *, k=1, suppress=None, respect_boundarie
     >>> rel.table["age"].unique().tolist(), len(rel.classes)
     (['[20-40]'], 2)
     """
+    if is_dask_frame(table):
+        if suppress is not None:
+            raise ValueError("The 'suppress' parameter of apply_levels needs a pandas table "
+                             "(one flag per row); a Dask DataFrame's rows are not collected")
+        return _on_dask(apply_levels, table, schema, "apply_levels", scheduler, None, levels,
+                        k=k, respect_boundaries=respect_boundaries, missing=missing,
+                        metrics=metrics)
     started = time.perf_counter()
     data = encode(table, schema, missing=missing, where="apply_levels")
     vector = _level_vector(levels, data, "apply_levels")

@@ -78,7 +78,7 @@ class AnonymizationResult:
 
     def summary(self):
         """A few lines a person can read: classes, sizes, suppression, metrics."""
-        sizes = np.array([len(c) for c in self.classes])
+        sizes = np.array([len(c) for c in self.classes or []])  # None: a Dask release
         lines = [f"algorithm {self.algorithm}, k={self.k}: {self.verification.describe()}"]
         if sizes.size:
             lines.append(f"{len(sizes)} equivalence classes, sizes min {sizes.min()}, "

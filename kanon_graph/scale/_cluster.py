@@ -49,7 +49,8 @@ def client_for(scheduler, *, workers=DEFAULT_WORKERS, where="kanon_graph", proce
     Parameters
     ----------
     scheduler : None, str or distributed.Client
-        ``None`` starts a LocalCluster of ``workers`` single-threaded
+        ``None`` uses the Client current in this process if there is one,
+        else starts a LocalCluster of ``workers`` single-threaded
         workers (``WORKER_MEMORY`` each) and shuts it down afterwards; a
         string is the address of a running scheduler
         (``"tcp://host:8786"``); a Client is used as it is and left open.
@@ -82,6 +83,13 @@ def client_for(scheduler, *, workers=DEFAULT_WORKERS, where="kanon_graph", proce
                                   f"({exc})") from None
         with client:
             yield client
+        return
+    try:
+        current = Client.current()
+    except ValueError:
+        current = None
+    if current is not None:
+        yield current
         return
     workers = _check_workers(workers, where)
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
