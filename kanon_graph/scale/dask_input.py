@@ -176,7 +176,7 @@ class DaskInput:
         out_columns = self.schema.released_columns(self.ddf._meta)
         meta = self.ddf._meta[out_columns].copy()
         for column in qis:
-            meta[column] = meta[column].astype(object)
+            meta[column] = meta[column].astype("str")
         table = self.ddf.map_partitions(_release_partition, mapping, self.columns, qis,
                                         out_columns, meta=meta)
         sizes = table.map_partitions(_class_sizes, qis, meta=pd.Series(dtype=np.int64)).compute()
@@ -200,13 +200,13 @@ def _release_partition(part, mapping, columns, qis, out_columns):
     """One partition's release: its tuples looked up in ``mapping``, order kept."""
     joined = part[columns].merge(mapping, on=columns, how="left", sort=False)
     missing = joined[_GONE].isna().to_numpy()
+    gone = joined[_GONE].astype(object).fillna(False).to_numpy(dtype=bool)
     out = part[out_columns].copy()
     for column in qis:
         values = joined["__kg_rel_" + column].to_numpy(dtype=object)
-        out[column] = values
-    gone = joined[_GONE].astype(object).fillna(False).to_numpy(dtype=bool)
-    for column in qis:
-        out.loc[gone, column] = SUPPRESSED
+        values[gone] = SUPPRESSED
+        # released labels are text (missing rows get a placeholder, dropped below)
+        out[column] = pd.Series(np.where(missing, "", values), index=part.index, dtype="str")
     # rows dropped for missing values have no released tuple
     return out.loc[~missing]
 
