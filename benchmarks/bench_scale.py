@@ -59,6 +59,79 @@ def bench_local(ns, k=5, algorithms=("mst", "sd")):
                   flush=True)
 
 
+def _write_parquet(n, folder, partitions=16):
+    """make_census(n) as ``partitions`` Parquet files (generated one partition at a time
+    beyond 2,000,000 rows, each with its own seed, so the table never sits in memory)."""
+    import pathlib
+
+    folder = pathlib.Path(folder) / f"census_{n}"
+    if folder.is_dir() and len(list(folder.glob("*.parquet"))) == partitions:
+        return folder
+    folder.mkdir(parents=True, exist_ok=True)
+    step = -(-n // partitions)
+    whole = kg.datasets.make_census(n, seed=0) if n <= 2_000_000 else None
+    for i in range(partitions):
+        lo, hi = i * step, min((i + 1) * step, n)
+        part = whole.iloc[lo:hi] if whole is not None else kg.datasets.make_census(hi - lo,
+                                                                                  seed=i)
+        part.to_parquet(folder / f"part-{i:02d}.parquet", index=False)
+    return folder
+
+
+def _worker_peak_mib():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def bench_dask(ns, k, folder):
+    import dask.dataframe as dd
+    from distributed import Client, LocalCluster
+
+    schema = kg.datasets.census_schema()
+    for n in ns:
+        path, wall, cpu = _timed(lambda: _write_parquet(n, folder))
+        print(f"dask  wrote {n:,} rows as 16 Parquet files in {wall:.1f} s", flush=True)
+        with LocalCluster(n_workers=2, threads_per_worker=1, memory_limit="4GiB",
+                          dashboard_address=":0") as cluster, Client(cluster) as client:
+            ddf = dd.read_parquet(str(path))
+            res, wall, cpu = _timed(lambda: kg.anonymize(ddf, schema, k=k, algorithm="optimal"))
+            out = f"{folder}/release_{n}"
+            _, wall_w, cpu_w = _timed(lambda: res.table.to_parquet(out, write_index=False))
+            peaks = client.run(_worker_peak_mib)
+        print(f"dask  optimal rows {n:>10,} partitions {ddf.npartitions} wall {wall:7.1f} s "
+              f"cpu(client) {cpu:6.1f} s  write release {wall_w:5.1f} s  levels "
+              f"{list(res.levels.values())} loss {res.metrics['loss']:.6f}  worker peak RSS "
+              f"{', '.join(f'{v:.0f}' for v in peaks.values())} MiB  client peak RSS "
+              f"{_rss_mib():.0f} MiB  {_load()}", flush=True)
+        if n <= 2_000_000:
+            table = kg.datasets.make_census(n, seed=0)
+            mem, wall_m, cpu_m = _timed(lambda: kg.anonymize(table, schema, k=k,
+                                                              algorithm="optimal"))
+            same = mem.levels == res.levels and abs(mem.metrics["loss"] - res.metrics["loss"]) \
+                < 1e-12
+            print(f"mem   optimal rows {n:>10,} wall {wall_m:7.1f} s cpu {cpu_m:6.1f} s  "
+                  f"ratio dask/memory {wall / wall_m:.2f}  same levels and loss: {same}  "
+                  f"{_load()}", flush=True)
+
+
+def bench_rv(k):
+    from distributed import Client, LocalCluster
+
+    from kanon_graph.datasets import make_wide_binary
+
+    table, schema = make_wide_binary(1000, 20, 0)
+    with LocalCluster(n_workers=2, threads_per_worker=1, memory_limit="4GiB",
+                      dashboard_address=":0") as cluster, Client(cluster):
+        dist, wall, cpu = _timed(lambda: kg.anonymize(table, schema, k=k,
+                                                      algorithm="rv-distributed",
+                                                      memory_budget=4 * 2**20))
+    glob_, wall_g, cpu_g = _timed(lambda: kg.anonymize(table, schema, k=k,
+                                                       algorithm="rv-global"))
+    print(f"rv-distributed (20 attributes, 4 MiB subsets, {dist.stats['subsets']} subsets) "
+          f"wall {wall:.1f} s cpu(client) {cpu:.1f} s; rv-global wall {wall_g:.1f} s; same "
+          f"levels: {dist.levels == glob_.levels}, RV {dist.stats['research_value']} vs "
+          f"{glob_.stats['research_value']}  {_load()}", flush=True)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("part", choices=("local", "dask", "rv"))
@@ -70,12 +143,8 @@ def main(argv=None):
     if args.part == "local":
         bench_local(args.n or [100_000, 1_000_000], args.k, args.algorithms)
     elif args.part == "dask":
-        from bench_scale_dask import bench_dask
-
         bench_dask(args.n or [1_000_000, 10_000_000], args.k, args.dir)
     else:
-        from bench_scale_dask import bench_rv
-
         bench_rv(args.k)
 
 

@@ -12,7 +12,8 @@
 * ```text / ```console blocks are output and are not run.
 
 A page whose Python code reads ``KANON_GRAPH_DATA`` skips when that variable
-is unset, like the data tests.
+is unset, like the data tests; a page that uses Dask skips when the optional
+extra is not installed.
 """
 
 import doctest
@@ -107,6 +108,10 @@ def test_page_code_runs(page, tmp_path, monkeypatch, capsys, restore_registries)
     python = "\n".join(code for lang, code, _ in blocks if lang == "python")
     if "KANON_GRAPH_DATA" in python and not os.environ.get("KANON_GRAPH_DATA"):
         pytest.skip("KANON_GRAPH_DATA is not set; this page reads the shared data")
+    if ("import dask" in python or "--engine dask" in page.read_text()) \
+            and not kg.scale.dask_available():
+        pytest.skip("the optional Dask extra is not installed (pip install "
+                    "\"kanon_graph[dask]\"); this page uses it")
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     namespace = {"__name__": "__docs__"}
