@@ -18,7 +18,8 @@ from .recoding import recode_levels, recode_partition
 from .registry import Partition, get_algorithm
 from .registry import algorithms as algorithm_names
 from .result import AnonymizationResult
-from .scale.dask_input import DaskInput, is_dask_frame
+from .scale.dask_input import is_dask_frame
+from .scale.dask_input import run_on_dask as _on_dask
 from .scale.sharding import run_algorithm
 
 __all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation"]
@@ -289,21 +290,6 @@ def anonymize(table, schema, k, *, algorithm="datafly", l=None, diversity="disti
                                f"beyond their MAGVal, e.g. {broken[0]}; it is not returned")
     stats["seconds"] = time.perf_counter() - started
     return result
-
-
-def _on_dask(function, table, schema, where, scheduler, progress, *args, **kwargs):
-    """Run ``function`` on a Dask DataFrame's records; the release stays on Dask."""
-    algorithm = kwargs.get("algorithm", "apply_levels")
-    if where == "anonymize" and get_algorithm(algorithm).recoding != "global":
-        raise ValueError(f"algorithm {algorithm!r} recodes locally; a Dask DataFrame takes "
-                         f"the global algorithms "
-                         f"{[n for n in algorithm_names() if get_algorithm(n).recoding == 'global']}"
-                         f" (or .compute() it into pandas, where local algorithms run in "
-                         f"shards)")
-    source = DaskInput.read(table, schema, where=where, missing=kwargs.get("missing", "error"),
-                            scheduler=scheduler, progress=progress)
-    result = function(source.records, schema, *args, **kwargs)
-    return source.release(result, where=where)
 
 
 def _released_k(table_out, quasi_identifiers, class_of):

@@ -31,7 +31,7 @@ from ..exceptions import DataError, PrivacyError
 from ..recoding import SUPPRESSED
 from ._cluster import client_for
 
-__all__ = ["is_dask_frame", "DaskInput", "collect_tuples"]
+__all__ = ["is_dask_frame", "DaskInput", "collect_tuples", "run_on_dask"]
 
 _COUNT = "__kg_count__"
 _GONE = "__kg_suppressed__"
@@ -41,6 +41,26 @@ def is_dask_frame(table):
     """True for a ``dask.dataframe.DataFrame`` (checked without importing Dask)."""
     return type(table).__module__.split(".")[0] in ("dask", "dask_expr") and hasattr(
         table, "map_partitions") and hasattr(table, "npartitions")
+
+
+def run_on_dask(function, table, schema, where, scheduler, progress, *args, **kwargs):
+    """Run ``function`` (anonymize or apply_levels) on a Dask DataFrame's records.
+
+    The algorithm must recode globally; the release stays on Dask
+    (:meth:`DaskInput.release`).
+    """
+    from ..registry import algorithms, get_algorithm
+
+    algorithm = kwargs.get("algorithm")
+    if where == "anonymize" and get_algorithm(algorithm).recoding != "global":
+        able = [n for n in algorithms() if get_algorithm(n).recoding == "global"]
+        raise ValueError(f"algorithm {algorithm!r} recodes locally; a Dask DataFrame takes "
+                         f"the global algorithms {able} (or .compute() it into pandas, where "
+                         f"local algorithms run in shards)")
+    source = DaskInput.read(table, schema, where=where, missing=kwargs.get("missing", "error"),
+                            scheduler=scheduler, progress=progress)
+    result = function(source.records, schema, *args, **kwargs)
+    return source.release(result, where=where)
 
 
 def _partition_counts(part, columns):
@@ -177,7 +197,11 @@ class DaskInput:
         meta = self.ddf._meta[out_columns].copy()
         for column in qis:
             meta[column] = meta[column].astype("str")
-        table = self.ddf.map_partitions(_release_partition, mapping, self.columns, qis,
+        import dask
+
+        # one graph key for the mapping, shared by every partition's task
+        shared = dask.delayed(mapping, pure=True)
+        table = self.ddf.map_partitions(_release_partition, shared, self.columns, qis,
                                         out_columns, meta=meta)
         sizes = table.map_partitions(_class_sizes, qis, meta=pd.Series(dtype=np.int64)).compute()
         sizes = sizes.groupby(level=list(range(len(qis)))).sum()
