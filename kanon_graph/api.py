@@ -19,6 +19,9 @@ from .recoding import recode_levels, recode_partition
 from .registry import Partition, get_algorithm
 from .registry import algorithms as algorithm_names
 from .result import AnonymizationResult
+from .scale.dask_input import is_dask_frame
+from .scale.dask_input import run_on_dask as _on_dask
+from .scale.sharding import run_algorithm
 
 __all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation", "AUTO_LATTICE_LIMIT",
            "AUTO_LOCAL", "choose_algorithm"]
@@ -157,7 +160,8 @@ def _result(data, release, verification, *, algorithm, k, metrics, stats):
 
 def anonymize(table, schema, k, *, algorithm="auto", l=None, diversity="distinct", c=1.0,
               t=None, sensitive=None, suppression=None, respect_boundaries=None,
-              missing="error", metrics=None, seed=0, **options):
+              missing="error", metrics=None, seed=0, shard_size=None, scheduler=None,
+              progress=None, **options):
     """Anonymize ``table`` so that it is k-anonymous (and l-diverse / t-close when asked).
 
     The release is verified before it is returned: its equivalence classes
@@ -168,7 +172,12 @@ def anonymize(table, schema, k, *, algorithm="auto", l=None, diversity="distinct
 
     Parameters
     ----------
-    table : DataFrame
+    table : DataFrame or dask.dataframe.DataFrame
+        A Dask DataFrame (optional extra ``kanon_graph[dask]``) is counted
+        partition by partition and never collected; it takes the global
+        algorithms, and ``result.table`` is then a lazy Dask DataFrame of
+        the release (``classes``, ``suppressed_rows`` and ``suppressed_mask``
+        are None). See :mod:`kanon_graph.scale.dask_input`.
     schema : Schema
     k : int
         Every released equivalence class holds at least ``k`` records.
@@ -210,6 +219,18 @@ def anonymize(table, schema, k, *, algorithm="auto", l=None, diversity="distinct
         ``None`` asks for randomness: a fresh seed is drawn from the
         operating system's entropy. Either way the seed used is recorded in
         ``result.stats["seed"]``, so passing it back reproduces the release.
+    shard_size : int, optional
+        A local recoding algorithm on more records than this (default
+        50,000) runs inside shards of at most this many records, cut at
+        medians of the quasi-identifiers; classes never cross shards and
+        the release is verified as a whole (:mod:`kanon_graph.scale.sharding`).
+    scheduler : None, str or distributed.Client
+        Where distributed work runs: the shards above as Dask tasks, and
+        ``rv-distributed``'s subsets. ``None`` runs shards in this process;
+        an address (``"tcp://host:8786"``) or a Client uses that cluster
+        (optional extra ``pip install "kanon_graph[dask]"``).
+    progress : callable, optional
+        ``progress(done, total, text)``, called after each shard.
     **options
         Passed to the algorithm.
 
@@ -225,6 +246,12 @@ def anonymize(table, schema, k, *, algorithm="auto", l=None, diversity="distinct
     >>> res.verification.k_achieved >= 5
     True
     """
+    if is_dask_frame(table):
+        return _on_dask(anonymize, table, schema, "anonymize", scheduler, progress, k,
+                        algorithm=algorithm, l=l, diversity=diversity, c=c, t=t,
+                        sensitive=sensitive, suppression=suppression,
+                        respect_boundaries=respect_boundaries, missing=missing,
+                        metrics=metrics, seed=seed, shard_size=shard_size, **options)
     started = time.perf_counter()
     auto = algorithm == "auto"
     if not auto:
@@ -260,7 +287,11 @@ def anonymize(table, schema, k, *, algorithm="auto", l=None, diversity="distinct
                          f"or None. Got {seed!r}.")
     seed = int(seed)
     rng = np.random.default_rng(seed)
-    partition = info.function(data, model, rng=rng, suppression=suppression, **options)
+    if shard_size is not None:
+        shard_size = _check_int(shard_size, "shard_size", "anonymize", 1, 2**62)
+    partition = run_algorithm(info, data, model, rng=rng, suppression=suppression,
+                              options=options, shard_size=shard_size, scheduler=scheduler,
+                              progress=progress)
     if not isinstance(partition, Partition):
         raise PrivacyError(f"algorithm {algorithm!r} returned {type(partition).__name__}, "
                            f"not a kg.Partition")
@@ -371,7 +402,7 @@ def _check_options(info, options):
 
 
 def apply_levels(table, schema, levels, *, k=1, suppress=None, respect_boundaries=False,
-                 missing="error", metrics=None):
+                 missing="error", metrics=None, scheduler=None):
     """Full-domain generalization of ``table`` to ``levels``.
 
     The result has the same type as :func:`anonymize`'s but is not required
@@ -381,7 +412,8 @@ def apply_levels(table, schema, levels, *, k=1, suppress=None, respect_boundarie
 
     Parameters
     ----------
-    table : DataFrame
+    table : DataFrame or dask.dataframe.DataFrame
+        A Dask DataFrame is handled as in :func:`anonymize`.
     schema : Schema
     levels : sequence of int or dict
         One level per quasi-identifier, in schema order or by name.
@@ -392,6 +424,9 @@ def apply_levels(table, schema, levels, *, k=1, suppress=None, respect_boundarie
         Stop every value at its MAGVal when that lies below the requested
         level (Hussien et al. 2016): the release then has no constraint
         violation.
+    scheduler : None, str or distributed.Client
+        For a Dask DataFrame ``table``: the cluster that counts its
+        partitions (see :func:`anonymize`).
 
     Examples
     --------
@@ -401,6 +436,13 @@ def apply_levels(table, schema, levels, *, k=1, suppress=None, respect_boundarie
     >>> rel.table["age"].unique().tolist(), len(rel.classes)
     (['[20-40]'], 2)
     """
+    if is_dask_frame(table):
+        if suppress is not None:
+            raise ValueError("The 'suppress' parameter of apply_levels needs a pandas table "
+                             "(one flag per row); a Dask DataFrame's rows are not collected")
+        return _on_dask(apply_levels, table, schema, "apply_levels", scheduler, None, levels,
+                        k=k, respect_boundaries=respect_boundaries, missing=missing,
+                        metrics=metrics)
     started = time.perf_counter()
     data = encode(table, schema, missing=missing, where="apply_levels")
     vector = _level_vector(levels, data, "apply_levels")

@@ -20,10 +20,12 @@ class AnonymizationResult:
         The released table: identifiers removed, quasi-identifiers recoded,
         suppressed records' quasi-identifiers replaced by ``*``. Rows keep
         the input's order and index.
-    classes : list of ndarray
+    classes : list of ndarray or None
         Per equivalence class, the row *positions* of the input table it
         holds (use them with ``table.iloc`` on the input; suppressed records
-        are in no class).
+        are in no class). None for a Dask input, whose rows are not collected
+        (so are ``suppressed_rows`` and ``suppressed_mask``; ``table`` is
+        then a lazy Dask DataFrame).
     levels : dict or None
         For a global recoding: the level of every quasi-identifier.
     level_labels : dict or None
@@ -78,7 +80,7 @@ class AnonymizationResult:
 
     def summary(self):
         """A few lines a person can read: classes, sizes, suppression, metrics."""
-        sizes = np.array([len(c) for c in self.classes])
+        sizes = np.array([len(c) for c in self.classes or []])  # None: a Dask release
         lines = [f"algorithm {self.algorithm}, k={self.k}: {self.verification.describe()}"]
         if self.stats.get("auto"):                       # algorithm="auto" said why
             lines.append(f"auto {self.stats['auto']}")
@@ -94,7 +96,8 @@ class AnonymizationResult:
 
     def __repr__(self):
         return (f"AnonymizationResult(algorithm={self.algorithm!r}, k={self.k}, "
-                f"rows={len(self.table)}, classes={len(self.classes)}, "
+                f"rows={len(self.table)}, "
+                f"classes={'on Dask' if self.classes is None else len(self.classes)}, "
                 f"suppressed={self.suppressed}, holds={self.verification.holds})")
 
     def _repr_html_(self):  # Jupyter's display: kanon_graph.viz.notebook renders it

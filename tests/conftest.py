@@ -70,3 +70,20 @@ def pytest_addoption(parser):
     parser.addoption("--fuzz", type=int, default=None, metavar="N",
                      help="run N fuzz cases per algorithm in tests/fuzz (the long run; "
                           "same as KANON_GRAPH_FUZZ=N) and print the totals")
+
+
+@pytest.fixture(scope="session")
+def dask_client():
+    """One in-process Dask LocalCluster (2 threaded workers) for the whole session.
+
+    Skips, with the reason, when the optional Dask extra is not installed.
+    """
+    pytest.importorskip("distributed", reason="the optional Dask extra is not installed "
+                                              "(pip install \"kanon_graph[dask]\")")
+    pytest.importorskip("dask.dataframe", reason="the optional Dask extra is not installed "
+                                                 "(pip install \"kanon_graph[dask]\")")
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
+        yield client

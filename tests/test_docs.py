@@ -12,7 +12,8 @@
   runs, word for word.
 
 A page whose Python code reads ``KANON_GRAPH_DATA`` skips when that variable
-is unset, like the data tests.
+is unset, like the data tests; a page that uses Dask skips when the optional
+extra is not installed.
 """
 
 import importlib
@@ -98,6 +99,10 @@ def test_readme_lists_exactly_the_registered_algorithms():
 def test_page_code_runs(page, page_runs):
     if _needs_data(page):
         pytest.skip("KANON_GRAPH_DATA is not set; this page reads the shared data")
+    if ("import dask" in page.read_text() or "--engine dask" in page.read_text()) \
+            and not kg.scale.dask_available():
+        pytest.skip("the optional Dask extra is not installed (pip install "
+                    "\"kanon_graph[dask]\"); this page uses it")
     _, done = page_runs[page]
     assert done.returncode == 0, done.stderr[-4000:]
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from ..api import anonymize
 from ..io import result_report, write_json, write_table
 from ..privacy import DIVERSITY_KINDS
 from ._common import (Progress, UsageError, add_schema_arguments, check_writable, fraction,
-                      option, read_input)
+                      option, read_input, schema_from_args)
+from ._dask_input import is_many, read_dask_table, write_dask_table
 
 
 def add_privacy_arguments(parser):
@@ -27,7 +30,8 @@ def register(commands):
                                description="Anonymize a CSV table and write the release "
                                "(and a JSON report).")
     anon.add_argument("input", metavar="INPUT.csv", help="the table: CSV with a header row, "
-                      "or .parquet (needs the parquet extra, pyarrow)")
+                      "or .parquet (needs the parquet extra, pyarrow); with --engine dask: a "
+                      "folder or glob of Parquet or CSV files")
     add_schema_arguments(anon)
     anon.add_argument("-k", type=int, required=True, help="k of k-anonymity")
     anon.add_argument("--algorithm", default="auto", help="a registered algorithm (see "
@@ -48,8 +52,16 @@ def register(commands):
                       "reproducible; the seed used is in the report's parameters)")
     anon.add_argument("--option", type=option, action="append", default=[],
                       metavar="NAME=VALUE", help="an option of the algorithm (repeatable)")
+    anon.add_argument("--engine", choices=("pandas", "dask"), default="pandas",
+                      help="dask: read the input lazily (global algorithms) and write the "
+                      "release partition by partition (needs kanon_graph[dask])")
+    anon.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler "
+                      "(default: a LocalCluster); also shards and rv-distributed's subsets")
+    anon.add_argument("--shard-size", type=int, metavar="N", help="largest shard of a local "
+                      "algorithm (default 50000)")
     anon.add_argument("-o", "--output", required=True, metavar="OUT.csv",
-                      help="the release: CSV, or Parquet for a .parquet name")
+                      help="the release: CSV, or Parquet for a .parquet name; with --engine "
+                      "dask a folder (Parquet) or 'out/part-*.csv'")
     anon.add_argument("--report", metavar="REPORT.json", help="write a JSON report here")
     anon.add_argument("-q", "--quiet", action="store_true",
                       help="print nothing on success, and no progress")
@@ -76,36 +88,65 @@ def run(args, out):
         check_writable(args.report, "report")
     check_sensitive(args)
     progress = Progress(args.quiet)
+    dask = args.engine == "dask"
+    if is_many(args.input) and not dask:
+        raise UsageError(f"{args.input!r} is a folder or glob: add --engine dask")
+    cluster = contextlib.nullcontext()
+    if dask:
+        from ..scale import client_for
+
+        cluster = client_for(args.scheduler, where="kanon-graph anonymize --engine dask")
     try:
-        table, schema, text = read_input(args, progress)
-        options = dict(args.option)
-        progress.phase(f"anonymizing {len(table)} rows with {args.algorithm} (k={args.k})")
-        res = anonymize(table, schema, k=args.k, algorithm=args.algorithm, l=args.l,
-                        diversity=args.diversity, c=args.c, t=args.t, sensitive=args.sensitive,
-                        suppression=args.suppression, missing=args.missing, seed=args.seed,
-                        respect_boundaries=True if args.respect_boundaries else None,
-                        **options)
-        progress.phase(f"writing {args.output}")
-        write_table(released_text(res.table, schema, text), args.output, sep=args.sep or ",")
-        parameters = {
-            "input": str(args.input), "output": str(args.output), "schema": args.schema,
-            "hierarchies": args.hierarchies,
-            "quasi_identifiers": list(schema.quasi_identifiers),
-            "sensitive": list(schema.sensitive), "identifiers": list(schema.identifiers),
-            "hierarchy_heights": {c: h.height for c, h in schema.hierarchies.items()
-                                  if c in schema.quasi_identifiers},
-            "k": args.k, "algorithm": args.algorithm, "l": args.l,
-            "diversity": args.diversity, "c": args.c, "t": args.t,
-            "suppression": args.suppression, "missing": args.missing,
-            "na_values": [""] + list(args.na_values), "seed": args.seed,
-            "respect_boundaries": args.respect_boundaries, "options": options,
-        }
-        if args.report:
-            write_json(result_report(res, parameters=parameters), args.report)
+        with cluster:
+            res = _run(args, progress, dask)
     finally:
         progress.close()
     if not args.quiet:
         print(res.summary(), file=out)
-        written = f"wrote {args.output} ({len(res.table)} rows)"
+        written = (f"wrote {args.output} ({res.stats['partitions']} partitions)" if dask
+                   else f"wrote {args.output} ({len(res.table)} rows)")
         print(written + (f" and {args.report}" if args.report else ""), file=out)
     return 0
+
+
+def _run(args, progress, dask):
+    """Read, anonymize, write the release (and the report); the result."""
+    if dask:
+        progress.phase(f"reading {args.input} lazily")
+        table, schema = read_dask_table(args.input, args.sep), schema_from_args(args)
+        text = None
+    else:
+        table, schema, text = read_input(args, progress)
+    options = dict(args.option)
+    rows = f"{table.npartitions} partitions" if dask else f"{len(table)} rows"
+    progress.phase(f"anonymizing {rows} with {args.algorithm} (k={args.k})")
+    res = anonymize(table, schema, k=args.k, algorithm=args.algorithm, l=args.l,
+                    diversity=args.diversity, c=args.c, t=args.t, sensitive=args.sensitive,
+                    suppression=args.suppression, missing=args.missing, seed=args.seed,
+                    respect_boundaries=True if args.respect_boundaries else None,
+                    shard_size=args.shard_size,
+                    # on --engine dask the cluster is already this process's current Client
+                    scheduler=None if dask else args.scheduler,
+                    progress=progress.step, **options)
+    progress.phase(f"writing {args.output}")
+    if dask:
+        write_dask_table(res.table, args.output)
+    else:
+        write_table(released_text(res.table, schema, text), args.output, sep=args.sep or ",")
+    parameters = {
+        "input": str(args.input), "output": str(args.output), "schema": args.schema,
+        "hierarchies": args.hierarchies,
+        "quasi_identifiers": list(schema.quasi_identifiers),
+        "sensitive": list(schema.sensitive), "identifiers": list(schema.identifiers),
+        "hierarchy_heights": {c: h.height for c, h in schema.hierarchies.items()
+                              if c in schema.quasi_identifiers},
+        "k": args.k, "algorithm": args.algorithm, "l": args.l,
+        "diversity": args.diversity, "c": args.c, "t": args.t,
+        "suppression": args.suppression, "missing": args.missing,
+        "na_values": [""] + list(args.na_values), "seed": args.seed,
+        "respect_boundaries": args.respect_boundaries, "options": options,
+        "engine": args.engine, "scheduler": args.scheduler, "shard_size": args.shard_size,
+    }
+    if args.report:
+        write_json(result_report(res, parameters=parameters), args.report)
+    return res

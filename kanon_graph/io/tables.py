@@ -96,7 +96,9 @@ def result_report(result, *, parameters=None):
     >>> report["verification"]["holds"], report["parameters"]
     (True, {'k': 3})
     """
-    sizes = np.array([len(c) for c in result.classes], dtype=np.int64)
+    # a Dask release keeps no row positions: its class sizes are those of the release made
+    classes = result.classes if result.classes is not None else result.release.classes()
+    sizes = np.array([len(c) for c in classes], dtype=np.int64)
     values, counts = np.unique(sizes, return_counts=True)
     classes = {
         "count": int(sizes.size),

@@ -11,9 +11,11 @@ attributes (a *prefix*): the smallest ``p`` whose remaining product fits
 ``memory_budget`` bytes (:func:`~kanon_graph.lattice.search_global.string_bytes`
 per string). A task carries only its prefix; a worker builds its subset,
 searches it with its own frequency engine and returns its success list. The
-tasks run in a ``concurrent.futures.ProcessPoolExecutor`` (the same task
-boundary a cluster scheduler such as Dask would use); at most ``workers``
-subsets, each within the budget, are in memory at once.
+tasks go to a Dask ``distributed.Client`` (a LocalCluster of ``workers``
+processes unless ``scheduler`` names a running scheduler or is a Client);
+the encoded table is scattered to the workers once, and each worker thread
+keeps one frequency engine for all its tasks. At most as many subsets as the
+cluster has worker threads, each within the budget, are in flight at once.
 
 Two bounds keep the work down without changing the answer: subsets are
 dispatched in descending order of the highest RV they can hold, and a
@@ -29,12 +31,13 @@ from __future__ import annotations
 
 import itertools
 import math
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+import threading
+import uuid
 
-import multiprocessing as mp
 import numpy as np
 
 from ..registry import register_algorithm
+from ..scale._cluster import DEFAULT_WORKERS, client_for, worker_threads
 from .frequency import FrequencyEngine
 from .search_common import make_charge
 from .search_global import (PRUNING_RULES, StringList, best_string, finish, global_loop,
@@ -44,7 +47,6 @@ __all__ = ["rv_distributed", "split_plan"]
 
 #: Bytes each subset of strings may take by default.
 DEFAULT_TASK_BUDGET = 32 * 2**20
-MAX_WORKERS = 2
 
 
 def split_plan(lowest, highest, memory_budget):
@@ -76,18 +78,30 @@ def split_plan(lowest, highest, memory_budget):
 
 
 # ----------------------------------------------------------------- worker
+# search state per (run token, thread): a worker thread builds its frequency
+# engine once and keeps it (and its cache) for every task of the run
 _STATE = {}
 
 
-def _init(data, model, suppression, tables, heights, lowest, highest, capped=False):
-    _STATE.update(data=data, model=model, suppression=suppression, tables=tables,
-                  heights=heights, lowest=lowest, highest=highest,
-                  engine=FrequencyEngine(data, capped=capped))
+def _state(token, shared):
+    key = (token, threading.get_ident())
+    if key not in _STATE:
+        data, model, suppression, tables, heights, lowest, highest, capped = shared
+        _STATE[key] = dict(model=model, suppression=suppression, tables=tables,
+                           heights=heights, lowest=lowest, highest=highest,
+                           engine=FrequencyEngine(data, capped=capped))
+    return _STATE[key]
 
 
-def _task(prefix, bound):
+def _forget(token):
+    """Drop a finished run's engines (run on every worker at the end)."""
+    for key in [key for key in _STATE if key[0] == token]:
+        del _STATE[key]
+
+
+def _task(token, shared, prefix, bound):
     """The global search on the subset whose first attributes sit at ``prefix``."""
-    s = _STATE
+    s = _state(token, shared)
     p = len(prefix)
     lowest = tuple(prefix) + tuple(s["lowest"][p:])
     highest = tuple(prefix) + tuple(s["highest"][p:])
@@ -111,6 +125,44 @@ def _task(prefix, bound):
     return success, generated, pruned, tests, engine.frequency_sets_computed - before
 
 
+def _run_inline(shared, prefixes, order, skip, absorb, bounds_of):
+    """Every subset in this process, one after another (no Dask needed)."""
+    token = uuid.uuid4().hex
+    try:
+        for i in order:
+            if not skip(i):
+                absorb(_task(token, shared, prefixes[i], bounds_of()))
+    finally:
+        _forget(token)
+
+
+def _run_on_dask(client, shared, prefixes, order, skip, absorb, bounds_of):
+    """Subsets as Dask tasks, at most one per worker thread in flight."""
+    from distributed import wait
+
+    token = uuid.uuid4().hex
+    slots = worker_threads(client)
+    state = client.scatter(shared, broadcast=True)
+    try:
+        pending, queue = set(), list(order)
+        while queue or pending:
+            while queue and len(pending) < slots:
+                i = queue.pop(0)
+                if not skip(i):
+                    pending.add(client.submit(_task, token, state, prefixes[i], bounds_of(),
+                                              pure=False))
+            if not pending:
+                continue
+            done, pending = wait(pending, return_when="FIRST_COMPLETED")
+            pending = set(pending)
+            for future in done:
+                absorb(future.result())
+    finally:
+        client.run(_forget, token)
+        del state
+    return slots
+
+
 def _prefix_bound(prefix, tables, lowest):
     """Highest total RV a subset can hold (its prefix, every other attribute at its lowest)."""
     p = len(prefix)
@@ -121,8 +173,8 @@ def _prefix_bound(prefix, tables, lowest):
 
 def rv_distributed(data, model, *, rng=None, suppression=None, weights=None, rules=None,
                    rv_tables=None, max_levels=None, memory_budget=DEFAULT_TASK_BUDGET,
-                   workers=MAX_WORKERS, mp_context=None, respect_boundaries=False):
-    """The global RV search over string subsets run as process-pool tasks (section 5.3.5).
+                   scheduler=None, workers=DEFAULT_WORKERS, respect_boundaries=False):
+    """The global RV search over string subsets run as Dask tasks (section 5.3.5).
 
     Parameters
     ----------
@@ -132,20 +184,26 @@ def rv_distributed(data, model, *, rng=None, suppression=None, weights=None, rul
         As for ``rv_global``: every task tests capped recodings (values stop
         at their MAGVals) on levels up to each attribute's boundary level.
     memory_budget : int
-        Bytes one subset of strings may take; at most ``workers`` subsets
-        are held at once.
+        Bytes one subset of strings may take; at most one subset per worker
+        thread is held at once.
+    scheduler : None, str or distributed.Client
+        Where the subsets run when the plan has more than one: ``None``
+        starts a Dask LocalCluster of ``workers`` processes for this search;
+        an address (``"tcp://host:8786"``) or a ``distributed.Client`` uses
+        that cluster; ``"inline"`` runs them in this process one after
+        another (no Dask needed). A plan with a single subset always runs
+        in-process. Dask is the optional extra
+        ``pip install "kanon_graph[dask]"``.
     workers : int
-        Worker processes, at most 2 (this library's machines have 2 cores).
-        A plan with a single subset runs in-process.
-    mp_context : str, optional
-        ``multiprocessing`` start method (``"fork"``, ``"spawn"``,
-        ``"forkserver"``; default: the platform's).
+        Workers of the LocalCluster started when ``scheduler`` is None.
 
     Returns
     -------
     Partition
         ``stats`` as for ``rv-global``, plus ``subsets``, ``subsets_skipped``,
-        ``prefix_attributes``, ``strings_per_subset``, ``workers``,
+        ``prefix_attributes``, ``strings_per_subset``, ``workers`` (tasks
+        in flight at once: the cluster's worker threads, 1 in-process),
+        ``scheduler`` (``"in-process"``, ``"inline"`` or ``"dask"``),
         ``retests`` and ``memory_budget``.
 
     References
@@ -157,16 +215,16 @@ def rv_distributed(data, model, *, rng=None, suppression=None, weights=None, rul
     --------
     >>> import kanon_graph as kg
     >>> table, schema = kg.datasets.paper_003_table(), kg.datasets.paper_003_schema()
-    >>> res = kg.anonymize(table, schema, k=2, algorithm="rv-distributed", memory_budget=60)
+    >>> res = kg.anonymize(table, schema, k=2, algorithm="rv-distributed", memory_budget=60,
+    ...                    scheduler="inline")
     >>> res.stats["subsets"] > 1
     True
     >>> res.levels == kg.anonymize(table, schema, k=2, algorithm="rv-global").levels
     True
     """
-    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) \
-            or not 1 <= workers <= MAX_WORKERS:
-        raise ValueError(f"The 'workers' parameter of rv-distributed must be an integer in "
-                         f"[1, {MAX_WORKERS}]. Got {workers!r}.")
+    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
+        raise ValueError(f"The 'workers' parameter of rv-distributed must be a positive "
+                         f"integer. Got {workers!r}.")
     if isinstance(memory_budget, bool) or not isinstance(memory_budget, (int, np.integer)) \
             or memory_budget <= 0:
         raise ValueError(f"The 'memory_budget' parameter of rv-distributed must be a positive "
@@ -206,29 +264,17 @@ def rv_distributed(data, model, *, rng=None, suppression=None, weights=None, rul
             return True
         return False
 
-    used_workers = 0
+    bound = lambda: best[0]  # noqa: E731 - the best success so far, read at dispatch
     if len(prefixes) == 1:
-        _init(*initargs)
-        try:
-            absorb(_task(prefixes[0], None))
-        finally:
-            _STATE.clear()
+        used_workers, where = 1, "in-process"
+        _run_inline(initargs, prefixes, order, skip, absorb, bound)
+    elif isinstance(scheduler, str) and scheduler == "inline":
+        used_workers, where = 1, "inline"
+        _run_inline(initargs, prefixes, order, skip, absorb, bound)
     else:
-        used_workers = min(workers, len(prefixes))
-        context = mp.get_context(mp_context) if mp_context else None
-        with ProcessPoolExecutor(max_workers=used_workers, mp_context=context,
-                                 initializer=_init, initargs=initargs) as pool:
-            pending, queue = set(), list(order)
-            while queue or pending:
-                while queue and len(pending) < used_workers:
-                    i = queue.pop(0)
-                    if not skip(i):
-                        pending.add(pool.submit(_task, prefixes[i], best[0]))
-                if not pending:
-                    continue
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    absorb(future.result())
+        where = "dask"
+        with client_for(scheduler, workers=int(workers), where="rv-distributed") as client:
+            used_workers = _run_on_dask(client, initargs, prefixes, order, skip, absorb, bound)
     # combine: re-test the combined successes, best first, until one holds
     retests, verified = 0, []
     remaining = list(dict.fromkeys(success))
@@ -246,6 +292,7 @@ def rv_distributed(data, model, *, rng=None, suppression=None, weights=None, rul
                   extra={"subsets": len(prefixes), "subsets_skipped": totals["skipped"],
                          "prefix_attributes": prefix_len, "strings_per_subset": per_subset,
                          "strings_in_plan": pre.n_strings, "workers": used_workers,
+                         "scheduler": where,
                          "success_strings": len(set(success)), "retests": retests,
                          "memory_budget": int(memory_budget)})
 
@@ -253,4 +300,4 @@ def rv_distributed(data, model, *, rng=None, suppression=None, weights=None, rul
 register_algorithm("rv-distributed", rv_distributed, recoding="global", needs_hierarchies=True,
                    supports_suppression=True, supports_boundaries=True,
                    description="Morton et al.'s distributed global RV search over string "
-                               "subsets in a process pool (2012, 5.3.5)")
+                               "subsets as Dask tasks (2012, 5.3.5)")

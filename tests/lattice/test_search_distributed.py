@@ -19,18 +19,18 @@ def test_split_plan_fits_the_budget():
         split_plan([0, 0], [1, 1], 3)
 
 
-def test_twenty_attributes_beyond_the_budget_run_through_the_pool():
+def test_twenty_attributes_beyond_the_budget_run_on_dask(dask_client):
     table, schema = make_wide_binary(1000, 20, 0)
     data = kg.encode(table, schema)
     model = PrivacyModel(5)
     budget = 4 * 2**20
     full = 2**20 * string_bytes(20)
     assert full > budget                        # the full string list does not fit
-    part = rv_distributed(data, model, memory_budget=budget)
+    part = rv_distributed(data, model, memory_budget=budget, scheduler=dask_client)
     stats = part.stats
     assert stats["strings_in_plan"] == 2**20
     assert stats["strings_per_subset"] * string_bytes(20) <= budget
-    assert stats["subsets"] > 1 and stats["workers"] == 2
+    assert stats["subsets"] > 1 and stats["workers"] == 2 and stats["scheduler"] == "dask"
     # the same answer as the global search over the whole list
     whole = rv_global(data, model)
     assert part.levels == whole.levels
@@ -39,7 +39,7 @@ def test_twenty_attributes_beyond_the_budget_run_through_the_pool():
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_distributed_equals_global_on_small_budgets(seed):
+def test_distributed_equals_global_on_small_budgets(seed, dask_client):
     rng = np.random.default_rng(seed)
     table, schema = make_wide_binary(300, 8, seed)
     data = kg.encode(table, schema)
@@ -47,9 +47,11 @@ def test_distributed_equals_global_on_small_budgets(seed):
     tables = {name: sorted(np.round(rng.random(2), 1).tolist(), reverse=True)
               for name in data.names}
     expected = rv_global(data, PrivacyModel(k), rv_tables=tables)
-    for budget, workers in ((10 * string_bytes(8), 2), (40 * string_bytes(8), 1)):
+    for budget, scheduler in ((10 * string_bytes(8), dask_client),
+                              (40 * string_bytes(8), "inline")):
         part = rv_distributed(data, PrivacyModel(k), rv_tables=tables,
-                              memory_budget=budget, workers=workers)
+                              memory_budget=budget, scheduler=scheduler)
+        assert part.stats["subsets"] > 1
         assert part.levels == expected.levels
         assert part.stats["research_value"] == expected.stats["research_value"]
 
@@ -57,8 +59,35 @@ def test_distributed_equals_global_on_small_budgets(seed):
 def test_through_anonymize_with_options():
     table, schema = kg.datasets.paper_003_table(), kg.datasets.paper_003_schema()
     res = kg.anonymize(table, schema, k=3, algorithm="rv-distributed", memory_budget=80,
-                       workers=1, rules={"age": [("30|31", 1)]})
-    assert res.stats["subsets"] >= 2
+                       scheduler="inline", rules={"age": [("30|31", 1)]})
+    assert res.stats["subsets"] >= 2 and res.stats["scheduler"] == "inline"
     assert res.verification.k_achieved >= 3
     with pytest.raises(ValueError, match="'workers'"):
-        kg.anonymize(table, schema, k=3, algorithm="rv-distributed", workers=8)
+        kg.anonymize(table, schema, k=3, algorithm="rv-distributed", workers=0)
+    with pytest.raises(ValueError, match="'scheduler'"):
+        kg.anonymize(table, schema, k=3, algorithm="rv-distributed", memory_budget=80,
+                     scheduler=3)
+
+
+def test_no_process_pool_of_its_own():
+    import kanon_graph.lattice.search_distributed as module
+
+    source = open(module.__file__).read()
+    assert "ProcessPoolExecutor" not in source and "multiprocessing" not in source
+
+
+def test_default_scheduler_is_the_current_client_or_a_local_cluster():
+    pytest.importorskip("distributed", reason="the optional Dask extra is not installed")
+    from distributed import Client
+
+    from kanon_graph.scale._cluster import worker_threads
+
+    try:        # another test's Client may be current in this process: it is used
+        expected = worker_threads(Client.current())
+    except ValueError:
+        expected = 1                            # else a LocalCluster of workers=1
+    table, schema = make_wide_binary(200, 6, 1)
+    data = kg.encode(table, schema)
+    part = rv_distributed(data, PrivacyModel(3), memory_budget=8 * string_bytes(6), workers=1)
+    assert part.stats["scheduler"] == "dask" and part.stats["workers"] == expected
+    assert part.levels == rv_global(data, PrivacyModel(3)).levels

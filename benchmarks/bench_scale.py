@@ -1,0 +1,152 @@
+"""Beyond one machine (issue 13): sharded local recoding, Dask frequency sets, rv-distributed.
+
+Three parts, each printing rows, partitions / shards, wall and CPU seconds,
+peak memory and the load average of the machine (``os.getloadavg``) next to
+every timing: the figures are only comparable on a quiet machine.
+
+``local``
+    ``make_census`` in memory, k=5: ``mst`` and ``sd`` at 100,000 and
+    1,000,000 rows through the default sharding (50,000-record shards, in
+    this process), with the mean Loss and peak RSS.
+``dask``
+    ``make_census`` written as 16 Parquet partitions, ``optimal`` k=5
+    through Dask (LocalCluster of 2 workers, 4 GiB limit each) and in
+    memory; the level vector and Loss must agree; peak RSS per worker.
+``rv``
+    ``rv-distributed`` on the 20-attribute wide table through a
+    LocalCluster, against ``rv-global``.
+
+Usage::
+
+    python benchmarks/bench_scale.py local [--n 100000 1000000]
+    python benchmarks/bench_scale.py dask [--n 1000000 10000000] [--dir /tmp/kg_scale]
+    python benchmarks/bench_scale.py rv
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import time
+
+import kanon_graph as kg
+
+
+def _load():
+    return "load %.1f %.1f %.1f" % os.getloadavg()
+
+
+def _rss_mib():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _timed(fn):
+    wall, cpu = time.perf_counter(), time.process_time()
+    out = fn()
+    return out, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def bench_local(ns, k=5, algorithms=("mst", "sd")):
+    schema = kg.datasets.census_schema()
+    for n in ns:
+        table = kg.datasets.make_census(n, seed=0)
+        for name in algorithms:
+            res, wall, cpu = _timed(lambda: kg.anonymize(table, schema, k=k, algorithm=name))
+            print(f"local {name:4} rows {n:>9,} shards {res.stats.get('shards', 1):>4} "
+                  f"wall {wall:7.1f} s cpu {cpu:7.1f} s  loss {res.metrics['loss']:.4f}  "
+                  f"k {res.verification.k_achieved}  peak RSS {_rss_mib():7.0f} MiB  {_load()}",
+                  flush=True)
+
+
+def _write_parquet(n, folder, partitions=16):
+    """make_census(n) as ``partitions`` Parquet files (generated one partition at a time
+    beyond 2,000,000 rows, each with its own seed, so the table never sits in memory)."""
+    import pathlib
+
+    folder = pathlib.Path(folder) / f"census_{n}"
+    if folder.is_dir() and len(list(folder.glob("*.parquet"))) == partitions:
+        return folder
+    folder.mkdir(parents=True, exist_ok=True)
+    step = -(-n // partitions)
+    whole = kg.datasets.make_census(n, seed=0) if n <= 2_000_000 else None
+    for i in range(partitions):
+        lo, hi = i * step, min((i + 1) * step, n)
+        part = whole.iloc[lo:hi] if whole is not None else kg.datasets.make_census(hi - lo,
+                                                                                  seed=i)
+        part.to_parquet(folder / f"part-{i:02d}.parquet", index=False)
+    return folder
+
+
+def _worker_peak_mib():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def bench_dask(ns, k, folder):
+    import dask.dataframe as dd
+    from distributed import Client, LocalCluster
+
+    schema = kg.datasets.census_schema()
+    for n in ns:
+        path, wall, cpu = _timed(lambda: _write_parquet(n, folder))
+        print(f"dask  wrote {n:,} rows as 16 Parquet files in {wall:.1f} s", flush=True)
+        with LocalCluster(n_workers=2, threads_per_worker=1, memory_limit="4GiB",
+                          dashboard_address=":0") as cluster, Client(cluster) as client:
+            ddf = dd.read_parquet(str(path))
+            res, wall, cpu = _timed(lambda: kg.anonymize(ddf, schema, k=k, algorithm="optimal"))
+            out = f"{folder}/release_{n}"
+            _, wall_w, cpu_w = _timed(lambda: res.table.to_parquet(out, write_index=False))
+            peaks = client.run(_worker_peak_mib)
+        print(f"dask  optimal rows {n:>10,} partitions {ddf.npartitions} wall {wall:7.1f} s "
+              f"cpu(client) {cpu:6.1f} s  write release {wall_w:5.1f} s  levels "
+              f"{list(res.levels.values())} loss {res.metrics['loss']:.6f}  worker peak RSS "
+              f"{', '.join(f'{v:.0f}' for v in peaks.values())} MiB  client peak RSS "
+              f"{_rss_mib():.0f} MiB  {_load()}", flush=True)
+        if n <= 2_000_000:
+            table = kg.datasets.make_census(n, seed=0)
+            mem, wall_m, cpu_m = _timed(lambda: kg.anonymize(table, schema, k=k,
+                                                              algorithm="optimal"))
+            same = mem.levels == res.levels and abs(mem.metrics["loss"] - res.metrics["loss"]) \
+                < 1e-12
+            print(f"mem   optimal rows {n:>10,} wall {wall_m:7.1f} s cpu {cpu_m:6.1f} s  "
+                  f"ratio dask/memory {wall / wall_m:.2f}  same levels and loss: {same}  "
+                  f"{_load()}", flush=True)
+
+
+def bench_rv(k):
+    from distributed import Client, LocalCluster
+
+    from kanon_graph.datasets import make_wide_binary
+
+    table, schema = make_wide_binary(1000, 20, 0)
+    with LocalCluster(n_workers=2, threads_per_worker=1, memory_limit="4GiB",
+                      dashboard_address=":0") as cluster, Client(cluster):
+        dist, wall, cpu = _timed(lambda: kg.anonymize(table, schema, k=k,
+                                                      algorithm="rv-distributed",
+                                                      memory_budget=4 * 2**20))
+    glob_, wall_g, cpu_g = _timed(lambda: kg.anonymize(table, schema, k=k,
+                                                       algorithm="rv-global"))
+    print(f"rv-distributed (20 attributes, 4 MiB subsets, {dist.stats['subsets']} subsets) "
+          f"wall {wall:.1f} s cpu(client) {cpu:.1f} s; rv-global wall {wall_g:.1f} s; same "
+          f"levels: {dist.levels == glob_.levels}, RV {dist.stats['research_value']} vs "
+          f"{glob_.stats['research_value']}  {_load()}", flush=True)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("part", choices=("local", "dask", "rv"))
+    parser.add_argument("--n", type=int, nargs="+")
+    parser.add_argument("--k", type=int, default=5)
+    parser.add_argument("--dir", default="/tmp/kg_scale")
+    parser.add_argument("--algorithms", nargs="+", default=["mst", "sd"])
+    args = parser.parse_args(argv)
+    if args.part == "local":
+        bench_local(args.n or [100_000, 1_000_000], args.k, args.algorithms)
+    elif args.part == "dask":
+        bench_dask(args.n or [1_000_000, 10_000_000], args.k, args.dir)
+    else:
+        bench_rv(args.k)
+
+
+if __name__ == "__main__":
+    main()

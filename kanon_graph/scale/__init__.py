@@ -1,0 +1,11 @@
+"""Beyond one machine: Dask input, frequency sets on Dask, and sharded local recoding.
+
+Dask is optional (``pip install "kanon_graph[dask]"``); sharding a pandas
+table needs nothing beyond the core dependencies.
+"""
+
+from ._cluster import client_for, dask_available, require_dask
+from .sharding import DEFAULT_SHARD_SIZE, run_sharded, shard_records
+
+__all__ = ["client_for", "dask_available", "require_dask", "DEFAULT_SHARD_SIZE",
+           "run_sharded", "shard_records"]

@@ -1,0 +1,245 @@
+"""A ``dask.dataframe.DataFrame`` as input to the global algorithms.
+
+The records are never collected. Each partition is grouped by its
+quasi-identifier and sensitive values (one count per distinct tuple), the
+partitions' counts are added up (the frequency set of the bottom lattice
+node, Morton et al. 2012, section 2.3), and the distinct tuples are encoded
+once with the ordinary :func:`~kanon_graph.encoding.encode`, which builds each
+column's dictionary from the tuples' values (and validates them). The
+algorithm then runs on the multiset those counts describe: integer codes,
+one row per record, never the input's text or its other columns. A global
+recoding releases every copy of a tuple alike, so the release is a mapping
+from distinct tuples to released values, applied partition by partition
+(``result.table`` is a lazy Dask DataFrame: ``.to_parquet`` writes it without
+collecting it). The release is checked once more from its own released cells
+(its class sizes are counted partition by partition) before it is returned.
+
+Local recoding may release two copies of a tuple differently; it is not
+offered on a Dask DataFrame (see :mod:`kanon_graph.scale.sharding` for large
+pandas tables).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+
+from ..encoding import _kind, _missing_mask
+from ..exceptions import DataError, PrivacyError
+from ..recoding import SUPPRESSED
+from ._cluster import client_for
+
+__all__ = ["is_dask_frame", "DaskInput", "collect_tuples", "run_on_dask"]
+
+_COUNT = "__kg_count__"
+_GONE = "__kg_suppressed__"
+
+
+def is_dask_frame(table):
+    """True for a ``dask.dataframe.DataFrame`` (checked without importing Dask)."""
+    return type(table).__module__.split(".")[0] in ("dask", "dask_expr") and hasattr(
+        table, "map_partitions") and hasattr(table, "npartitions")
+
+
+def run_on_dask(function, table, schema, where, scheduler, progress, *args, **kwargs):
+    """Run ``function`` (anonymize or apply_levels) on a Dask DataFrame's records.
+
+    The algorithm must recode globally; the release stays on Dask
+    (:meth:`DaskInput.release`).
+    """
+    from ..registry import algorithms, get_algorithm
+
+    algorithm = kwargs.get("algorithm")
+    if where == "anonymize" and get_algorithm(algorithm).recoding != "global":
+        able = [n for n in algorithms() if get_algorithm(n).recoding == "global"]
+        raise ValueError(f"algorithm {algorithm!r} recodes locally; a Dask DataFrame takes "
+                         f"the global algorithms {able} (or .compute() it into pandas, where "
+                         f"local algorithms run in shards)")
+    source = DaskInput.read(table, schema, where=where, missing=kwargs.get("missing", "error"),
+                            scheduler=scheduler, progress=progress)
+    result = function(source.records, schema, *args, **kwargs)
+    return source.release(result, where=where)
+
+
+def _partition_counts(part, columns):
+    if len(part) == 0:
+        return pd.DataFrame({**{c: part[c] for c in columns}, _COUNT: []})
+    counts = part.groupby(columns, dropna=False, sort=False, observed=True).size()
+    return counts.rename(_COUNT).reset_index()
+
+
+def collect_tuples(ddf, columns, *, client, progress=None):
+    """Distinct tuples of ``columns`` and how many records hold each.
+
+    Each partition is counted as one task; the counts are added up here.
+
+    Parameters
+    ----------
+    ddf : dask.dataframe.DataFrame
+    columns : list of str
+    client : distributed.Client
+    progress : callable, optional
+        ``progress(done, total, text)`` after each partition.
+
+    Returns
+    -------
+    DataFrame
+        ``columns`` and ``__kg_count__``, one row per distinct tuple.
+    """
+    from distributed import as_completed
+
+    parts = ddf[columns].to_delayed()
+    futures = [client.compute(part) for part in parts]
+    counted = [client.submit(_partition_counts, f, columns) for f in futures]
+    pieces = []
+    for done, future in enumerate(as_completed(counted), start=1):
+        pieces.append(future.result())
+        if progress is not None:
+            progress(done, len(counted), f"partition {done}/{len(counted)}")
+    whole = pd.concat(pieces, ignore_index=True)
+    total = whole.groupby(columns, dropna=False, sort=True, observed=True)[_COUNT].sum()
+    return total.reset_index()
+
+
+@dataclasses.dataclass
+class DaskInput:
+    """A Dask DataFrame seen as the multiset of its (QI, sensitive) tuples.
+
+    Attributes
+    ----------
+    ddf : dask.dataframe.DataFrame
+    schema : Schema
+    columns : list of str
+        Quasi-identifiers then sensitive attributes.
+    tuples : DataFrame
+        Distinct tuples and their counts (``__kg_count__``).
+    records : DataFrame
+        One row per record, the tuples repeated (categorical text columns):
+        what the algorithm runs on.
+    """
+
+    ddf: object
+    schema: object
+    columns: list
+    tuples: pd.DataFrame
+    records: pd.DataFrame
+
+    @classmethod
+    def read(cls, ddf, schema, *, where, missing="error", scheduler=None, progress=None):
+        """Count ``ddf``'s tuples on Dask and build the records to anonymize."""
+        from ..schema import Schema
+
+        if not isinstance(schema, Schema):
+            raise DataError(f"{where}: the schema must be a kg.Schema, got "
+                            f"{type(schema).__name__}")
+        schema.check_table(ddf._meta, where=where)
+        columns = list(dict.fromkeys(list(schema.quasi_identifiers) + list(schema.sensitive)))
+        with client_for(scheduler, where=where) as client:
+            tuples = collect_tuples(ddf, columns, client=client, progress=progress)
+            if len(tuples) == 0:
+                raise DataError(f"{where}: the table is empty (no rows)")
+            counts = tuples[_COUNT].to_numpy(dtype=np.int64)
+            if missing == "error":
+                for column in columns:
+                    mask = _missing_mask(tuples[column])
+                    if mask.any():
+                        first = ddf.map_partitions(_first_missing, column,
+                                                   meta=pd.Series(dtype=object)).compute()
+                        raise DataError(
+                            f"{where}: column {column!r} has {int(counts[mask].sum())} missing "
+                            f"value(s) (first at row {first.iloc[0]!r}); clean them or pass "
+                            f"missing='drop'")
+        repeat = np.repeat(np.arange(len(tuples)), counts)
+        records = {}
+        for column in columns:
+            values = tuples[column]
+            if _kind(schema, column, values) == "categorical":
+                values = values.astype("category")
+            records[column] = values.take(repeat).reset_index(drop=True)
+        return cls(ddf, schema, columns, tuples, pd.DataFrame(records))
+
+    def release(self, result, *, where):
+        """``result`` (made on ``records``) with its release as a lazy Dask DataFrame.
+
+        Every copy of a tuple must be released alike (a global recoding);
+        the released tuples are mapped onto each partition, and the class
+        sizes are recounted from the released cells.
+        """
+        counts = self.tuples[_COUNT].to_numpy(dtype=np.int64)
+        first = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        qis = list(self.schema.quasi_identifiers)
+        released = result.release.table()
+        kept = np.ones(len(self.tuples), dtype=bool)
+        if result.dropped:
+            # rows with missing values were dropped from ``records``: find which tuples
+            kept = np.asarray(pd.Series(np.arange(len(self.records)))
+                              .isin(result.release.data.positions)
+                              .to_numpy()[first])
+        positions = np.full(len(self.records), -1, dtype=np.int64)
+        positions[result.release.data.positions] = np.arange(len(released))
+        at = positions[first[kept]]
+        gone = np.asarray(result.suppressed_mask)
+        # every copy of a tuple alike: equal released values across its run of rows
+        codes = [pd.factorize(released[c].astype(str))[0] for c in qis]
+        starts = np.r_[0, np.cumsum(counts[kept])[:-1]]
+        for col in codes + [gone.astype(np.int64)]:
+            if (np.minimum.reduceat(col, starts) != np.maximum.reduceat(col, starts)).any():
+                raise PrivacyError(f"{where}: algorithm {result.algorithm!r} released copies of "
+                                   f"one tuple differently; a Dask input needs a global "
+                                   f"recoding")
+        mapping = self.tuples.loc[kept, self.columns].reset_index(drop=True)
+        for column in qis:
+            mapping["__kg_rel_" + column] = released[column].to_numpy()[at]
+        mapping[_GONE] = gone[at]
+        out_columns = self.schema.released_columns(self.ddf._meta)
+        meta = self.ddf._meta[out_columns].copy()
+        for column in qis:
+            meta[column] = meta[column].astype("str")
+        import dask
+
+        # one graph key for the mapping, shared by every partition's task
+        shared = dask.delayed(mapping, pure=True)
+        table = self.ddf.map_partitions(_release_partition, shared, self.columns, qis,
+                                        out_columns, meta=meta)
+        sizes = table.map_partitions(_class_sizes, qis, meta=pd.Series(dtype=np.int64)).compute()
+        sizes = sizes.groupby(level=list(range(len(qis)))).sum()
+        n_released = int(len(self.records) - result.dropped)
+        free = sizes.drop(index=tuple([SUPPRESSED] * len(qis)), errors="ignore") \
+            if result.suppressed else sizes
+        if int(sizes.sum()) != n_released or (len(free) and int(free.min()) < result.k
+                                               and result.verification.released):
+            raise PrivacyError(f"{where}: the release written partition by partition holds "
+                               f"{int(sizes.sum())} records in classes of at least "
+                               f"{int(free.min()) if len(free) else 0}; expected "
+                               f"{n_released} records in classes of at least {result.k}")
+        stats = dict(result.stats, partitions=int(self.ddf.npartitions),
+                     distinct_tuples=int(len(self.tuples)))
+        return dataclasses.replace(result, table=table, classes=None, suppressed_rows=None,
+                                   suppressed_mask=None, stats=stats)
+
+
+def _release_partition(part, mapping, columns, qis, out_columns):
+    """One partition's release: its tuples looked up in ``mapping``, order kept."""
+    joined = part[columns].merge(mapping, on=columns, how="left", sort=False)
+    missing = joined[_GONE].isna().to_numpy()
+    gone = joined[_GONE].astype(object).fillna(False).to_numpy(dtype=bool)
+    out = part[out_columns].copy()
+    for column in qis:
+        values = joined["__kg_rel_" + column].to_numpy(dtype=object)
+        values[gone] = SUPPRESSED
+        # released labels are text (missing rows get a placeholder, dropped below)
+        out[column] = pd.Series(np.where(missing, "", values), index=part.index, dtype="str")
+    # rows dropped for missing values have no released tuple
+    return out.loc[~missing]
+
+
+def _class_sizes(part, qis):
+    """Released tuples of one partition and how many rows hold each."""
+    return part[qis].astype(str).value_counts(sort=False)
+
+
+def _first_missing(part, column):
+    """Index label of the partition's first missing cell in ``column`` (or nothing)."""
+    return pd.Series(part.index[_missing_mask(part[column])][:1], dtype=object)
