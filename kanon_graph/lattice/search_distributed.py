@@ -87,7 +87,7 @@ def _state(token, shared):
     key = (token, threading.get_ident())
     if key not in _STATE:
         data, model, suppression, tables, heights, lowest, highest, capped = shared
-        _STATE[key] = dict(model=model, suppression=suppression, tables=tables,
+        _STATE[key] = dict(data=data, model=model, suppression=suppression, tables=tables,
                            heights=heights, lowest=lowest, highest=highest,
                            engine=FrequencyEngine(data, capped=capped))
     return _STATE[key]
@@ -142,7 +142,7 @@ def _run_on_dask(client, shared, prefixes, order, skip, absorb, bounds_of):
 
     token = uuid.uuid4().hex
     slots = worker_threads(client)
-    state = client.scatter(shared, broadcast=True)
+    [state] = client.scatter([shared], broadcast=True, hash=False)   # one future, the tuple
     try:
         pending, queue = set(), list(order)
         while queue or pending:
