@@ -56,7 +56,7 @@ import numpy as np
 
 from ..registry import Partition, register_algorithm
 from .capped import boundary_levels, unreachable_error
-from .frequency import FrequencyEngine, suppression_budget
+from .frequency import FrequencyEngine, spreads, suppression_budget
 from .lattice import Lattice, StatusMap
 from .node_metrics import NODE_METRICS, node_metric
 
@@ -129,9 +129,6 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
     if lacking:
         raise ValueError(f"optimal_search needs a hierarchy for every quasi-identifier; "
                          f"none is given for {lacking}")
-    if not getattr(model, "monotone", True):
-        raise ValueError("optimal_search spreads every check by the generalization property, "
-                         "so the privacy model must be monotone (model.monotone is False)")
     respect_boundaries = bool(respect_boundaries)
     if engine is None:
         engine = FrequencyEngine(data, capped=respect_boundaries)
@@ -143,6 +140,7 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
     computed_before = engine.frequency_sets_computed
     rollups_before = engine.rollups
     budget = suppression_budget(suppression, data.n)
+    spread = spreads(model, budget)
     scorer = node_metric(metric, data, budget, respect_boundaries)
     heights = boundary_levels(data, respect_boundaries)
     lattice = Lattice(heights, names=data.names)
@@ -199,6 +197,12 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
         ok = int(fs.counts[failing].sum()) <= budget
         # spreading is valid for capped nodes too: a capped class at a more general
         # node is a union of classes of a more specific one (see lattice/capped.py)
+        if not spread:             # the check proves nothing about other nodes
+            state[i] = 1 if ok else 2
+            status.tag(node, "anonymous" if ok else "not-anonymous")
+            if ok:
+                score(i, fs, failing)
+            return ok
         status.mark(node, ok)
         if ok:
             state[(nodes >= nodes[i]).all(axis=1)] = 1
@@ -225,6 +229,9 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
                 continue
         else:
             start = int(idx[np.lexsort((idx, bound[idx]))[0]])
+        if not spread:                  # no chain: a failure says nothing below it
+            check(start)
+            continue
         if state[start] == 1:           # known anonymous, not yet scored (non-monotone metric)
             node = tuple(int(v) for v in nodes[start])
             score(start, engine.frequency_set(node), engine.failing_groups(node, model))
