@@ -25,7 +25,9 @@ import heapq
 
 import numpy as np
 
-__all__ = ["NodeSpace", "CandidateQueue", "node_key"]
+from .lattice import StatusMap
+
+__all__ = ["NodeSpace", "CandidateQueue", "ArrayStatus", "node_key"]
 
 
 def node_key(nodes, radix):
@@ -146,3 +148,52 @@ class CandidateQueue:
         if head is None or (b, i) < (float(bound[head]), head):
             return i
         return head
+
+
+class ArrayStatus(StatusMap):
+    """A :class:`StatusMap` read from the search's status array (O(1) per query).
+
+    The exact search already holds every node's outcome (spread or checked)
+    in ``state`` (0 unknown, 1 anonymous, 2 not anonymous); keeping a
+    frontier as well cost a pass over the frontier per check (10 of 58 s at
+    10 quasi-identifiers). The frontiers are computed on request from the
+    checked nodes.
+    """
+
+    def __init__(self, space, state, checked):
+        super().__init__(space.lattice.dimension)
+        self._space, self._state, self._checked = space, state, checked
+
+    def is_anonymous(self, node):
+        known = int(self._state[self._space.index(node)])
+        return None if known == 0 else known == 1
+
+    def _lookup(self, nodes):
+        nodes = np.asarray(nodes, dtype=np.int64).reshape(-1, self.dimension)
+        return self._state[self._space.position[node_key(nodes, self._space.radix)]]
+
+    def anonymous_mask(self, nodes):
+        return self._lookup(nodes) == 1
+
+    def not_anonymous_mask(self, nodes):
+        return self._lookup(nodes) == 2
+
+    def _frontier(self, ok, pick):
+        rows = np.asarray([n for n, o in self._checked if o == ok], dtype=np.int64)
+        rows = rows.reshape(-1, self.dimension)
+        keep = [i for i, r in enumerate(rows)
+                if not any(j != i and pick(rows[j], r) for j in range(len(rows)))]
+        return sorted(tuple(int(v) for v in rows[i]) for i in keep)
+
+    @property
+    def minimal_anonymous(self):
+        return self._frontier(True, lambda other, r: (other <= r).all() and (other != r).any())
+
+    @property
+    def maximal_not_anonymous(self):
+        return self._frontier(False, lambda other, r: (other >= r).all() and (other != r).any())
+
+    def mark(self, node, anonymous):
+        raise TypeError("ArrayStatus is read-only: it reflects a finished search")
+
+    mark_anonymous = mark_not_anonymous = mark

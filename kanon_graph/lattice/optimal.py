@@ -59,6 +59,7 @@ from .capped import boundary_levels, unreachable_error
 from .frequency import FrequencyEngine, spreads, suppression_budget
 from .lattice import Lattice, StatusMap
 from .node_metrics import NODE_METRICS, node_metric
+from .node_space import ArrayStatus
 from .node_space import CandidateQueue as _Queue
 from .node_space import NodeSpace as _NodeSpace
 
@@ -154,7 +155,8 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
     state = np.zeros(total, dtype=np.int8)      # 0 unknown, 1 anonymous, 2 not anonymous
     evaluated = np.zeros(total, dtype=bool)
     dominated = np.zeros(total, dtype=bool)     # more general than an evaluated node (monotone)
-    status = StatusMap(lattice.dimension)
+    checked = []                                # (node, passed) in check order
+    status = StatusMap(lattice.dimension) if not spread else ArrayStatus(space, state, checked)
     best = [np.inf, total, 0]                   # value, position (tie key), suppressed
     counts = {"checked": 0, "evaluated": 0, "tagged": 0}
 
@@ -212,7 +214,7 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
             return ok
         # spreading is valid for capped nodes too: a capped class at a more general
         # node is a union of classes of a more specific one (see lattice/capped.py)
-        status.mark(node, ok)
+        checked.append((node, ok))
         if ok:
             spread_to(space.above(i), state, 1)
             score(i, fs, failing)
