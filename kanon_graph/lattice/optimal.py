@@ -55,6 +55,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..registry import Partition, register_algorithm
+from .best_effort import DEFAULT_MAX_CHECKS, best_effort_search
 from .capped import boundary_levels, unreachable_error
 from .frequency import FrequencyEngine, spreads, suppression_budget
 from .lattice import Lattice, StatusMap
@@ -66,6 +67,12 @@ from .node_space import NodeSpace as _NodeSpace
 __all__ = ["optimal", "optimal_search", "OptimalResult", "NODE_METRICS", "node_metric"]
 
 _TOL = 1e-12
+
+#: Largest lattice ``optimal`` searches exactly by default (larger: best-effort).
+#: Measured on the wide census (benchmarks/bench_wide.py): 10 QIs (276,480
+#: nodes) exact in ~15 s CPU; 12 QIs (2,211,840) in ~120 s; the exact search
+#: keeps ~80 bytes per node.
+EXACT_UP_TO = 300_000
 
 #: Lattices up to this size get every node left unvisited tagged "pruned" in the status.
 TAG_PRUNED_UP_TO = 300_000
@@ -94,7 +101,8 @@ class OptimalResult:
 
 
 def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
-                   respect_boundaries=False):
+                   respect_boundaries=False, exact=None, max_checks=DEFAULT_MAX_CHECKS,
+                   time_limit=None, rng=None):
     """Search the lattice of ``data`` for the best anonymous node under ``metric``.
 
     Parameters
@@ -112,6 +120,15 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
         Search the capped lattice: values stop at their MAGVals and every
         attribute's levels end at its boundary level
         (:func:`~kanon_graph.lattice.capped.boundary_levels`).
+    exact : bool, optional
+        True: the exact search at any size (it keeps a few dozen bytes per
+        node). False: the best-effort search
+        (:func:`~kanon_graph.lattice.best_effort.best_effort_search`). None
+        (default): exact up to :data:`EXACT_UP_TO` nodes, best-effort above.
+    max_checks, time_limit : int, float, optional
+        The best-effort search's budget: nodes checked, seconds.
+    rng : numpy.random.Generator, optional
+        Seeds the best-effort search's restarts.
 
     Returns
     -------
@@ -150,6 +167,23 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
     scorer = node_metric(metric, data, budget, respect_boundaries)
     heights = boundary_levels(data, respect_boundaries)
     lattice = Lattice(heights, names=data.names)
+    if exact is None:
+        exact = lattice.size <= EXACT_UP_TO
+    if not exact:
+        _check_budget(max_checks, time_limit)
+        levels, value, stats = best_effort_search(
+            data, model, scorer, engine, budget, heights, rng=rng, max_checks=max_checks,
+            time_limit=time_limit)
+        stats.update({"lattice_size": lattice.size, "metric": metric, "metric_value": value,
+                      "boundary_levels": list(heights),
+                      "frequency_sets": engine.frequency_sets_computed - computed_before,
+                      "rollups": engine.rollups - rollups_before,
+                      "seconds": time.perf_counter() - started})
+        stats["search_seconds"] = stats["seconds"]
+        status = StatusMap(lattice.dimension)
+        if levels is not None:
+            status.tag(levels, "chosen")
+        return OptimalResult(levels, value, status, stats)
     space = _NodeSpace(lattice, scorer)
     nodes, bound, total = space.nodes, space.bound, space.total
     state = np.zeros(total, dtype=np.int8)      # 0 unknown, 1 anonymous, 2 not anonymous
@@ -295,8 +329,20 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
     return OptimalResult(levels, None if levels is None else float(best[0]), status, stats)
 
 
+def _check_budget(max_checks, time_limit):
+    if isinstance(max_checks, bool) or not isinstance(max_checks, (int, np.integer)) \
+            or max_checks < 1:
+        raise ValueError(f"The 'max_checks' parameter of the optimal search must be an "
+                         f"integer >= 1. Got {max_checks!r}.")
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(
+            time_limit, (int, float, np.integer, np.floating)) or not time_limit > 0):
+        raise ValueError(f"The 'time_limit' parameter of the optimal search must be a "
+                         f"number of seconds > 0 or None. Got {time_limit!r}.")
+
+
 def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="numpy",
-            respect_boundaries=False):
+            respect_boundaries=False, exact=None, max_checks=DEFAULT_MAX_CHECKS,
+            time_limit=None):
     """The optimal full-domain generalization under ``metric`` (Flash-style search).
 
     Parameters
@@ -305,7 +351,7 @@ def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="n
     model : PrivacyModel
         k, and l-diversity / t-closeness when asked (all monotone).
     rng : numpy.random.Generator
-        Unused: the search is deterministic.
+        Seeds the best-effort search (the exact search is deterministic).
     suppression : float, optional
         Fraction of records that may be suppressed (default 0): the records
         of every class that fails the model are, when they fit the budget.
@@ -321,6 +367,17 @@ def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="n
         release the capped recoding. When the boundaries make the model
         unreachable the error names the binding attributes; a suppression
         budget is used when allowed.
+    exact : bool, optional
+        None (default): the exact search up to :data:`EXACT_UP_TO` lattice
+        nodes, the best-effort search above. True forces the exact search
+        at any size; False the best-effort one. ``stats["proven_optimal"]``
+        says which answered, ``stats["nodes_checked"]`` how many nodes it
+        checked.
+    max_checks : int
+        The best-effort search checks at most this many nodes.
+    time_limit : float, optional
+        The best-effort search stops after this many seconds (the result
+        then depends on the machine's speed).
 
     Returns
     -------
@@ -348,7 +405,8 @@ def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="n
         raise ValueError(f"The 'engine' parameter of the optimal search must be one of "
                          f"['numpy', 'sqlite', 'duckdb']. Got {engine!r}.")
     found = optimal_search(data, model, metric=metric, suppression=suppression or 0.0,
-                           engine=counter, respect_boundaries=respect_boundaries)
+                           engine=counter, respect_boundaries=respect_boundaries,
+                           exact=exact, max_checks=max_checks, time_limit=time_limit, rng=rng)
     engine = FrequencyEngine(data, capped=respect_boundaries)
     if found.levels is None:
         top = boundary_levels(data, respect_boundaries)
