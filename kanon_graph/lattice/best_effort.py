@@ -46,7 +46,7 @@ import numpy as np
 from .frequency import spreads
 from .lattice import Lattice, StatusMap
 
-__all__ = ["best_effort_search", "DEFAULT_MAX_CHECKS"]
+__all__ = ["best_effort_search", "check_budget", "DEFAULT_MAX_CHECKS"]
 
 #: Nodes a best-effort search checks at most (by default).
 DEFAULT_MAX_CHECKS = 3000
@@ -55,6 +55,18 @@ DEFAULT_MAX_CHECKS = 3000
 MAX_KICKS = 200
 
 _TOL = 1e-12
+
+
+def check_budget(max_checks, time_limit):
+    """A clear ValueError unless ``max_checks`` >= 1 and ``time_limit`` is None or > 0."""
+    if isinstance(max_checks, bool) or not isinstance(max_checks, (int, np.integer)) \
+            or max_checks < 1:
+        raise ValueError(f"The 'max_checks' parameter of the optimal search must be an "
+                         f"integer >= 1. Got {max_checks!r}.")
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(
+            time_limit, (int, float, np.integer, np.floating)) or not time_limit > 0):
+        raise ValueError(f"The 'time_limit' parameter of the optimal search must be a "
+                         f"number of seconds > 0 or None. Got {time_limit!r}.")
 
 
 class _Budget(Exception):

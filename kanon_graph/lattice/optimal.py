@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..registry import Partition, register_algorithm
-from .best_effort import DEFAULT_MAX_CHECKS, best_effort_search
+from .best_effort import DEFAULT_MAX_CHECKS, best_effort_search, check_budget
 from .capped import boundary_levels, unreachable_error
 from .frequency import FrequencyEngine, spreads, suppression_budget
 from .lattice import Lattice, StatusMap
@@ -170,19 +170,16 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
     if exact is None:
         exact = lattice.size <= EXACT_UP_TO
     if not exact:
-        _check_budget(max_checks, time_limit)
+        check_budget(max_checks, time_limit)
         levels, value, stats = best_effort_search(
             data, model, scorer, engine, budget, heights, rng=rng, max_checks=max_checks,
             time_limit=time_limit)
-        stats.update({"lattice_size": lattice.size, "metric": metric, "metric_value": value,
-                      "boundary_levels": list(heights),
-                      "frequency_sets": engine.frequency_sets_computed - computed_before,
-                      "rollups": engine.rollups - rollups_before,
-                      "seconds": time.perf_counter() - started})
-        stats["search_seconds"] = stats["seconds"]
+        stats.update(lattice_size=lattice.size, metric=metric, metric_value=value,
+                     boundary_levels=list(heights), rollups=engine.rollups - rollups_before,
+                     frequency_sets=engine.frequency_sets_computed - computed_before)
+        stats["search_seconds"] = stats["seconds"] = time.perf_counter() - started
         status = StatusMap(lattice.dimension)
-        if levels is not None:
-            status.tag(levels, "chosen")
+        status.tags.update({} if levels is None else {levels: "chosen"})
         return OptimalResult(levels, value, status, stats)
     space = _NodeSpace(lattice, scorer)
     nodes, bound, total = space.nodes, space.bound, space.total
@@ -327,17 +324,6 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
     }
     stats["search_seconds"] = stats["seconds"]   # anonymize() overwrites "seconds" with its total
     return OptimalResult(levels, None if levels is None else float(best[0]), status, stats)
-
-
-def _check_budget(max_checks, time_limit):
-    if isinstance(max_checks, bool) or not isinstance(max_checks, (int, np.integer)) \
-            or max_checks < 1:
-        raise ValueError(f"The 'max_checks' parameter of the optimal search must be an "
-                         f"integer >= 1. Got {max_checks!r}.")
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(
-            time_limit, (int, float, np.integer, np.floating)) or not time_limit > 0):
-        raise ValueError(f"The 'time_limit' parameter of the optimal search must be a "
-                         f"number of seconds > 0 or None. Got {time_limit!r}.")
 
 
 def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="numpy",
