@@ -31,7 +31,7 @@ import numpy as np
 
 from .capped import capped_rollup_map
 
-__all__ = ["FrequencySet", "FrequencyEngine", "suppression_budget"]
+__all__ = ["FrequencySet", "FrequencyEngine", "suppression_budget", "spreads"]
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,25 @@ def suppression_budget(suppression, n):
     603
     """
     return int(np.floor((suppression or 0.0) * n + 1e-9))
+
+
+def spreads(model, budget):
+    """Whether a check of ``model`` with ``budget`` suppressed records is monotone.
+
+    Asks :meth:`~kanon_graph.privacy.PrivacyModel.is_monotone`; a model
+    without it is trusted by its ``monotone`` attribute (default True).
+    Only when this is true may a search spread a pass to every more general
+    node and a failure to every more specific one.
+
+    >>> from kanon_graph.privacy import PrivacyModel
+    >>> spreads(PrivacyModel(2, l=2, diversity="entropy"), 0), spreads(
+    ...     PrivacyModel(2, l=2, diversity="entropy"), 3)
+    (True, False)
+    """
+    is_monotone = getattr(model, "is_monotone", None)
+    if is_monotone is not None:
+        return bool(is_monotone(budget))
+    return bool(getattr(model, "monotone", True))
 
 
 def _check_levels(levels, heights):

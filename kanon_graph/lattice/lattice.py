@@ -146,8 +146,9 @@ class Lattice:
         return "-".join(f"{n}{v}" for n, v in zip(self.names, node))
 
     # ---------------------------------------------------------- enumeration
-    def _refuse_large(self, what):
-        if self.size > MAX_NODES:
+    def _refuse_large(self, what, limit=None):
+        limit = MAX_NODES if limit is None else limit
+        if self.size > limit:
             raise ValueError(f"{what}: the lattice has {self.size:,} nodes, more than the "
                              f"{MAX_NODES:,} that may be enumerated; use successors / "
                              f"predecessors or a search that does not enumerate it")
@@ -161,15 +162,19 @@ class Lattice:
         arr = self.array()
         return (tuple(int(v) for v in row) for row in arr)
 
-    def array(self):
+    def array(self, *, max_nodes=None):
         """All nodes as a ``(size, d)`` int16 array, by height then lexicographically.
+
+        Refuses lattices larger than ``max_nodes`` (default :data:`MAX_NODES`);
+        a search that needs the whole array (the exact optimal search) passes
+        its own limit.
 
         Examples
         --------
         >>> Lattice([1, 1]).array().tolist()
         [[0, 0], [0, 1], [1, 0], [1, 1]]
         """
-        self._refuse_large("Lattice.array")
+        self._refuse_large("Lattice.array", max_nodes)
         if self.dimension == 0:
             return np.zeros((1, 0), dtype=np.int16)
         grids = np.indices([h + 1 for h in self.heights], dtype=np.int16)

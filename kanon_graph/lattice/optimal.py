@@ -55,14 +55,27 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..registry import Partition, register_algorithm
+from .best_effort import DEFAULT_MAX_CHECKS, best_effort_search, check_budget
 from .capped import boundary_levels, unreachable_error
-from .frequency import FrequencyEngine, suppression_budget
+from .frequency import FrequencyEngine, spreads, suppression_budget
 from .lattice import Lattice, StatusMap
 from .node_metrics import NODE_METRICS, node_metric
+from .node_space import ArrayStatus
+from .node_space import CandidateQueue as _Queue
+from .node_space import NodeSpace as _NodeSpace
 
 __all__ = ["optimal", "optimal_search", "OptimalResult", "NODE_METRICS", "node_metric"]
 
 _TOL = 1e-12
+
+#: Largest lattice ``optimal`` searches exactly by default (larger: best-effort).
+#: Measured on the wide census (benchmarks/bench_wide.py): 10 QIs (276,480
+#: nodes) exact in ~15 s CPU; 12 QIs (2,211,840) in ~120 s; the exact search
+#: keeps ~80 bytes per node.
+EXACT_UP_TO = 300_000
+
+#: Lattices up to this size get every node left unvisited tagged "pruned" in the status.
+TAG_PRUNED_UP_TO = 300_000
 
 
 @dataclass(frozen=True)
@@ -88,7 +101,8 @@ class OptimalResult:
 
 
 def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
-                   respect_boundaries=False):
+                   respect_boundaries=False, exact=None, max_checks=DEFAULT_MAX_CHECKS,
+                   time_limit=None, rng=None):
     """Search the lattice of ``data`` for the best anonymous node under ``metric``.
 
     Parameters
@@ -106,6 +120,15 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
         Search the capped lattice: values stop at their MAGVals and every
         attribute's levels end at its boundary level
         (:func:`~kanon_graph.lattice.capped.boundary_levels`).
+    exact : bool, optional
+        True: the exact search at any size (it keeps a few dozen bytes per
+        node). False: the best-effort search
+        (:func:`~kanon_graph.lattice.best_effort.best_effort_search`). None
+        (default): exact up to :data:`EXACT_UP_TO` nodes, best-effort above.
+    max_checks, time_limit : int, float, optional
+        The best-effort search's budget: nodes checked, seconds.
+    rng : numpy.random.Generator, optional
+        Seeds the best-effort search's restarts.
 
     Returns
     -------
@@ -129,9 +152,6 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
     if lacking:
         raise ValueError(f"optimal_search needs a hierarchy for every quasi-identifier; "
                          f"none is given for {lacking}")
-    if not getattr(model, "monotone", True):
-        raise ValueError("optimal_search spreads every check by the generalization property, "
-                         "so the privacy model must be monotone (model.monotone is False)")
     respect_boundaries = bool(respect_boundaries)
     if engine is None:
         engine = FrequencyEngine(data, capped=respect_boundaries)
@@ -143,35 +163,55 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
     computed_before = engine.frequency_sets_computed
     rollups_before = engine.rollups
     budget = suppression_budget(suppression, data.n)
+    spread = spreads(model, budget)
     scorer = node_metric(metric, data, budget, respect_boundaries)
     heights = boundary_levels(data, respect_boundaries)
     lattice = Lattice(heights, names=data.names)
-    nodes = lattice.array()
-    total = len(nodes)
-    radix = np.asarray([h + 1 for h in heights], dtype=np.int64)
-    position = np.empty(total, dtype=np.int64)
-    position[_node_key(nodes, radix)] = np.arange(total)
-    bound = scorer.lower_bound(nodes).astype(float)
+    if exact is None:
+        exact = lattice.size <= EXACT_UP_TO
+    if not exact:
+        check_budget(max_checks, time_limit)
+        levels, value, stats = best_effort_search(
+            data, model, scorer, engine, budget, heights, rng=rng, max_checks=max_checks,
+            time_limit=time_limit)
+        stats.update(lattice_size=lattice.size, metric=metric, metric_value=value,
+                     boundary_levels=list(heights), rollups=engine.rollups - rollups_before,
+                     frequency_sets=engine.frequency_sets_computed - computed_before)
+        stats["search_seconds"] = stats["seconds"] = time.perf_counter() - started
+        status = StatusMap(lattice.dimension)
+        status.tags.update({} if levels is None else {levels: "chosen"})
+        return OptimalResult(levels, value, status, stats)
+    space = _NodeSpace(lattice, scorer)
+    nodes, bound, total = space.nodes, space.bound, space.total
     state = np.zeros(total, dtype=np.int8)      # 0 unknown, 1 anonymous, 2 not anonymous
     evaluated = np.zeros(total, dtype=bool)
     dominated = np.zeros(total, dtype=bool)     # more general than an evaluated node (monotone)
-    status = StatusMap(lattice.dimension)
+    checked = []                                # (node, passed) in check order
+    status = StatusMap(lattice.dimension) if not spread else ArrayStatus(space, state, checked)
     best = [np.inf, total, 0]                   # value, position (tie key), suppressed
-    counts = {"checked": 0, "evaluated": 0}
+    counts = {"checked": 0, "evaluated": 0, "tagged": 0}
 
-    def pos(node):
-        return int(position[int(_node_key(np.asarray([node]), radix)[0])])
-
-    def alive():
-        """Nodes that could still beat the best: not failing, not yet scored, bound not worse."""
+    def worse(i):
+        """Can node ``i`` no longer beat the best (by its bound, then its position)?"""
         value, rank, suppressed = best
         tol = _TOL * max(1.0, abs(value)) if np.isfinite(value) else 0.0
-        worse = bound > value + tol
-        if suppressed == 0:
-            # a tie is lost by position only when the best suppresses nothing;
-            # otherwise a later node of equal value may suppress fewer records
-            worse |= (bound >= value - tol) & (np.arange(total) >= rank)
-        return (state != 2) & ~evaluated & ~dominated & ~worse
+        if bound[i] > value + tol:
+            return True
+        # a tie is lost by position only when the best suppresses nothing;
+        # otherwise a later node of equal value may suppress fewer records
+        return suppressed == 0 and bound[i] >= value - tol and i >= rank
+
+    def alive(i):
+        """Could node ``i`` still beat the best: not failing, not yet scored, bound not worse.
+
+        Every reason to be dead is permanent (the best only improves), so
+        the candidate queues may drop a dead node for good.
+        """
+        return state[i] != 2 and not evaluated[i] and not dominated[i] and not worse(i)
+
+    def spread_to(idx, array, value):
+        counts["tagged"] += len(idx)
+        array[idx] = value
 
     def score(i, fs, failing):
         node = tuple(int(v) for v in nodes[i])
@@ -183,13 +223,13 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
         tie = value <= best[0] + tol and (suppressed, i) < (best[2], best[1])
         if value < best[0] - tol or tie:
             best[0], best[1], best[2] = value, i, suppressed
-        above = (nodes >= nodes[i]).all(axis=1)
-        if scorer.monotone:
-            dominated[above] = True
-            dominated[i] = False
         extra = scorer.bound_from(fs)
-        if extra is not None:
-            np.maximum(bound, np.where(above, extra, -np.inf), out=bound)
+        if scorer.monotone or extra is not None:
+            above = space.above(i)
+            if scorer.monotone:
+                spread_to(above[above != i], dominated, True)
+            if extra is not None:
+                space.raise_bound(above, extra)
 
     def check(i):
         node = tuple(int(v) for v in nodes[i])
@@ -197,42 +237,53 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
         failing = engine.failing_groups(node, model)
         counts["checked"] += 1
         ok = int(fs.counts[failing].sum()) <= budget
+        if not spread:             # the check proves nothing about other nodes
+            state[i] = 1 if ok else 2
+            status.tag(node, "anonymous" if ok else "not-anonymous")
+            if ok:
+                score(i, fs, failing)
+            return ok
         # spreading is valid for capped nodes too: a capped class at a more general
         # node is a union of classes of a more specific one (see lattice/capped.py)
-        status.mark(node, ok)
+        checked.append((node, ok))
         if ok:
-            state[(nodes >= nodes[i]).all(axis=1)] = 1
+            spread_to(space.above(i), state, 1)
             score(i, fs, failing)
         else:
-            state[(nodes <= nodes[i]).all(axis=1)] = 2
+            spread_to(space.below(i), state, 2)
             extra = scorer.bound_from(fs)
             if extra is not None:
-                above = (nodes >= nodes[i]).all(axis=1)
-                np.maximum(bound, np.where(above, extra, -np.inf), out=bound)
+                space.raise_bound(space.above(i), extra)
         return ok
 
+    high_first = _Queue(space, highest=True)
+    low_first = _Queue(space, highest=False)
     while True:
-        live = alive()
-        if not live.any():
-            break
-        idx = np.flatnonzero(live)
+        start = None
         if np.isfinite(best[0]) and scorer.exact_without_suppression:
             # Close the gap from above: the candidate whose bound is nearest the best
             # value; if it fails, every more specific node goes with it.
-            start = int(idx[np.lexsort((idx, -bound[idx]))[0]])
+            start = high_first.next(alive)
+            if start is None:
+                break
             if state[start] == 0:
                 check(start)
                 continue
         else:
-            start = int(idx[np.lexsort((idx, bound[idx]))[0]])
+            start = low_first.next(alive)
+            if start is None:
+                break
+        if not spread:                  # no chain: a failure says nothing below it
+            check(start)
+            continue
         if state[start] == 1:           # known anonymous, not yet scored (non-monotone metric)
             node = tuple(int(v) for v in nodes[start])
             score(start, engine.frequency_set(node), engine.failing_groups(node, model))
             continue
         chain = [start]
         while True:
-            succ = [pos(s) for s in lattice.successors(tuple(int(v) for v in nodes[chain[-1]]))]
-            succ = [s for s in succ if live[s] and state[s] == 0]
+            succ = space.successors(chain[-1])
+            succ = [s for s in succ if state[s] == 0 and alive(s)]
             if not succ:
                 break
             chain.append(min(succ, key=lambda s: (bound[s], s)))
@@ -250,36 +301,34 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
 
     levels = None if best[1] == total else tuple(int(v) for v in nodes[best[1]])
     final_live = (state != 2) & ~evaluated
-    for i in np.flatnonzero(final_live):
-        status.tag(nodes[i], "pruned")
+    n_pruned = int(final_live.sum())
+    if total <= TAG_PRUNED_UP_TO:
+        status.tags.update((node, "pruned") for node in map(tuple, nodes[final_live].tolist()))
     if levels is not None:
         status.tag(levels, "chosen")
     stats = {
         "lattice_size": total,
         "nodes_checked": counts["checked"],
         "nodes_evaluated": counts["evaluated"],
+        "nodes_tagged": counts["tagged"],
         "nodes_not_anonymous": int((state == 2).sum()),
-        "nodes_pruned": int(final_live.sum()),
+        "nodes_pruned": n_pruned,
         "frequency_sets": engine.frequency_sets_computed - computed_before,
         "rollups": engine.rollups - rollups_before,
         "metric": metric,
         "metric_value": None if levels is None else float(best[0]),
         "boundary_levels": list(heights),
+        "search": "exact",
+        "proven_optimal": True,
         "seconds": time.perf_counter() - started,
     }
     stats["search_seconds"] = stats["seconds"]   # anonymize() overwrites "seconds" with its total
     return OptimalResult(levels, None if levels is None else float(best[0]), status, stats)
 
 
-def _node_key(nodes, radix):
-    key = np.zeros(len(nodes), dtype=np.int64)
-    for j in range(nodes.shape[1]):
-        key = key * radix[j] + nodes[:, j]
-    return key
-
-
 def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="numpy",
-            respect_boundaries=False):
+            respect_boundaries=False, exact=None, max_checks=DEFAULT_MAX_CHECKS,
+            time_limit=None):
     """The optimal full-domain generalization under ``metric`` (Flash-style search).
 
     Parameters
@@ -288,7 +337,7 @@ def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="n
     model : PrivacyModel
         k, and l-diversity / t-closeness when asked (all monotone).
     rng : numpy.random.Generator
-        Unused: the search is deterministic.
+        Seeds the best-effort search (the exact search is deterministic).
     suppression : float, optional
         Fraction of records that may be suppressed (default 0): the records
         of every class that fails the model are, when they fit the budget.
@@ -304,6 +353,17 @@ def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="n
         release the capped recoding. When the boundaries make the model
         unreachable the error names the binding attributes; a suppression
         budget is used when allowed.
+    exact : bool, optional
+        None (default): the exact search up to :data:`EXACT_UP_TO` lattice
+        nodes, the best-effort search above. True forces the exact search
+        at any size; False the best-effort one. ``stats["proven_optimal"]``
+        says which answered, ``stats["nodes_checked"]`` how many nodes it
+        checked.
+    max_checks : int
+        The best-effort search checks at most this many nodes.
+    time_limit : float, optional
+        The best-effort search stops after this many seconds (the result
+        then depends on the machine's speed).
 
     Returns
     -------
@@ -331,7 +391,8 @@ def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="n
         raise ValueError(f"The 'engine' parameter of the optimal search must be one of "
                          f"['numpy', 'sqlite', 'duckdb']. Got {engine!r}.")
     found = optimal_search(data, model, metric=metric, suppression=suppression or 0.0,
-                           engine=counter, respect_boundaries=respect_boundaries)
+                           engine=counter, respect_boundaries=respect_boundaries,
+                           exact=exact, max_checks=max_checks, time_limit=time_limit, rng=rng)
     engine = FrequencyEngine(data, capped=respect_boundaries)
     if found.levels is None:
         top = boundary_levels(data, respect_boundaries)

@@ -26,6 +26,12 @@ records. So suppressing the whole table is never chosen over a release. The
 string lists stay sorted by plain RV, an upper bound of the charged one, and
 prune only what that bound proves (:meth:`StringList.apply`).
 
+**Monotonicity.** A failure removes the more specific strings only when
+the check is monotone for the budget (k and distinct l; entropy /
+recursive l and t only without suppression:
+:meth:`~kanon_graph.privacy.PrivacyModel.is_monotone`). Otherwise a
+failure removes the failing string alone, and the RV bounds do the pruning.
+
 **Generalization boundaries.** With ``respect_boundaries=True`` the RV
 tables, the pre-pruning and every test use capped recodings (values stop at
 their MAGVals, :mod:`~kanon_graph.lattice.capped`), each attribute's levels
@@ -44,7 +50,7 @@ import numpy as np
 
 from ..registry import Partition
 from .capped import binding_boundaries, boundary_levels, unreachable_error
-from .frequency import FrequencyEngine, suppression_budget
+from .frequency import FrequencyEngine, spreads, suppression_budget
 from .prepruning import prepruning
 from .rv import research_values
 
@@ -147,6 +153,11 @@ class SearchContext:
     @property
     def heights(self):
         return tuple(self.data.heights)
+
+    @property
+    def spread(self):
+        """Whether a failure may be spread to the more specific strings (a monotone check)."""
+        return spreads(self.model, suppression_budget(self.suppression, self.data.n))
 
     def test(self, node):
         """Check one string with the frequency engine."""

@@ -38,7 +38,7 @@ import numpy as np
 
 from ..registry import register_algorithm
 from ..scale._cluster import DEFAULT_WORKERS, client_for, worker_threads
-from .frequency import FrequencyEngine
+from .frequency import FrequencyEngine, spreads, suppression_budget
 from .search_common import make_charge
 from .search_global import (PRUNING_RULES, StringList, best_string, finish, global_loop,
                             make_strings, prepare, string_bytes)
@@ -119,7 +119,8 @@ def _task(token, shared, prefix, bound):
     success = []
     tests = global_loop(strings, lambda node: engine.is_anonymous(
         node, s["model"], s["suppression"]), success,
-        make_charge(engine, s["model"], s["data"].n, s["tables"]))
+        make_charge(engine, s["model"], s["data"].n, s["tables"]),
+        spread=spreads(s["model"], suppression_budget(s["suppression"], s["data"].n)))
     pruned = dict(strings.pruned)
     pruned["lower_rv"] += below
     return success, generated, pruned, tests, engine.frequency_sets_computed - before

@@ -122,7 +122,7 @@ class StringList:
         i = len(self) // 2
         return tuple(int(v) for v in self.levels[i]), float(self.rv[i])
 
-    def apply(self, node, rv, anonymous, at=None, suppressed=0, charged=None):
+    def apply(self, node, rv, anonymous, at=None, suppressed=0, charged=None, spread=True):
         """Remove ``node`` and what its outcome prunes (Figure 4, lines 5-12).
 
         A success still in the list also removes every string ranked below
@@ -137,10 +137,17 @@ class StringList:
         below its plain RV, and a more general string may suppress fewer
         records: it removes only itself and the strings whose plain RV (an
         upper bound of their charged RV) is below ``charged``.
+
+        ``spread=False`` (a check that is not monotone): a failure removes
+        the failing string only.
         """
         if not len(self):
             return
         g = np.asarray(node, dtype=np.int8)
+        if not anonymous and not spread:
+            itself = (self.levels == g).all(1)
+            self.levels, self.rv = self.levels[~itself], self.rv[~itself]
+            return
         if anonymous and suppressed:
             self._apply_charged(g, rv if charged is None else charged)
             return
@@ -191,12 +198,13 @@ class StringList:
             self.rv = self.rv[~drop]
 
 
-def global_loop(strings, test, success, charge=None):
+def global_loop(strings, test, success, charge=None, spread=True):
     """Figure 4's while loop over ``strings``; returns the number of tests.
 
     ``charge(node, rv) -> (charged rv, suppressed)`` values a success that
     suppresses records (:func:`~kanon_graph.lattice.search_common.make_charge`);
-    without it a success is worth its plain RV.
+    without it a success is worth its plain RV. ``spread=False`` when the
+    check is not monotone: a failure then prunes nothing but itself.
     """
     tests = 0
     while len(strings):
@@ -209,7 +217,7 @@ def global_loop(strings, test, success, charge=None):
             if charge is not None:
                 value, suppressed = charge(node, rv)
             success.append((node, value))
-        strings.apply(node, rv, ok, at, suppressed=suppressed, charged=value)
+        strings.apply(node, rv, ok, at, suppressed=suppressed, charged=value, spread=spread)
     return tests
 
 
@@ -278,7 +286,7 @@ def rv_global(data, model, *, rng=None, suppression=None, weights=None, rules=No
                   max_levels=max_levels, respect_boundaries=respect_boundaries)
     strings = _full_string_list(ctx, memory_budget, "rv-global")
     success = []
-    global_loop(strings, ctx.test, success, ctx.charge)
+    global_loop(strings, ctx.test, success, ctx.charge, spread=ctx.spread)
     return finish(ctx, success, algorithm="rv-global", generated=strings.generated,
                   pruned=strings.pruned)
 

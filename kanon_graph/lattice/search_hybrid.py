@@ -57,7 +57,11 @@ def rv_hybrid(data, model, *, rng=None, suppression=None, weights=None, rules=No
     status = StatusMap(len(ctx.heights))
     success = []
 
+    spread = ctx.spread
+
     def decide(node):
+        if not spread:                  # a check proves nothing about other strings
+            return ctx.test(node)
         known = status.is_anonymous(node)
         if known is not None:
             ctx.known += 1
@@ -71,11 +75,11 @@ def rv_hybrid(data, model, *, rng=None, suppression=None, weights=None, rules=No
         charged, suppressed = ctx.charge(node, value) if ok else (value, 0)
         if ok:
             success.append((node, charged))
-        strings.apply(node, value, ok, suppressed=suppressed, charged=charged)
+        strings.apply(node, value, ok, suppressed=suppressed, charged=charged, spread=spread)
 
     local_loop(ctx.pre.lowest, ctx.pre.highest, decide, record)
     local_tests, local_successes = ctx.tests, len(success)
-    global_loop(strings, ctx.test, success, ctx.charge)
+    global_loop(strings, ctx.test, success, ctx.charge, spread=spread)
     success = list(dict.fromkeys(success))
     return finish(ctx, success, algorithm="rv-hybrid", generated=strings.generated,
                   pruned=strings.pruned,

@@ -27,12 +27,19 @@ when the best success found suppresses records, the most general allowed
 string is tested once more as a fallback: a suppressed record is charged the
 lowest RV (as in ``rv-global``), so the answer is never worse than releasing
 every record at the top. Without suppression nothing changes.
+
+**Checks that are not monotone** (entropy / recursive l or t with a
+suppression budget, :meth:`~kanon_graph.privacy.PrivacyModel.is_monotone`):
+a failure no longer proves that the more specific half fails, so the
+pointers are only a guess. When they find no success, the strings of the
+pre-pruned box are tested in ``rv-global``'s order, pruning by RV alone,
+until the best passing one is known (or none passes).
 """
 
 from __future__ import annotations
 
 from ..registry import register_algorithm
-from .search_global import finish, prepare
+from .search_global import _full_string_list, DEFAULT_MEMORY_BUDGET, finish, global_loop, prepare
 
 __all__ = ["rv_local", "local_loop"]
 
@@ -129,6 +136,11 @@ def rv_local(data, model, *, rng=None, suppression=None, weights=None, rules=Non
         if ctx.test(top):
             record(top, True)
         seen.append((top, top in dict(success)))
+    if not success and not ctx.spread:
+        strings = _full_string_list(ctx, DEFAULT_MEMORY_BUDGET, "rv-local")
+        before = ctx.tests
+        global_loop(strings, ctx.test, success, ctx.charge, spread=False)
+        seen.extend((None, None) for _ in range(ctx.tests - before))
     return finish(ctx, success, algorithm="rv-local", generated=len(seen), pruned={})
 
 

@@ -6,6 +6,14 @@ tells which classes break any criterion, so an algorithm that honours it
 readily as k-anonymity. Every criterion here is monotone under
 generalization: merging two classes that satisfy it gives a class that
 satisfies it (for t-closeness this holds for the EMD; Li et al. 2007).
+
+The *check* of a node with a suppression budget ("the records of the
+failing classes fit the budget") is monotone only for k and distinct l: a
+record failing them at a node fails them at every more specific node. For
+entropy / recursive l and t it is not (suppressing the failing classes can
+leave a more specific release that passes where a more general one fails),
+so :meth:`PrivacyModel.is_monotone` tells the lattice searches, per budget,
+whether they may spread a check's outcome through the lattice.
 """
 
 from __future__ import annotations
@@ -50,6 +58,36 @@ class PrivacyModel:
     sensitive: str | None = None
 
     monotone = True
+
+    def is_monotone(self, budget=0):
+        """Whether the check of a node with ``budget`` suppressed records is monotone.
+
+        True when a node that passes (its failing classes hold at most
+        ``budget`` records) makes every more general node pass, and a node
+        that fails makes every more specific node fail, so a search may
+        spread a check both ways (ARX's predictive tagging). Without a
+        budget every criterion here is monotone. With one, k and distinct l
+        stay monotone (a class's size and distinct count only grow when it
+        merges, so the failing records only shrink), entropy / recursive l
+        and t do not.
+
+        Parameters
+        ----------
+        budget : int
+            Records that may be suppressed.
+
+        Examples
+        --------
+        >>> PrivacyModel(5, l=2).is_monotone(10), PrivacyModel(5, t=0.2).is_monotone(10)
+        (True, False)
+        >>> PrivacyModel(5, l=2, diversity="entropy").is_monotone(0)
+        True
+        """
+        if not self.monotone:
+            return False
+        if int(budget) == 0:
+            return True
+        return self.t is None and (self.l is None or self.diversity == "distinct")
 
     @property
     def needs_sensitive(self):

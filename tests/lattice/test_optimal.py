@@ -173,10 +173,12 @@ def test_fars_discernibility_matches_arx(fars_dir, k, levels, value):
         assert found.stats["frequency_sets"] < 400
 
 
-def test_refuses_non_monotone_model():
+def test_model_declared_not_monotone_is_searched_without_spreading():
+    """A model whose check is not monotone is searched node by node, not refused."""
     class Odd(PrivacyModel):
         monotone = False
 
     data = kg.encode(kg.datasets.paper_003_table(), kg.datasets.paper_003_schema())
-    with pytest.raises(ValueError, match="monotone"):
-        optimal_search(data, Odd(2))
+    found = optimal_search(data, Odd(2), metric="height")
+    assert found.levels == _exhaustive(data, Odd(2), "height", 0.0)[3]
+    assert found.status.minimal_anonymous == [] and found.status.maximal_not_anonymous == []
