@@ -6,8 +6,12 @@ Validation happens here, once; algorithms receive clean encoded data.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+import numpy.typing as npt
+import pandas as pd
 
 from ._auto import AUTO_LATTICE_LIMIT, AUTO_LOCAL, choose_algorithm
 from .encoding import encode
@@ -22,6 +26,11 @@ from .result import AnonymizationResult
 from .scale.dask_input import is_dask_frame
 from .scale.dask_input import run_on_dask as _on_dask
 from .scale.sharding import run_algorithm
+
+if TYPE_CHECKING:
+    from .schema import Schema
+
+Progress = Callable[[int, int, str], object]
 
 __all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation", "AUTO_LATTICE_LIMIT",
            "AUTO_LOCAL", "choose_algorithm"]
@@ -158,10 +167,13 @@ def _result(data, release, verification, *, algorithm, k, metrics, stats):
         verification=verification, algorithm=algorithm, k=k, stats=stats, release=release)
 
 
-def anonymize(table, schema, k, *, algorithm="auto", l=None, diversity="distinct", c=1.0,
-              t=None, sensitive=None, suppression=None, respect_boundaries=None,
-              missing="error", metrics=None, seed=0, shard_size=None, scheduler=None,
-              progress=None, **options):
+def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: str = "auto",
+              l: float | None = None, diversity: str = "distinct", c: float = 1.0,
+              t: float | None = None, sensitive: str | None = None,
+              suppression: float | None = None, respect_boundaries: bool | None = None,
+              missing: str = "error", metrics: Sequence[str] | None = None,
+              seed: int | None = 0, shard_size: int | None = None, scheduler: Any = None,
+              progress: Progress | None = None, **options: Any) -> AnonymizationResult:
     """Anonymize ``table`` so that it is k-anonymous (and l-diverse / t-close when asked).
 
     The release is verified before it is returned: its equivalence classes
@@ -281,7 +293,7 @@ def anonymize(table, schema, k, *, algorithm="auto", l=None, diversity="distinct
         else:
             options["respect_boundaries"] = bool(respect_boundaries)
     if seed is None:            # randomness asked for: draw a seed, and record it below
-        seed = int(np.random.SeedSequence().entropy)
+        seed = int(cast(int, np.random.SeedSequence().entropy))  # a fresh draw is an int
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"The 'seed' parameter of anonymize must be a non-negative integer "
                          f"or None. Got {seed!r}.")
@@ -401,8 +413,11 @@ def _check_options(info, options):
                          f"it accepts {known or 'no options'}.")
 
 
-def apply_levels(table, schema, levels, *, k=1, suppress=None, respect_boundaries=False,
-                 missing="error", metrics=None, scheduler=None):
+def apply_levels(table: pd.DataFrame | Any, schema: Schema,
+                 levels: Sequence[int] | Mapping[str, int], *, k: int = 1,
+                 suppress: npt.ArrayLike | None = None, respect_boundaries: bool = False,
+                 missing: str = "error", metrics: Sequence[str] | None = None,
+                 scheduler: Any = None) -> AnonymizationResult:
     """Full-domain generalization of ``table`` to ``levels``.
 
     The result has the same type as :func:`anonymize`'s but is not required

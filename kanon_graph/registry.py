@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -63,9 +63,9 @@ class AlgorithmInfo:
     supports_suppression: bool
     description: str
     supports_boundaries: bool = False
-    default_suppression: object = None
+    default_suppression: float | str | None = None
 
-    def default_budget(self, k, n):
+    def default_budget(self, k: int, n: int) -> int:
         """Records the algorithm may suppress when the user gives no ``suppression``."""
         if not self.supports_suppression or self.default_suppression is None:
             return 0
@@ -73,7 +73,7 @@ class AlgorithmInfo:
             return min(int(k), int(n))
         return int(np.floor(float(self.default_suppression) * n + 1e-9))
 
-    def options(self):
+    def options(self) -> list[str]:
         """Names of the keyword options the function accepts beyond the protocol."""
         # past (data, model): keyword-only options, or plain ones when the author left out '*'
         params = list(inspect.signature(self.function).parameters.values())[2:]
@@ -81,7 +81,7 @@ class AlgorithmInfo:
                 if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
                 and p.name not in ("rng", "suppression", "respect_boundaries")]
 
-    def accepts_any_option(self):
+    def accepts_any_option(self) -> bool:
         return any(p.kind == p.VAR_KEYWORD
                    for p in inspect.signature(self.function).parameters.values())
 
@@ -89,9 +89,11 @@ class AlgorithmInfo:
 _ALGORITHMS: dict[str, AlgorithmInfo] = {}
 
 
-def register_algorithm(name, function=None, *, recoding, needs_hierarchies=False,
-                       supports_suppression=False, supports_boundaries=False,
-                       default_suppression=None, description=None, replace=False):
+def register_algorithm(name: str, function: Callable[..., Partition] | None = None, *,
+                       recoding: str, needs_hierarchies: bool = False,
+                       supports_suppression: bool = False, supports_boundaries: bool = False,
+                       default_suppression: Any = None, description: str | None = None,
+                       replace: bool = False) -> Any:
     """Register ``function`` as algorithm ``name`` (usable as a decorator).
 
     Parameters
@@ -144,12 +146,12 @@ def register_algorithm(name, function=None, *, recoding, needs_hierarchies=False
     return decorate if function is None else decorate(function)
 
 
-def unregister_algorithm(name):
+def unregister_algorithm(name: str) -> None:
     """Remove a registered algorithm."""
     _ALGORITHMS.pop(name, None)
 
 
-def get_algorithm(name):
+def get_algorithm(name: str) -> AlgorithmInfo:
     """The :class:`AlgorithmInfo` registered as ``name``; unknown names list the known ones."""
     try:
         return _ALGORITHMS[name]
@@ -159,6 +161,6 @@ def get_algorithm(name):
         ) from None
 
 
-def algorithms():
+def algorithms() -> list[str]:
     """Names of the registered algorithms, sorted."""
     return sorted(_ALGORITHMS)

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+
+if TYPE_CHECKING:
+    from .privacy import Verification
+    from .recoding import Release
 
 __all__ = ["AnonymizationResult"]
 
@@ -55,30 +60,31 @@ class AnonymizationResult:
     """
 
     table: pd.DataFrame
-    classes: list
-    levels: dict | None
-    level_labels: dict | None
-    metrics: dict
+    classes: list[np.ndarray] | None
+    levels: dict[str, int] | None
+    level_labels: dict[str, str] | None
+    metrics: dict[str, float]
     suppressed: int
-    suppressed_rows: np.ndarray
-    suppressed_mask: np.ndarray
+    suppressed_rows: np.ndarray | None
+    suppressed_mask: np.ndarray | None
     dropped: int
-    verification: object
+    verification: Verification
     algorithm: str
     k: int
-    stats: dict = field(default_factory=dict)
-    release: object = field(default=None, repr=False, compare=False)
+    stats: dict[str, Any] = field(default_factory=dict)
+    release: Release = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
 
-    def class_summary(self):
+    def class_summary(self) -> pd.DataFrame:
         """One row per equivalence class: its released values and size, largest first."""
-        qis = list(self.release.data.schema.quasi_identifiers)
+        data: Any = self.release.data            # an EncodedData
+        qis = list(data.schema.quasi_identifiers)
         # positions within the released table (``classes`` holds input positions,
         # which differ once rows with missing values were dropped)
         rows = [self.table.iloc[c[0]][qis].tolist() + [len(c)] for c in self.release.classes()]
         frame = pd.DataFrame(rows, columns=qis + ["size"])
         return frame.sort_values("size", ascending=False, kind="stable").reset_index(drop=True)
 
-    def summary(self):
+    def summary(self) -> str:
         """A few lines a person can read: classes, sizes, suppression, metrics."""
         sizes = np.array([len(c) for c in self.classes or []])  # None: a Dask release
         lines = [f"algorithm {self.algorithm}, k={self.k}: {self.verification.describe()}"]
@@ -94,12 +100,12 @@ class AnonymizationResult:
         lines.append("metrics: " + ", ".join(f"{n}={v:.6g}" for n, v in self.metrics.items()))
         return "\n".join(lines)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"AnonymizationResult(algorithm={self.algorithm!r}, k={self.k}, "
                 f"rows={len(self.table)}, "
                 f"classes={'on Dask' if self.classes is None else len(self.classes)}, "
                 f"suppressed={self.suppressed}, holds={self.verification.holds})")
 
-    def _repr_html_(self):  # Jupyter's display: kanon_graph.viz.notebook renders it
+    def _repr_html_(self) -> str:  # Jupyter's display: kanon_graph.viz.notebook renders it
         from .viz.notebook import result_html
         return result_html(self)

@@ -26,6 +26,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import pandas as pd
 
 from ._cells import column_kind
 from .exceptions import SchemaError
@@ -99,7 +102,7 @@ class Schema:
     categorical: tuple = ()
     dates: tuple = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in ("quasi_identifiers", "sensitive", "identifiers", "numeric", "categorical",
                      "dates"):
             object.__setattr__(self, name, _names(getattr(self, name), name))
@@ -111,7 +114,7 @@ class Schema:
             )
         roles = {"quasi_identifiers": self.quasi_identifiers, "sensitive": self.sensitive,
                  "identifiers": self.identifiers, "insensitive": self.insensitive or ()}
-        seen = {}
+        seen: dict[str, str] = {}
         for role, names in roles.items():
             for n in names:
                 if n in seen:
@@ -136,7 +139,7 @@ class Schema:
         object.__setattr__(self, "hierarchies", hierarchies)
 
     # ----------------------------------------------------------------- queries
-    def role(self, column):
+    def role(self, column: str) -> str:
         """The role of ``column``: one of :data:`ROLES`."""
         if column in self.quasi_identifiers:
             return "quasi-identifier"
@@ -146,7 +149,7 @@ class Schema:
             return "identifier"
         return "insensitive"
 
-    def kind(self, column, table=None):
+    def kind(self, column: str, table: pd.DataFrame | None = None) -> str:
         """``"numeric"``, ``"date"`` or ``"categorical"``: declared, else from ``table``.
 
         The rule is :func:`kanon_graph._cells.column_kind`, shared with the
@@ -158,11 +161,11 @@ class Schema:
             return "numeric"
         return "date" if column in self.dates else "categorical"
 
-    def hierarchy(self, column):
+    def hierarchy(self, column: str) -> Hierarchy | None:
         """The hierarchy of ``column``, or ``None``."""
         return self.hierarchies.get(column)
 
-    def released_columns(self, table):
+    def released_columns(self, table: pd.DataFrame) -> list[str]:
         """Columns that appear in a release, in table order (identifiers dropped)."""
         keep = set(self.quasi_identifiers) | set(self.sensitive)
         if self.insensitive is None:
@@ -171,7 +174,7 @@ class Schema:
             keep |= set(self.insensitive)
         return [c for c in table.columns if c in keep]
 
-    def check_table(self, table, *, where="anonymize"):
+    def check_table(self, table: pd.DataFrame, *, where: str = "anonymize") -> None:
         """Raise a :class:`SchemaError` naming any schema column missing from ``table``.
 
         A table with two columns of one name is refused too: which of them is
@@ -196,7 +199,7 @@ class Schema:
             )
 
     # -------------------------------------------------------------------- files
-    def to_dict(self):
+    def to_dict(self) -> dict[str, list[str]]:
         """A JSON-ready description (hierarchies by attribute name only)."""
         out = {"quasi_identifiers": list(self.quasi_identifiers)}
         for name in ("sensitive", "identifiers", "numeric", "categorical", "dates"):
@@ -207,7 +210,8 @@ class Schema:
         return out
 
     @classmethod
-    def from_dict(cls, spec, *, base=None, hierarchies=None):
+    def from_dict(cls, spec: dict[str, Any], *, base: str | Path | None = None,
+                  hierarchies: dict[str, Hierarchy] | None = None) -> Schema:
         """Build from a mapping (the content of a schema file).
 
         Keys: ``quasi_identifiers`` (required), ``sensitive``, ``identifiers``,
@@ -240,7 +244,8 @@ class Schema:
         return cls(hierarchies=hier, **args)
 
     @classmethod
-    def from_file(cls, path, *, hierarchies=None):
+    def from_file(cls, path: str | Path, *,
+                  hierarchies: dict[str, Hierarchy] | None = None) -> Schema:
         """Load a schema from a ``.json``, ``.yaml`` or ``.yml`` file.
 
         Hierarchy paths inside the file are relative to the file.

@@ -26,9 +26,13 @@ Readings (a released table cannot say everything):
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from .._cells import date_days, parse_date
@@ -36,6 +40,9 @@ from ..encoding import encode
 from ..exceptions import DataError
 from ..recoding._release import AttributeRelease, Release, _hierarchy_release
 from ._registry import compute_metrics
+
+if TYPE_CHECKING:
+    from ..schema import Schema
 
 __all__ = ["Evaluation", "evaluate"]
 
@@ -225,8 +232,11 @@ def _free_cells(attr, labels, rows, cls, n_classes, index, kept):
     return AttributeRelease(class_labels.astype(object), None, None, None, None, distinct)
 
 
-def evaluate(original, released, schema, k=1, *, l=None, diversity="distinct", c=1.0, t=None,
-             sensitive=None, metrics=None, suppressed=None):
+def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: int = 1, *,
+             l: float | None = None, diversity: str = "distinct", c: float = 1.0,
+             t: float | None = None, sensitive: str | None = None,
+             metrics: Sequence[str] | None = None,
+             suppressed: npt.ArrayLike | None = None) -> Evaluation:
     """Privacy and information loss of ``released``, a release of ``original``.
 
     Parameters
