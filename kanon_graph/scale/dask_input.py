@@ -26,7 +26,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from ..encoding import _kind, _missing_mask
+from .._cells import column_kind as _kind, missing_mask as _missing_mask
 from ..exceptions import DataError, PrivacyError
 from ..recoding import SUPPRESSED
 from ._cluster import client_for
