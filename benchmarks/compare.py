@@ -306,7 +306,8 @@ def main(argv=None):
         print("full Adult, seconds and peak memory" + (" (quick: 5000 rows)" if args.quick else ""))
         timing(args)
     if "local" in parts:
-        print("local recoding on Adult, 8 QIs (issue 12)" + (" (quick)" if args.quick else ""))
+        print("local recoding on Adult, 8 QIs (issue 12)"
+              + (" (quick)" if args.quick else ""))
         local(args, table, hier, ADULT_QIS, write_csv)
 
 

@@ -45,6 +45,7 @@ def test_quick_csv_has_a_measured_row_per_variant_and_k(quick):
         assert int(r["rows"]) == 3000
         loss = float(r["loss_mean"])
         assert 0.0 <= loss <= 1.0 and float(r["seconds"]) > 0, r
+        assert float(r["cpu_seconds"]) > 0
         assert 0.0 <= float(r["gcp"]) <= 1.0
         assert float(r["discernibility"]) >= 3000 * int(r["k"])  # every class has >= k rows
 
