@@ -3,7 +3,8 @@
 Usage::
 
     KANON_GRAPH_DATA=/path/to/shared/data python benchmarks/compare.py [--quick]
-        [--out benchmarks/out] [--only fig45,fig79,timing] [--fig79-rows 5000]
+        [--out benchmarks/out] [--only fig45,fig79,timing,local] [--fig79-rows 5000]
+        [--local-ks 2,5,10,20,50] [--local-skip "k-member:50;bottom-up:50"]
 
 Writes CSV files (and PNG figures when matplotlib is installed) to ``--out``:
 
@@ -35,10 +36,18 @@ Writes CSV files (and PNG figures when matplotlib is installed) to ``--out``:
     set size sampled every 5 ms during the call, so the difference is what
     the algorithm (with encoding, recoding, verification and metrics) added
     at its peak.
+``local.csv``, ``local_loss.png``
+    Issue 12's table (``benchmarks/compare_local.py``): every local-recoding
+    algorithm and variant on full Adult (8 quasi-identifiers, ARX's
+    hierarchies) at ``--local-ks``: mean per-attribute ARX Loss, seconds,
+    GCP and discernibility, ARX 3.9.2's local-recoding figure as a constant
+    row, and Loss against k. ``--local-skip LABEL:K,K;...`` leaves chosen
+    runs out (each still gets a row saying so); nothing is skipped otherwise.
 
 ``--quick`` shrinks everything (samples of 500 and 1000 rows and four k for
 Figures 4-5, 1000 rows and four k for 7-9, a 5000-row sample for the timing
-table). Algorithms that are not registered are skipped with a note.
+table, a 3000-row sample and k = 5, 10 for ``local``). Algorithms that are
+not registered are skipped with a note.
 """
 
 from __future__ import annotations
@@ -57,6 +66,9 @@ from pathlib import Path
 import pandas as pd
 
 import kanon_graph as kg
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from compare_local import local, parse_skip  # noqa: E402  (benchmarks/ is not a package)
 
 ADULT_QIS = ["sex", "age", "race", "marital-status", "education", "native-country",
              "workclass", "occupation"]
@@ -264,12 +276,20 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--out", default=str(Path(__file__).parent / "out"))
     parser.add_argument("--data", default=None)
-    parser.add_argument("--only", default="fig45,fig79,timing")
+    parser.add_argument("--only", default="fig45,fig79,timing,local")
+    parser.add_argument("--local-ks", default="2,5,10,20,50",
+                        help="k values of the local section (full mode)")
+    parser.add_argument("--local-skip", default="",
+                        help='runs the local section leaves out, e.g. "k-member:50;bottom-up:50"')
     parser.add_argument("--fig79-rows", type=int, default=5000)
     parser.add_argument("--one", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--k", type=int, default=5, help=argparse.SUPPRESS)
     parser.add_argument("--rows", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    try:
+        parse_skip(args.local_skip)
+    except ValueError as exc:
+        parser.error(str(exc))
     if args.one:
         return one(args)
     args.out = Path(args.out)
@@ -285,6 +305,10 @@ def main(argv=None):
     if "timing" in parts:
         print("full Adult, seconds and peak memory" + (" (quick: 5000 rows)" if args.quick else ""))
         timing(args)
+    if "local" in parts:
+        print("local recoding on Adult, 8 QIs (issue 12)"
+              + (" (quick)" if args.quick else ""))
+        local(args, table, hier, ADULT_QIS, write_csv)
 
 
 if __name__ == "__main__":
