@@ -17,8 +17,11 @@ from ._auto import AUTO_LATTICE_LIMIT, AUTO_LOCAL, choose_algorithm
 from .encoding import encode
 from .exceptions import PrivacyError, SchemaError
 from .metrics import compute_metrics
-from .privacy import DIVERSITY_KINDS, PrivacyModel
+from .privacy import PrivacyModel
 from .privacy.constraints import Violation, constraint_violations
+from .privacy.parameters import check_fraction as _check_fraction
+from .privacy.parameters import check_int as _check_int
+from .privacy.parameters import privacy_model as _model
 from .privacy.reachability import check_reachable as _check_reachable
 from .recoding import recode_levels, recode_partition
 from .registry import Partition, get_algorithm
@@ -35,49 +38,6 @@ Progress = Callable[[int, int, str], object]
 
 __all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation", "AUTO_LATTICE_LIMIT",
            "AUTO_LOCAL", "choose_algorithm"]
-
-def _check_int(value, name, where, lo, hi, what=""):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
-            or not lo <= value <= hi:
-        raise ValueError(
-            f"The {name!r} parameter of {where} must be an integer in [{lo}, {hi}]{what}. "
-            f"Got {value!r}."
-        )
-    return int(value)
-
-
-def _check_fraction(value, name, where):
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating)) \
-            or not 0 <= value <= 1:
-        raise ValueError(f"The {name!r} parameter of {where} must be a number in [0, 1]. "
-                         f"Got {value!r}.")
-    return float(value)
-
-
-def _is_real(value):
-    """A finite real number (not a bool, not NaN or infinite, not a complex)."""
-    return (not isinstance(value, (bool, np.bool_))
-            and isinstance(value, (int, float, np.integer, np.floating))
-            and bool(np.isfinite(value)))
-
-
-def _model(k, l, diversity, c, t, sensitive, n, where):
-    k = _check_int(k, "k", where, 1, n, " (the number of records)")
-    if l is not None and not (_is_real(l) and l >= 1):
-        raise ValueError(f"The 'l' parameter of {where} must be a number >= 1. "
-                         f"Got {l!r}.")
-    if not isinstance(diversity, str) or diversity not in DIVERSITY_KINDS:
-        raise ValueError(f"The 'diversity' parameter of {where} must be one of "
-                         f"{list(DIVERSITY_KINDS)}. Got {diversity!r}.")
-    if not (_is_real(c) and c > 0):
-        raise ValueError(f"The 'c' parameter of {where} must be a positive number. "
-                         f"Got {c!r}.")
-    if t is not None and not (_is_real(t) and 0 <= t <= 1):
-        raise ValueError(f"The 't' parameter of {where} must be a number in [0, 1]. Got {t!r}.")
-    return PrivacyModel(k, l, diversity, float(c), t, sensitive)
-
 
 def _level_vector(levels, data, where):
     names = data.names

@@ -58,7 +58,7 @@ def lattice_status(data, model, *, suppression=0.0, metric="loss", every=False):
 
 
 def run(args, out):
-    from ..api import _model
+    from ..privacy.parameters import privacy_model as _model
 
     check_sensitive(args)
     if args.format == "png" and not args.output:

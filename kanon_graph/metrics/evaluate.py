@@ -288,7 +288,7 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
     >>> ev.risk["highest"] <= 1 / 3
     True
     """
-    from ..api import _model
+    from ..privacy.parameters import privacy_model as _model
 
     data = encode(original, schema, where="evaluate")
     if not isinstance(released, pd.DataFrame):
