@@ -7,7 +7,7 @@ Two tables:
   50, for ``sd`` (default ``variant="graph"``), ``sd`` with
   ``variant="paper"`` and ``mondrian`` (the reference of issue 12's target);
   ``--free`` also runs SD hierarchy-free, as the paper intends.
-* **patients** (``benchmarks/patients.py``: issue 17's continuous table, no
+* **patients** (``benchmarks/tables.py``: issue 17's continuous table, no
   hierarchies) at 5,000 / 20,000 / 80,000 rows, k = 5, default variant. The
   paper variant is cubic there (issue 17: 144 s at 3,000 rows), so it runs
   only at the sizes given with ``--paper-patients``.
@@ -42,7 +42,7 @@ import pandas as pd
 import kanon_graph as kg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from patients import make_patients, patients_schema  # noqa: E402
+from tables import patients as make_patients, patients_schema  # noqa: E402
 
 QIS = ["sex", "age", "race", "marital-status", "education", "native-country",
        "workclass", "occupation"]
