@@ -118,3 +118,20 @@ def test_registered_as_local_and_hierarchy_free():
     info = kg.registry.get_algorithm("systematic")
     assert info.recoding == "local" and not info.needs_hierarchies
     assert "Kabir" in info.description
+
+
+def test_paper_001_table_from_adult(adult_dir):
+    # paper 001, section 5.3: Age, Gender, Zip code (here native-country),
+    # Occupation sensitive
+    table, schema = kg.baselines.paper_001_adult(adult_dir)
+    assert list(table.columns) == ["age", "sex", "native-country", "occupation"]
+    assert len(table) == 30162
+    assert list(schema.quasi_identifiers) == ["age", "sex", "native-country"]
+    assert list(schema.sensitive) == ["occupation"]
+    res = kg.anonymize(table.head(3000), schema, k=4, algorithm="systematic")
+    assert min(len(c) for c in res.classes) >= 4
+
+
+def test_paper_001_table_names_a_missing_path(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nowhere"):
+        kg.baselines.paper_001_adult(tmp_path / "nowhere")
