@@ -3,6 +3,8 @@
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import kanon_graph as kg
 from kanon_graph.baselines.systematic import _cluster
@@ -135,3 +137,19 @@ def test_paper_001_table_from_adult(adult_dir):
 def test_paper_001_table_names_a_missing_path(tmp_path):
     with pytest.raises(FileNotFoundError, match="nowhere"):
         kg.baselines.paper_001_adult(tmp_path / "nowhere")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.sampled_from("abc")), min_size=1, max_size=40),
+       st.integers(1, 40), st.integers(0, 39))
+def test_sizes_are_bounded_on_any_small_table(rows, k, first):
+    # duplicates, ties and k up to n: every record lands in one cluster of
+    # k..2k-1 records (a single cluster of n records when n < 2k)
+    k = min(k, len(rows))
+    table = pd.DataFrame(rows, columns=["x", "c"]).assign(s="a")
+    schema = kg.Schema(quasi_identifiers=["x", "c"], sensitive=["s"], categorical=["c"])
+    graph = RecordGraph(encode(table, schema))
+    class_of, seeds, _ = _cluster(graph, k, graph.node_of[first % len(rows)])
+    sizes = np.bincount(class_of, minlength=len(seeds))
+    assert sizes.sum() == len(rows) and len(sizes) == len(seeds)
+    assert sizes.min() >= k and sizes.max() <= 2 * k - 1
