@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Union, cast
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
 from ._auto import AUTO_LATTICE_LIMIT, AUTO_LOCAL, choose_algorithm
+from ._progress import Reporter, reporter
 from .encoding import encode
 from .exceptions import PrivacyError, SchemaError
 from .metrics import compute_metrics
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from .schema import Schema
 
 Progress = Callable[[int, int, str], object]
+ProgressArg = Union[None, bool, Progress, Reporter]
 
 __all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation", "AUTO_LATTICE_LIMIT",
            "AUTO_LOCAL", "choose_algorithm"]
@@ -134,7 +136,7 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
               suppression: float | None = None, respect_boundaries: bool | None = None,
               missing: str = "error", metrics: Sequence[str] | None = None,
               seed: int | None = 0, shard_size: int | None = None, scheduler: Any = None,
-              progress: Progress | None = None, **options: Any) -> AnonymizationResult:
+              progress: ProgressArg = None, **options: Any) -> AnonymizationResult:
     """Anonymize ``table`` so that it is k-anonymous (and l-diverse / t-close when asked).
 
     The release is verified before it is returned: its equivalence classes
@@ -202,8 +204,15 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
         ``rv-distributed``'s subsets. ``None`` runs shards in this process;
         an address (``"tcp://host:8786"``) or a Client uses that cluster
         (optional extra ``pip install "kanon_graph[dask]"``).
-    progress : callable, optional
-        ``progress(done, total, text)``, called after each shard.
+    progress : None, bool or callable
+        Report progress: ``True`` draws a tqdm bar on stderr, a callable is
+        called as ``progress(done, total, text)`` with ``done`` rising to
+        ``total``. What a step is: a shard of a sharded run, a partition of
+        a Dask table, else the algorithm's own steps (phases of ``mst``,
+        ``sd`` and ``k-member``, rounds of ``bottom-up``, lattice levels of
+        ``optimal`` and ``incognito``). Other algorithms ignore it
+        (``kg.registry.get_algorithm(name).reports_progress()`` tells). Off
+        (``None``, the default) it costs nothing.
     **options
         Passed to the algorithm.
 
@@ -219,12 +228,28 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
     >>> res.verification.k_achieved >= 5
     True
     """
-    if is_dask_frame(table):
-        return _on_dask(anonymize, table, schema, "anonymize", scheduler, progress, k,
-                        algorithm=algorithm, l=l, diversity=diversity, c=c, t=t,
-                        sensitive=sensitive, suppression=suppression,
-                        respect_boundaries=respect_boundaries, missing=missing,
-                        metrics=metrics, seed=seed, shard_size=shard_size, **options)
+    with reporter(progress, "anonymize") as report:
+        if is_dask_frame(table):
+            return _on_dask(anonymize, table, schema, "anonymize", scheduler, report, k,
+                            algorithm=algorithm, l=l, diversity=diversity, c=c, t=t,
+                            sensitive=sensitive, suppression=suppression,
+                            respect_boundaries=respect_boundaries, missing=missing,
+                            metrics=metrics, seed=seed, shard_size=shard_size, **options)
+        return _anonymize(table, schema, k, algorithm=algorithm, l=l, diversity=diversity, c=c,
+                          t=t, sensitive=sensitive, suppression=suppression,
+                          respect_boundaries=respect_boundaries, missing=missing,
+                          metrics=metrics, seed=seed, shard_size=shard_size,
+                          scheduler=scheduler, progress=report, options=options)
+
+
+def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
+               l: float | None, diversity: str, c: float, t: float | None,
+               sensitive: str | None, suppression: float | None,
+               respect_boundaries: bool | None, missing: str,
+               metrics: Sequence[str] | None, seed: int | None, shard_size: int | None,
+               scheduler: Any, progress: Reporter,
+               options: dict[str, Any]) -> AnonymizationResult:
+    """:func:`anonymize` on a pandas table, ``progress`` already a reporter."""
     started = time.perf_counter()
     auto = algorithm == "auto"
     if not auto:
