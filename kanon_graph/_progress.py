@@ -73,7 +73,9 @@ class TqdmBar:
         if bar is None or bar.total != total:
             bar = self._open(total)
         bar.set_postfix_str(text, refresh=False)
-        bar.update(done - bar.n)
+        bar.update(done - bar.n)           # drawn at most every 0.1 s (tqdm's mininterval)
+        if done >= total:
+            bar.refresh()                  # but the finished state always
 
     step = __call__
 

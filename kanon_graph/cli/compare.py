@@ -48,7 +48,8 @@ def run(args, out):
         table, schema, _ = read_input(args, progress)
         progress.phase(f"running {len(args.algorithms) * len(args.k)} anonymizations")
         frame = compare(table, schema, args.algorithms, args.k, metrics=args.metrics,
-                        suppression=args.suppression, seed=args.seed, progress=progress)
+                        suppression=args.suppression, seed=args.seed,
+                        progress=progress if progress.enabled else None)
     finally:
         progress.close()
     if args.output:
