@@ -33,6 +33,10 @@ from .scale.dask_input import run_on_dask as _on_dask
 from .scale.sharding import run_algorithm
 
 if TYPE_CHECKING:
+    from .encoding import EncodedTable
+    from .privacy._model import Verification
+    from .recoding._release import Release
+    from .registry import AlgorithmInfo
     from .schema import Schema
 
 Progress = Callable[[int, int, str], object]
@@ -41,9 +45,10 @@ ProgressArg = Union[None, bool, Progress, Reporter]
 __all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation", "AUTO_LATTICE_LIMIT",
            "AUTO_LOCAL", "choose_algorithm"]
 
-def _level_vector(levels, data, where):
+def _level_vector(levels: Sequence[int] | Mapping[str, int], data: EncodedTable,
+                  where: str) -> tuple[int, ...]:
     names = data.names
-    if isinstance(levels, dict):
+    if isinstance(levels, Mapping):
         unknown = sorted(set(levels) - set(names))
         if unknown:
             raise SchemaError(f"{where}: levels given for {unknown}, which are not "
@@ -60,7 +65,7 @@ def _level_vector(levels, data, where):
                  for l, a in zip(levels, data.attributes))
 
 
-def _recode(data, partition, algorithm):
+def _recode(data: EncodedTable, partition: Partition, algorithm: str) -> Release:
     class_of = np.asarray(partition.class_of)
     if class_of.shape != (data.n,):
         raise PrivacyError(f"algorithm {algorithm!r} returned {class_of.shape} class labels for "
@@ -77,9 +82,9 @@ def _recode(data, partition, algorithm):
     return recode_partition(data, partition.class_of)
 
 
-def _check_cover(release):
+def _check_cover(release: Release) -> None:
     """Every record is in the release once, and every released value covers it."""
-    data = release.data
+    data = cast("EncodedTable", release.data)
     if release.class_of.shape != (data.n,):
         raise PrivacyError(f"the release has {release.class_of.shape} class labels for "
                            f"{data.n} records")
@@ -104,7 +109,7 @@ def _check_cover(release):
                                f"the original value {attr.domain[attr.codes[row]]!r}")
 
 
-def _level_labels(data, levels):
+def _level_labels(data: EncodedTable, levels: Sequence[int]) -> dict[str, str]:
     out = {}
     for attr, level in zip(data.attributes, levels):
         if attr.hierarchy is not None:
@@ -114,9 +119,11 @@ def _level_labels(data, levels):
     return out
 
 
-def _result(data, release, verification, *, algorithm, k, metrics, stats):
+def _result(data: EncodedTable, release: Release, verification: Verification, *,
+            algorithm: str, k: int, metrics: Sequence[str] | None,
+            stats: dict[str, Any]) -> AnonymizationResult:
     table = release.table()
-    positions = data.positions
+    positions = cast("npt.NDArray[np.int64]", data.positions)   # encode() always sets them
     classes = [positions[c] for c in release.classes()]
     suppressed_mask = release.class_of < 0
     suppressed_rows = np.asarray(table.index)[suppressed_mask]
@@ -318,7 +325,8 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
     return result
 
 
-def _released_k(table_out, quasi_identifiers, class_of):
+def _released_k(table_out: pd.DataFrame, quasi_identifiers: list[str],
+                class_of: npt.NDArray[np.int64]) -> int:
     """Smallest class, recomputed from the released values of the released rows.
 
     Suppressed rows are left out by position, not by their ``*`` cells, so a
@@ -328,7 +336,7 @@ def _released_k(table_out, quasi_identifiers, class_of):
     return int(released.value_counts().min()) if len(released) else 0
 
 
-def _check_options(info, options):
+def _check_options(info: AlgorithmInfo, options: dict[str, Any]) -> None:
     if not options or info.accepts_any_option():
         return
     known = info.options()

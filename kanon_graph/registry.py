@@ -141,7 +141,7 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
         raise ValueError(f"The 'recoding' parameter of register_algorithm must be one of "
                          f"{list(RECODINGS)}. Got {recoding!r}.")
 
-    def decorate(fn):
+    def decorate(fn: Callable[..., Partition]) -> Callable[..., Partition]:
         if name in _ALGORITHMS and not replace:
             raise ValueError(f"An algorithm named {name!r} is already registered; "
                              f"pass replace=True to replace it.")
