@@ -92,6 +92,6 @@ def _run(table: pd.DataFrame, schema: Schema, info: Any, k: int, metrics: Sequen
                     "suppressed": None, **{m: None for m in metrics},
                     "error": " ".join(str(exc).split())})
     else:
-        row.update({"seconds": res.stats["seconds"], "classes": len(res.classes),
+        row.update({"seconds": res.stats["seconds"], "classes": None if res.classes is None else len(res.classes),
                     "suppressed": res.suppressed, **res.metrics, "error": ""})
     return row
