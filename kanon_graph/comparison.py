@@ -92,6 +92,7 @@ def _run(table: pd.DataFrame, schema: Schema, info: Any, k: int, metrics: Sequen
                     "suppressed": None, **{m: None for m in metrics},
                     "error": " ".join(str(exc).split())})
     else:
-        row.update({"seconds": res.stats["seconds"], "classes": None if res.classes is None else len(res.classes),
+        classes = None if res.classes is None else len(res.classes)
+        row.update({"seconds": res.stats["seconds"], "classes": classes,
                     "suppressed": res.suppressed, **res.metrics, "error": ""})
     return row
