@@ -18,6 +18,7 @@ from .encoding import encode
 from .exceptions import PrivacyError, SchemaError
 from .metrics import compute_metrics
 from .privacy import PrivacyModel
+from .privacy._check import released_k
 from .privacy.constraints import Violation, constraint_violations
 from .privacy.parameters import check_fraction as _check_fraction
 from .privacy.parameters import check_int as _check_int
@@ -112,8 +113,8 @@ def _level_labels(data, levels):
     return out
 
 
-def _result(data, release, verification, *, algorithm, k, metrics, stats):
-    table = release.table()
+def _result(data, release, verification, *, algorithm, k, metrics, stats, table=None):
+    table = release.table() if table is None else table
     positions = data.positions
     classes = [positions[c] for c in release.classes()]
     suppressed_mask = release.class_of < 0
@@ -272,7 +273,8 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
     _check_cover(release)
     verification = model.verify(release.class_of, data)
     table_out = release.table()
-    independent = _released_k(table_out, list(schema.quasi_identifiers), release.class_of)
+    # the independent k, counted on the cells of the very table the user receives
+    independent = released_k(table_out, schema.quasi_identifiers, release.class_of >= 0)
     if not verification.holds or (verification.released and independent < model.k):
         raise PrivacyError(f"algorithm {algorithm!r} produced a release that fails its privacy "
                            f"check: {verification.describe()}; it is not returned")
@@ -283,7 +285,7 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
     if auto:
         stats["auto"] = f"chose {algorithm}: {why}"
     result = _result(data, release, verification, algorithm=algorithm, k=model.k,
-                     metrics=metrics, stats=stats)
+                     metrics=metrics, stats=stats, table=table_out)
     if respect_boundaries or partition.capped:
         broken = constraint_violations(result)
         if broken:
@@ -291,16 +293,6 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
                                f"beyond their MAGVal, e.g. {broken[0]}; it is not returned")
     stats["seconds"] = time.perf_counter() - started
     return result
-
-
-def _released_k(table_out, quasi_identifiers, class_of):
-    """Smallest class, recomputed from the released values of the released rows.
-
-    Suppressed rows are left out by position, not by their ``*`` cells, so a
-    record honestly generalized to roots labelled ``*`` still counts.
-    """
-    released = table_out[quasi_identifiers].iloc[np.flatnonzero(class_of >= 0)].astype(str)
-    return int(released.value_counts().min()) if len(released) else 0
 
 
 def _check_options(info, options):
