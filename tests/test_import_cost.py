@@ -137,3 +137,21 @@ def test_lazy_kernel_runs_as_python_without_numba(monkeypatch):
     monkeypatch.setattr(_jit, "HAVE_NUMBA", False)
     kernel = _jit.njit(lambda x: x + 1)
     assert kernel(1) == 2 and kernel.compile() is kernel.py_func
+
+
+def test_datasets_io_and_viz_load_on_first_use():
+    report = _fresh("""
+        import json, sys
+        import kanon_graph as kg
+        before = sorted(m for m in ("kanon_graph.datasets", "kanon_graph.io", "kanon_graph.viz")
+                        if m in sys.modules)
+        names = [kg.io.read_table.__name__, kg.datasets.make_census.__name__,
+                 kg.viz.hierarchy_text.__name__]
+        print(json.dumps({"before": before, "names": names,
+                          "listed": all(n in dir(kg) for n in ("datasets", "io", "viz"))}))
+    """)
+    assert report == {"before": [], "names": ["read_table", "make_census", "hierarchy_text"],
+                      "listed": True}
+    import kanon_graph as kg
+    with pytest.raises(AttributeError, match="no attribute 'nonexistent'"):
+        kg.nonexistent
