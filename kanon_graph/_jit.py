@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib.util
+import threading
 import types
 import warnings
 
@@ -33,6 +34,8 @@ __all__ = ["HAVE_NUMBA", "LazyKernel", "njit"]
 
 HAVE_NUMBA = importlib.util.find_spec("numba") is not None
 """Whether numba is installed (found without importing it)."""
+
+_COMPILING = threading.RLock()  # kernels called from threads compile once (recursive: callees)
 
 
 class LazyKernel:
@@ -54,12 +57,13 @@ class LazyKernel:
 
     def compile(self):
         """Import numba, compile the kernel (or load it from the cache), and return it."""
-        if self._dispatcher is None:
-            if not HAVE_NUMBA:  # pragma: no cover - exercised only without numba
-                self._dispatcher = self.py_func
-                return self._dispatcher
-            _bind_callees(self.py_func)
-            self._dispatcher = _compile(self.py_func, self.options)
+        with _COMPILING:
+            if self._dispatcher is None:
+                if not HAVE_NUMBA:  # pragma: no cover - exercised only without numba
+                    self._dispatcher = self.py_func
+                    return self._dispatcher
+                _bind_callees(self.py_func)
+                self._dispatcher = _compile(self.py_func, self.options)
         return self._dispatcher
 
     @property
