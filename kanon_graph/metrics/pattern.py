@@ -1,7 +1,7 @@
 """Pattern preservation: do the rules a tree finds on the raw data survive the release?
 
-The evaluation of Sarrafi Aghdam & Sonehara (2016), section 6.2.2 and
-Figures 6-9: grow a recursive-partitioning (CART) tree for a target column on
+The evaluation of Morton, Mahoui, Gibson & Yechuri (2012), section 6.2.2
+and Figures 6-9: grow a recursive-partitioning (CART) tree for a target column on
 the original table and on the released one, and compare their rules.
 """
 
@@ -244,9 +244,9 @@ def pattern_utility(original, released, target, schema=None, *, top=5, tolerance
 
     References
     ----------
-    Sarrafi Aghdam, M. R. & Sonehara, N. (2016), "On enhancing data utility in
-    k-anonymization for data without hierarchical taxonomies", section 6.2.2
-    and Figures 6-9 (recursive partitioning on raw and anonymized Adult).
+    Morton, S., Mahoui, M., Gibson, P. J. & Yechuri, S. (2012), "An enhanced
+    utility-driven data anonymization method", section 6.2.2 and Figures 6-9
+    (recursive partitioning on raw and anonymized Adult).
 
     Examples
     --------

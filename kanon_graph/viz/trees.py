@@ -32,8 +32,8 @@ def pattern_trees_figure(result, *, max_depth=None, figsize=None, fontsize=7):
 
     References
     ----------
-    Sarrafi Aghdam, M. R. & Sonehara, N. (2016), "On enhancing data utility in
-    k-anonymization for data without hierarchical taxonomies", Figures 6-9.
+    Morton, S., Mahoui, M., Gibson, P. J. & Yechuri, S. (2012), "An enhanced
+    utility-driven data anonymization method", Figures 6-9.
     """
     plt = pyplot("pattern_trees_figure")
     from sklearn.tree import plot_tree
