@@ -143,10 +143,15 @@ class _Spans:
         return min(a, b), max(a, b)
 
     def describe(self, op, t):
-        """``op t`` in words: a number, or the last / first leaf on its side."""
+        """``op t`` in words: a number, the leaves on its side (up to 4), or the last /
+        first leaf on its side in hierarchy order."""
         if self.leaf_labels is None:
             return f"{op} {t:g}"
         last = len(self.leaf_labels) - 1
+        cut = int(np.clip(np.floor(t), -1, last))
+        side = self.leaf_labels[:cut + 1] if op == "<=" else self.leaf_labels[cut + 1:]
+        if 0 < len(side) <= 4:
+            return "in {" + ", ".join(map(str, side)) + "}"
         if op == "<=":
             return f"<= '{self.leaf_labels[int(np.clip(np.floor(t), 0, last))]}' (hierarchy order)"
         return f">= '{self.leaf_labels[int(np.clip(np.floor(t) + 1, 0, last))]}' (hierarchy order)"

@@ -124,7 +124,8 @@ def _rules(tree, space, classes, raw):
             best = int(np.argmax(shares))
             merged = {}
             for cond in path:                          # keep the tightest bound per test
-                key = (cond.column, cond.op)
+                # on raw values A.lo = A.hi, so both columns bound the same value
+                key = (cond.attribute if raw and cond.attribute else cond.column, cond.op)
                 old = merged.get(key)
                 if old is None or (cond.threshold < old.threshold) == (cond.op == "<="):
                     merged[key] = cond

@@ -21,7 +21,7 @@ def pattern_trees_figure(result, *, max_depth=None, figsize=None, fontsize=7):
     max_depth : int, optional
         Draw only the top levels.
     figsize : (float, float), optional
-        Default: 7 inches wide per tree, 5 high.
+        Default: 10 inches wide per tree, 7 high.
     fontsize : int
 
     Returns
@@ -38,7 +38,7 @@ def pattern_trees_figure(result, *, max_depth=None, figsize=None, fontsize=7):
     plt = pyplot("pattern_trees_figure")
     from sklearn.tree import plot_tree
 
-    fig, axes = plt.subplots(1, 2, figsize=figsize or (14, 5))
+    fig, axes = plt.subplots(1, 2, figsize=figsize or (20, 7))
     for ax, name in zip(axes, ("original", "released")):
         tree = result.trees[name]
         plot_tree(tree, ax=ax, feature_names=list(result.columns),
