@@ -101,9 +101,9 @@ def test_bad_target_names_the_parameter_and_the_column():
 def test_missing_scikit_learn_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "sklearn", None)
     frame = table()
-    with pytest.raises(ImportError, match=r"kanon_graph\[ml\]"):
+    with pytest.raises(ImportError, match=r"pip install -e \"\.\[ml\]\" \(the ml extra\)"):
         classification_utility(frame, frame, "label", schema())
-    with pytest.raises(ImportError, match=r"kanon_graph\[ml\]"):
+    with pytest.raises(ImportError, match=r"pip install -e \"\.\[ml\]\" \(the ml extra\)"):
         kg.evaluate(frame, frame.assign(label=frame["label"]), schema(), target="label")
     assert "classification_accuracy" not in kg.evaluate(frame, frame, schema()).metrics
 

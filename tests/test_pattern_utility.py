@@ -107,7 +107,7 @@ def test_bad_target_names_the_parameter_and_the_column():
 def test_missing_scikit_learn_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "sklearn", None)
     frame = table()
-    with pytest.raises(ImportError, match=r"kanon_graph\[ml\]"):
+    with pytest.raises(ImportError, match=r"pip install -e \"\.\[ml\]\" \(the ml extra\)"):
         pattern_utility(frame, frame, "label", schema())
 
 

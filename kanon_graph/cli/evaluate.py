@@ -24,7 +24,7 @@ def register(commands):
     ev.add_argument("--target", metavar="COLUMN",
                     help="a class column of ORIGINAL: also compute the metrics that need a "
                     "target (classification_accuracy, classification_f1; needs scikit-learn, "
-                    "pip install 'kanon_graph[ml]')")
+                    "pip install -e '.[ml]')")
     ev.add_argument("--report", metavar="REPORT.json", help="write the measures as JSON")
     ev.add_argument("--check", action="store_true",
                     help="exit with code 3 when a requested criterion does not hold")

@@ -40,7 +40,7 @@ def require_sklearn(where):
         import sklearn  # noqa: F401
     except ImportError:
         raise ImportError(f"{where} needs scikit-learn, which is not installed: "
-                          f"pip install 'kanon_graph[ml]'") from None
+                          f'pip install -e ".[ml]" (the ml extra)') from None
 
 
 class _Spans:

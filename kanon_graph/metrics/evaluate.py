@@ -263,7 +263,7 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
     target : str, optional
         A class column of ``original`` (not a quasi-identifier); with it the
         metrics that need a target (``classification_accuracy``,
-        ``classification_f1``; scikit-learn, ``pip install 'kanon_graph[ml]'``)
+        ``classification_f1``; scikit-learn, ``pip install -e ".[ml]"``)
         are computed too.
 
     Returns

@@ -239,7 +239,7 @@ def pattern_utility(original, released, target, schema=None, *, top=5, tolerance
     Raises
     ------
     ImportError
-        scikit-learn is missing (``pip install 'kanon_graph[ml]'``).
+        scikit-learn is missing (``pip install -e ".[ml]"``).
     ValueError
         ``target`` is not a column of ``original`` or is a quasi-identifier.
 
