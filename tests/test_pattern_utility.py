@@ -121,3 +121,23 @@ def test_trees_figure_draws_both_trees(tmp_path):
     assert all(len(ax.texts) >= 3 for ax in fig.axes)     # a box per node
     fig.savefig(tmp_path / "trees.png")
     assert (tmp_path / "trees.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_hierarchy_free_value_sets_and_suppressed_rows():
+    """Without hierarchies: a zip released as the set {z1,z2} destroys the zip rules;
+    kept zips survive even with suppressed rows, which are encoded as their own value."""
+    frame = table()
+    free = kg.Schema(quasi_identifiers=["age", "zip"], numeric=["age"], categorical=["zip"])
+    merged = decades_without_zip(frame).assign(zip="{z1,z2}")
+    pu = pattern_utility(frame, merged, "label", free, min_samples_leaf=1)
+    assert _by_class(pu) == {"young": True, "hi": False, "lo": False}
+    assert {c for c in pu.columns if c.startswith("zip")} == {"zip=z1", "zip=z2"}
+    kept = decades_without_zip(frame).assign(zip=frame["zip"])
+    kept.loc[[0, 1, 2, 3], ["age", "zip"]] = "*"
+    pu = pattern_utility(frame, kept, "label", free, min_samples_leaf=1)
+    assert all(pu.survives) and len(pu.top) == 3
+    space = kg.metrics._features.FeatureSpace(kg.evaluate(frame, kept, free).release)
+    released = space.released([0, 4])
+    assert list(released[:, -1]) == [1.0, 0.0]                   # the suppressed column
+    assert list(released[0, :2]) == [20.0, 59.0]                 # '*': the whole age range
+    assert list(released[0, 2:4]) == [1.0, 1.0]                  # '*': every zip
