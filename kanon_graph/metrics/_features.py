@@ -48,6 +48,7 @@ class _Spans:
 
     def __init__(self, attr, rel, class_of, sizes):
         self.name = attr.name
+        self.codes = np.asarray(attr.codes)
         h = attr.hierarchy
         if h is not None:
             if attr.kind == "numeric" and h.leaf_values is not None:
@@ -106,7 +107,7 @@ class _Spans:
         v = self.raw[rows]
         if level is not None:
             if self.level_map is not None:
-                node = np.asarray(self.level_map[level])[self._codes[rows]]
+                node = np.asarray(self.level_map[level])[self.codes[rows]]
                 return (np.column_stack([self.node_lo[level][node], self.node_hi[level][node]]),
                         np.zeros(len(rows), dtype=bool))
             if level == 0:
@@ -217,7 +218,6 @@ class FeatureSpace:
             rel = release.attributes[attr.name]
             if attr.hierarchy is not None or attr.kind == "numeric":
                 reader = _Spans(attr, rel, class_of, sizes)
-                reader._codes = np.asarray(attr.codes)
             else:
                 reader = _Members(attr, rel, class_of, sizes)
             self.attributes.append(reader)
