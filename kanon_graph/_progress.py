@@ -1,7 +1,8 @@
 """One notion of progress: the ``progress=`` value of a long call, turned into a reporter.
 
 Every long call (``anonymize`` with ``mst``, ``sd``, ``k-member``,
-``bottom-up``, ``optimal``, ``incognito``, sharded and Dask runs, and
+``bottom-up``, ``optimal``, ``incognito``, ``rv-global``, ``rv-hybrid``,
+sharded and Dask runs, and
 :func:`kanon_graph.compare`) takes ``progress=``:
 
 * ``None`` or ``False`` (default): nothing is reported, at no cost;

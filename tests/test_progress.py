@@ -7,7 +7,8 @@ import kanon_graph as kg
 from kanon_graph._progress import Reporter, TqdmBar, reporter
 from kanon_graph.registry import get_algorithm
 
-REPORTING = ["mst", "sd", "k-member", "bottom-up", "optimal", "incognito"]
+REPORTING = ["mst", "sd", "k-member", "bottom-up", "optimal", "incognito", "rv-global",
+             "rv-hybrid"]
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +40,7 @@ def test_each_reporting_algorithm_rises_to_its_total(census, algorithm):
     _assert_rises_to_total(seen)
 
 
-@pytest.mark.parametrize("algorithm", ["optimal", "incognito", "bottom-up"])
+@pytest.mark.parametrize("algorithm", ["optimal", "incognito", "bottom-up", "rv-global"])
 def test_searches_with_suppression_report_too(census, algorithm):
     table, schema = census
     seen, record = _recorder()

@@ -198,15 +198,19 @@ class StringList:
             self.rv = self.rv[~drop]
 
 
-def global_loop(strings, test, success, charge=None, spread=True):
+def global_loop(strings, test, success, charge=None, spread=True, report=None):
     """Figure 4's while loop over ``strings``; returns the number of tests.
 
     ``charge(node, rv) -> (charged rv, suppressed)`` values a success that
     suppresses records (:func:`~kanon_graph.lattice.search_common.make_charge`);
     without it a success is worth its plain RV. ``spread=False`` when the
     check is not monotone: a failure then prunes nothing but itself.
+    ``report(done, total, text)`` (a :mod:`kanon_graph._progress` reporter)
+    hears every 16 tests, and at the end, how many of the strings the loop
+    started with are decided (tested or pruned).
     """
     tests = 0
+    start = len(strings)
     while len(strings):
         at = len(strings) // 2
         node, rv = strings.midpoint()
@@ -218,6 +222,11 @@ def global_loop(strings, test, success, charge=None, spread=True):
                 value, suppressed = charge(node, rv)
             success.append((node, value))
         strings.apply(node, rv, ok, at, suppressed=suppressed, charged=value, spread=spread)
+        if report and (tests % 16 == 0 or not len(strings)):
+            report(start - len(strings), start, f"{tests} strings tested, "
+                   f"{len(success)} successful")
+    if report and not start:
+        report(0, 0, "no string left to test")
     return tests
 
 
@@ -231,7 +240,7 @@ def _full_string_list(ctx, memory_budget, algorithm):
 
 def rv_global(data, model, *, rng=None, suppression=None, weights=None, rules=None,
               rv_tables=None, max_levels=None, memory_budget=DEFAULT_MEMORY_BUDGET,
-              respect_boundaries=False):
+              respect_boundaries=False, progress=None):
     """Full-domain generalization with the highest total research value (Figure 4).
 
     Parameters
@@ -258,6 +267,10 @@ def rv_global(data, model, *, rng=None, suppression=None, weights=None, rules=No
         Never go past a MAGVal: RV tables, pre-pruning and tests use capped
         recodings (values stop at their MAGVals), every attribute's levels
         end at its boundary level, and the release is the capped recoding.
+    progress : None, bool or callable
+        ``progress(done, total, text)`` every 16 tests: ``done`` of the
+        ``total`` strings of the list are decided (tested or pruned); see
+        :mod:`kanon_graph._progress`.
 
     Returns
     -------
@@ -286,7 +299,10 @@ def rv_global(data, model, *, rng=None, suppression=None, weights=None, rules=No
                   max_levels=max_levels, respect_boundaries=respect_boundaries)
     strings = _full_string_list(ctx, memory_budget, "rv-global")
     success = []
-    global_loop(strings, ctx.test, success, ctx.charge, spread=ctx.spread)
+    from .._progress import reporter
+
+    with reporter(progress, "rv-global") as report:
+        global_loop(strings, ctx.test, success, ctx.charge, spread=ctx.spread, report=report)
     return finish(ctx, success, algorithm="rv-global", generated=strings.generated,
                   pruned=strings.pruned)
 

@@ -24,12 +24,13 @@ __all__ = ["rv_hybrid"]
 
 def rv_hybrid(data, model, *, rng=None, suppression=None, weights=None, rules=None,
               rv_tables=None, max_levels=None, memory_budget=DEFAULT_MEMORY_BUDGET,
-              respect_boundaries=False):
+              respect_boundaries=False, progress=None):
     """Full-domain generalization by the hybrid RV search (local, then global).
 
     Parameters are those of :func:`~kanon_graph.lattice.search_global.rv_global`,
     including ``respect_boundaries`` (capped recodings, levels up to each
-    attribute's boundary level).
+    attribute's boundary level) and ``progress`` (reported by the global
+    phase: strings of the remaining list decided).
 
     Returns
     -------
@@ -79,7 +80,10 @@ def rv_hybrid(data, model, *, rng=None, suppression=None, weights=None, rules=No
 
     local_loop(ctx.pre.lowest, ctx.pre.highest, decide, record)
     local_tests, local_successes = ctx.tests, len(success)
-    global_loop(strings, ctx.test, success, ctx.charge, spread=spread)
+    from .._progress import reporter
+
+    with reporter(progress, "rv-hybrid") as report:
+        global_loop(strings, ctx.test, success, ctx.charge, spread=spread, report=report)
     success = list(dict.fromkeys(success))
     return finish(ctx, success, algorithm="rv-hybrid", generated=strings.generated,
                   pruned=strings.pruned,
