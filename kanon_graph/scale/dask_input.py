@@ -258,8 +258,9 @@ def _release_by_value(part, shared, columns, qis, out_columns):
         gone = joined[_GONE].notna().to_numpy()
     out = part[out_columns].copy()
     for column in qis:
-        values = pd.Series(part[column].to_numpy(), index=part.index).map(lookups[column])
-        values = values.to_numpy(dtype=object)
+        # one lookup per distinct value of the partition, then spread by code
+        codes, uniques = pd.factorize(part[column], use_na_sentinel=False)
+        values = pd.Series(uniques).map(lookups[column]).to_numpy(dtype=object)[codes]
         unknown = pd.isna(values) & ~gone
         if unknown.any():
             raise PrivacyError(f"value {part[column].to_numpy()[unknown][0]!r} of {column!r} "
