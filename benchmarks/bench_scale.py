@@ -11,7 +11,8 @@ every timing: the figures are only comparable on a quiet machine.
 ``dask``
     ``make_census`` written as 16 Parquet partitions, ``optimal`` k=5
     through Dask (LocalCluster of 2 workers, 4 GiB limit each) and in
-    memory; the level vector and Loss must agree; peak RSS per worker.
+    memory; the level vector and Loss must agree; peak RSS per worker;
+    with ``--evaluate``, ``kg.evaluate`` of the written release through Dask.
 ``rv``
     ``rv-distributed`` on the 20-attribute wide table through a
     LocalCluster, against ``rv-global``.
@@ -19,7 +20,7 @@ every timing: the figures are only comparable on a quiet machine.
 Usage::
 
     python benchmarks/bench_scale.py local [--n 100000 1000000]
-    python benchmarks/bench_scale.py dask [--n 1000000 10000000] [--dir /tmp/kg_scale]
+    python benchmarks/bench_scale.py dask [--n 1000000 10000000] [--dir /tmp/kg_scale] [--evaluate]
     python benchmarks/bench_scale.py rv
 """
 
@@ -82,7 +83,7 @@ def _worker_peak_mib():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def bench_dask(ns, k, folder):
+def bench_dask(ns, k, folder, evaluate=False):
     import dask.dataframe as dd
     from distributed import Client, LocalCluster
 
@@ -97,6 +98,14 @@ def bench_dask(ns, k, folder):
             out = f"{folder}/release_{n}"
             _, wall_w, cpu_w = _timed(lambda: res.table.to_parquet(out, write_index=False))
             peaks = client.run(_worker_peak_mib)
+            if evaluate:
+                ev, wall_e, _ = _timed(lambda: kg.evaluate(dd.read_parquet(str(path)),
+                                                           dd.read_parquet(out), schema, k=k))
+                same = ev.levels == res.levels and abs(ev.metrics["loss"]
+                                                       - res.metrics["loss"]) < 1e-12
+                print(f"dask  evaluate rows {n:>10,} wall {wall_e:7.1f} s  same levels and "
+                      f"loss: {same}  "
+                      f"client peak RSS {_rss_mib():.0f} MiB  {_load()}", flush=True)
         print(f"dask  optimal rows {n:>10,} partitions {ddf.npartitions} wall {wall:7.1f} s "
               f"cpu(client) {cpu:6.1f} s  write release {wall_w:5.1f} s  levels "
               f"{list(res.levels.values())} loss {res.metrics['loss']:.6f}  worker peak RSS "
@@ -139,11 +148,13 @@ def main(argv=None):
     parser.add_argument("--k", type=int, default=5)
     parser.add_argument("--dir", default="/tmp/kg_scale")
     parser.add_argument("--algorithms", nargs="+", default=["mst", "sd"])
+    parser.add_argument("--evaluate", action="store_true",
+                        help="dask: also time kg.evaluate of the written release through Dask")
     args = parser.parse_args(argv)
     if args.part == "local":
         bench_local(args.n or [100_000, 1_000_000], args.k, args.algorithms)
     elif args.part == "dask":
-        bench_dask(args.n or [1_000_000, 10_000_000], args.k, args.dir)
+        bench_dask(args.n or [1_000_000, 10_000_000], args.k, args.dir, args.evaluate)
     else:
         bench_rv(args.k)
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from ..io import read_table, write_json
 from ..metrics import evaluate
-from ._common import Progress, add_schema_arguments, check_writable, metric_lines, read_input
+from ._common import (Progress, UsageError, add_schema_arguments, check_writable,
+                      metric_lines, read_input, schema_from_args)
+from ._dask_input import is_many, read_dask_table
 from .anonymize import add_privacy_arguments, check_sensitive
 
 
@@ -28,6 +32,12 @@ def register(commands):
     ev.add_argument("--report", metavar="REPORT.json", help="write the measures as JSON")
     ev.add_argument("--check", action="store_true",
                     help="exit with code 3 when a requested criterion does not hold")
+    ev.add_argument("--engine", choices=("pandas", "dask"), default="pandas",
+                    help="dask: ORIGINAL and RELEASED are folders or globs of Parquet / CSV "
+                    "files, row-aligned partition by partition, counted without collecting "
+                    "the records (needs kanon_graph[dask])")
+    ev.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler "
+                    "(tcp://host:8786) for --engine dask; default: a LocalCluster")
     ev.add_argument("-q", "--quiet", action="store_true", help="print nothing, no progress")
     ev.set_defaults(handler=run)
 
@@ -37,12 +47,29 @@ def run(args, out):
         check_writable(args.report, "report")
     check_sensitive(args)
     progress = Progress(args.quiet)
+    dask = args.engine == "dask"
+    many = [p for p in (args.original, args.released) if is_many(p)]
+    if many and not dask:
+        raise UsageError(f"{many[0]!r} is a folder or glob: add --engine dask")
+    cluster = contextlib.nullcontext()
+    if dask:
+        from ..scale import client_for
+
+        cluster = client_for(args.scheduler, where="kanon-graph evaluate --engine dask")
     try:
-        original, schema, _ = read_input(args, progress, args.original)
-        released = read_table(args.released, sep=args.sep)
-        progress.phase("evaluating")
-        ev = evaluate(original, released, schema, k=args.k, l=args.l, diversity=args.diversity,
-                      c=args.c, t=args.t, sensitive=args.sensitive, target=args.target)
+        with cluster:       # on --engine dask, evaluate counts on this Client
+            if dask:
+                progress.phase(f"reading {args.original} and {args.released} lazily")
+                schema = schema_from_args(args)
+                original = read_dask_table(args.original, args.sep)
+                released = read_dask_table(args.released, args.sep)
+            else:
+                original, schema, _ = read_input(args, progress, args.original)
+                released = read_table(args.released, sep=args.sep)
+            progress.phase("evaluating")
+            ev = evaluate(original, released, schema, k=args.k, l=args.l,
+                          diversity=args.diversity, c=args.c, t=args.t,
+                          sensitive=args.sensitive, target=args.target)
     finally:
         progress.close()
     summary = ev.as_dict()
@@ -52,7 +79,8 @@ def run(args, out):
                                  "quasi_identifiers": list(schema.quasi_identifiers),
                                  "k": args.k, "l": args.l, "diversity": args.diversity,
                                  "c": args.c, "t": args.t, "sensitive": args.sensitive,
-                                 "target": args.target}
+                                 "target": args.target, "engine": args.engine,
+                                 "scheduler": args.scheduler}
         write_json(summary, args.report)
     if not args.quiet:
         classes = summary["classes"]

@@ -170,39 +170,51 @@ class DaskInput:
         counts = self.tuples[_COUNT].to_numpy(dtype=np.int64)
         first = np.concatenate([[0], np.cumsum(counts)[:-1]])
         qis = list(self.schema.quasi_identifiers)
-        released = result.release.table()
         kept = np.ones(len(self.tuples), dtype=bool)
         if result.dropped:
             # rows with missing values were dropped from ``records``: find which tuples
             kept = np.asarray(pd.Series(np.arange(len(self.records)))
                               .isin(result.release.data.positions)
                               .to_numpy()[first])
+        class_of = result.release.class_of           # one per released row (-1: suppressed)
         positions = np.full(len(self.records), -1, dtype=np.int64)
-        positions[result.release.data.positions] = np.arange(len(released))
+        positions[result.release.data.positions] = np.arange(len(class_of))
         at = positions[first[kept]]
-        gone = np.asarray(result.suppressed_mask)
-        # every copy of a tuple alike: equal released values across its run of rows
-        codes = [pd.factorize(released[c].astype(str))[0] for c in qis]
+        # every copy of a tuple alike: one class (so one released tuple) across its run of
+        # rows; the released labels are a function of the class
         starts = np.r_[0, np.cumsum(counts[kept])[:-1]]
-        for col in codes + [gone.astype(np.int64)]:
-            if (np.minimum.reduceat(col, starts) != np.maximum.reduceat(col, starts)).any():
-                raise PrivacyError(f"{where}: algorithm {result.algorithm!r} released copies of "
-                                   f"one tuple differently; a Dask input needs a global "
-                                   f"recoding")
+        if (np.minimum.reduceat(class_of, starts) != np.maximum.reduceat(class_of, starts)).any():
+            raise PrivacyError(f"{where}: algorithm {result.algorithm!r} released copies of "
+                               f"one tuple differently; a Dask input needs a global "
+                               f"recoding")
         mapping = self.tuples.loc[kept, self.columns].reset_index(drop=True)
+        tuple_class = class_of[at]
+        gone = tuple_class < 0
+        safe = np.where(gone, 0, tuple_class)
         for column in qis:
-            mapping["__kg_rel_" + column] = released[column].to_numpy()[at]
-        mapping[_GONE] = gone[at]
+            labels = np.asarray(result.release.attributes[column].labels, dtype=object)
+            values = labels[safe] if len(labels) else np.full(len(safe), SUPPRESSED, object)
+            mapping["__kg_rel_" + column] = np.where(gone, SUPPRESSED, values).astype(object)
+        mapping[_GONE] = gone
         out_columns = self.schema.released_columns(self.ddf._meta)
         meta = self.ddf._meta[out_columns].copy()
         for column in qis:
             meta[column] = meta[column].astype("str")
         import dask
 
-        # one graph key for the mapping, shared by every partition's task
-        shared = dask.delayed(mapping, pure=True)
-        table = self.ddf.map_partitions(_release_partition, shared, self.columns, qis,
-                                        out_columns, meta=meta)
+        lookups = None if result.dropped else _per_value(mapping, self.columns, qis)
+        if lookups is not None:
+            # each released value a function of the one original value: looked up per
+            # column; only the suppressed tuples (if any) are matched whole
+            shared = dask.delayed((lookups, mapping.loc[mapping[_GONE], self.columns]),
+                                  pure=True)
+            table = self.ddf.map_partitions(_release_by_value, shared, self.columns, qis,
+                                            out_columns, meta=meta)
+        else:
+            # one graph key for the mapping, shared by every partition's task
+            shared = dask.delayed(mapping, pure=True)
+            table = self.ddf.map_partitions(_release_partition, shared, self.columns, qis,
+                                            out_columns, meta=meta)
         sizes = table.map_partitions(_class_sizes, qis, meta=pd.Series(dtype=np.int64)).compute()
         sizes = sizes.groupby(level=list(range(len(qis)))).sum()
         n_released = int(len(self.records) - result.dropped)
@@ -218,6 +230,44 @@ class DaskInput:
                      distinct_tuples=int(len(self.tuples)))
         return dataclasses.replace(result, table=table, classes=None, suppressed_rows=None,
                                    suppressed_mask=None, stats=stats)
+
+
+def _per_value(mapping, columns, qis):
+    """``{qi: Series original value -> released label}`` over the tuples not suppressed,
+    or None when some value is released two ways, or a tuple has a missing value."""
+    if any(_missing_mask(mapping[c]).any() for c in columns):
+        return None
+    free = mapping.loc[~mapping[_GONE].to_numpy(dtype=bool)]
+    lookups = {}
+    for column in qis:
+        pairs = free[[column, "__kg_rel_" + column]].drop_duplicates()
+        if pairs[column].duplicated().any():
+            return None
+        lookups[column] = pd.Series(pairs["__kg_rel_" + column].to_numpy(dtype=object),
+                                    index=pairs[column].to_numpy())
+    return lookups
+
+
+def _release_by_value(part, shared, columns, qis, out_columns):
+    """One partition's release by per-column lookups, order kept (no row dropped)."""
+    lookups, gone_tuples = shared
+    gone = np.zeros(len(part), dtype=bool)
+    if len(gone_tuples):
+        joined = part[columns].merge(gone_tuples.assign(**{_GONE: True}), on=columns,
+                                     how="left", sort=False)
+        gone = joined[_GONE].notna().to_numpy()
+    out = part[out_columns].copy()
+    for column in qis:
+        # one lookup per distinct value of the partition, then spread by code
+        codes, uniques = pd.factorize(part[column], use_na_sentinel=False)
+        values = pd.Series(uniques).map(lookups[column]).to_numpy(dtype=object)[codes]
+        unknown = pd.isna(values) & ~gone
+        if unknown.any():
+            raise PrivacyError(f"value {part[column].to_numpy()[unknown][0]!r} of {column!r} "
+                               f"has no released label")
+        values[gone] = SUPPRESSED
+        out[column] = pd.Series(values, index=part.index, dtype="str")
+    return out
 
 
 def _release_partition(part, mapping, columns, qis, out_columns):

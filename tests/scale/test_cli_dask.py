@@ -69,3 +69,29 @@ def test_no_matching_file_names_the_pattern(census_files, dask_client, capsys):
                  "--engine", "dask", "-o", str(tmp / "out")])
     err = capsys.readouterr().err
     assert code == 1 and "nothing-*.parquet" in err and len(err.strip().splitlines()) == 1
+
+
+def test_evaluate_engine_dask_equals_pandas(census_files, dask_client, capsys):
+    tmp, table = census_files
+    out, report = tmp / "release", tmp / "evaluation.json"
+    common = ["--qi", QIS, "--sensitive", "salary-class", "--hierarchies",
+              str(tmp / "hierarchies"), "-k", "5"]
+    assert main(["anonymize", str(tmp / "parquet"), *common, "--algorithm", "optimal",
+                 "--engine", "dask", "-o", str(out), "-q"]) == 0
+    code = main(["evaluate", str(tmp / "parquet" / "*.parquet"), str(out), *common,
+                 "--engine", "dask", "--report", str(report), "--check"])
+    printed = capsys.readouterr().out
+    assert code == 0 and "900 records: 900 released" in printed
+    data = json.loads(report.read_text())
+    plain = kg.anonymize(table, kg.datasets.census_schema(), k=5, algorithm="optimal")
+    want = kg.evaluate(table, plain.table, kg.datasets.census_schema(), k=5).as_dict()
+    assert data["levels"] == want["levels"] == plain.levels
+    assert data["classes"] == want["classes"] and data["parameters"]["engine"] == "dask"
+    assert data["metrics"]["loss"] == pytest.approx(want["metrics"]["loss"])
+
+
+def test_evaluate_folder_without_engine_dask_is_a_usage_error(census_files, capsys):
+    tmp, _ = census_files
+    code = main(["evaluate", str(tmp / "parquet"), str(tmp / "parquet"), "--qi", "sex,age"])
+    err = capsys.readouterr().err
+    assert code == 2 and "add --engine dask" in err and "Traceback" not in err

@@ -80,14 +80,28 @@ def test_local_algorithms_are_refused_with_the_alternatives(census, dask_client)
                         scheduler=dask_client)
 
 
-def test_release_is_checked_from_its_cells(census, dask_client, monkeypatch):
-    """A release whose partition mapping loses records is refused, not returned."""
+@pytest.mark.parametrize("mapper", ["_release_by_value", "_release_partition"])
+def test_release_is_checked_from_its_cells(census, dask_client, monkeypatch, mapper):
+    """A release whose partition mapping loses records is refused, not returned
+    (per-value lookups, and the whole-tuple mapping they fall back to)."""
     from kanon_graph.scale import dask_input
 
     table, schema = census
     ddf = dd.from_pandas(table, npartitions=2)
-    real = dask_input._release_partition
-    monkeypatch.setattr(dask_input, "_release_partition",
-                        lambda part, *a: real(part, *a).iloc[1:])
+    if mapper == "_release_partition":
+        monkeypatch.setattr(dask_input, "_per_value", lambda *a: None)
+    real = getattr(dask_input, mapper)
+    monkeypatch.setattr(dask_input, mapper, lambda part, *a: real(part, *a).iloc[1:])
     with pytest.raises(kg.exceptions.PrivacyError, match="partition by partition"):
         kg.anonymize(ddf, schema, k=5, algorithm="datafly", scheduler=dask_client)
+
+
+def test_per_value_lookup_falls_back_when_a_value_is_released_two_ways():
+    """The per-column lookup is used only when each original value has one released label."""
+    from kanon_graph.scale.dask_input import _GONE, _per_value
+
+    mapping = pd.DataFrame({"a": ["x", "x", "y"], "s": ["p", "q", "p"],
+                            "__kg_rel_a": ["X", "X", "Y"], _GONE: [False, False, True]})
+    assert _per_value(mapping, ["a", "s"], ["a"])["a"].to_dict() == {"x": "X"}
+    mapping.loc[1, "__kg_rel_a"] = "other"
+    assert _per_value(mapping, ["a", "s"], ["a"]) is None
