@@ -18,7 +18,7 @@ from . import clustering  # noqa: F401  (registers "sensitive-clustering" and SD
 from . import constrained  # noqa: F401  (generalization boundaries; registers "boundaries")
 from . import lattice  # noqa: F401  (the lattice and its searches; registers "optimal")
 from . import records  # noqa: F401  (the record graph; registers "mst")
-from . import io, scale, viz  # io: kg.io.read_table works in a fresh interpreter
+from . import experiments, io, scale, viz  # io: kg.io.read_table works in a fresh interpreter
 from .api import Violation, anonymize, apply_levels, constraint_violations
 from .clustering import sd_value_distances
 from .encoding import EncodedTable, encode
