@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["Claim", "PaperReport"]
+__all__ = ["Claim", "PaperReport", "verdicts_markdown"]
 
 
 @dataclass(frozen=True)
@@ -79,12 +79,7 @@ class PaperReport:
 
     def to_markdown(self) -> str:
         """The verdict table as a Markdown table (pipes in cells escaped)."""
-        def cell(text):
-            return str(text).replace("|", "\\|").replace("\n", " ")
-
-        lines = ["| claim | ours | verdict |", "|---|---|---|"]
-        lines += [f"| {cell(c.claim)} | {cell(c.ours)} | {c.verdict} |" for c in self.claims]
-        return "\n".join(lines)
+        return verdicts_markdown(self.verdicts())
 
     def write(self, out: str | Path) -> list[Path]:
         """Write every table and the verdicts as CSV to folder ``out``; return the paths."""
@@ -119,3 +114,14 @@ class PaperReport:
         return (f"<p><b>Paper {self.paper}</b>: {self.title} &mdash; {self.data}; "
                 f"{self.held} of {len(self.claims)} claims hold</p>"
                 + self.verdicts().to_html(index=False))
+
+
+def verdicts_markdown(verdicts: pd.DataFrame) -> str:
+    """A verdict table (columns ``claim``, ``ours``, ``verdict``) as Markdown."""
+    def cell(text):
+        return str(text).replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| claim | ours | verdict |", "|---|---|---|"]
+    lines += [f"| {cell(r.claim)} | {cell(r.ours)} | {cell(r.verdict)} |"
+              for r in verdicts.itertuples(index=False)]
+    return "\n".join(lines)
