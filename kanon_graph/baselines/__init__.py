@@ -5,5 +5,7 @@ from .datafly import datafly
 from .incognito import incognito
 from .kmember import k_member
 from .mondrian import mondrian
+from .systematic import paper_001_adult, systematic
 
-__all__ = ["bottom_up", "datafly", "incognito", "k_member", "mondrian"]
+__all__ = ["bottom_up", "datafly", "incognito", "k_member", "mondrian", "paper_001_adult",
+           "systematic"]

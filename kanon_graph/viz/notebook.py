@@ -37,6 +37,11 @@ def set_display(**limits):
 
     Parameters
     ----------
+    **limits : int
+        Any of the limits below; an unknown name is a ``TypeError`` naming it.
+
+    Other Parameters
+    ----------------
     max_leaves : int, optional
         Draw a hierarchy with at most this many leaves (default 40).
     max_lines : int, optional
