@@ -21,6 +21,7 @@ from . import records  # noqa: F401  (the record graph; registers "mst")
 from . import experiments, io, scale, viz  # io: kg.io.read_table works in a fresh interpreter
 from .api import Violation, anonymize, apply_levels, constraint_violations
 from .clustering import sd_value_distances
+from .comparison import compare
 from .encoding import EncodedTable, encode
 from .exceptions import DataError, HierarchyError, PrivacyError, SchemaError
 from .hierarchy import Hierarchy, load_hierarchies, read_hierarchy, write_hierarchy
@@ -47,6 +48,7 @@ __all__ = [
     "algorithms",
     "anonymize",
     "apply_levels",
+    "compare",
     "constraint_violations",
     "datasets",
     "encode",

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Union, cast
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
 from ._auto import AUTO_LATTICE_LIMIT, AUTO_LOCAL, choose_algorithm
+from ._progress import Reporter, reporter
 from .encoding import encode
 from .exceptions import PrivacyError, SchemaError
 from .metrics import compute_metrics
@@ -32,16 +33,22 @@ from .scale.dask_input import run_on_dask as _on_dask
 from .scale.sharding import run_algorithm
 
 if TYPE_CHECKING:
+    from .encoding import EncodedTable
+    from .privacy._model import Verification
+    from .recoding._release import Release
+    from .registry import AlgorithmInfo
     from .schema import Schema
 
 Progress = Callable[[int, int, str], object]
+ProgressArg = Union[None, bool, Progress, Reporter]
 
 __all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation", "AUTO_LATTICE_LIMIT",
            "AUTO_LOCAL", "choose_algorithm"]
 
-def _level_vector(levels, data, where):
+def _level_vector(levels: Sequence[int] | Mapping[str, int], data: EncodedTable,
+                  where: str) -> tuple[int, ...]:
     names = data.names
-    if isinstance(levels, dict):
+    if isinstance(levels, Mapping):
         unknown = sorted(set(levels) - set(names))
         if unknown:
             raise SchemaError(f"{where}: levels given for {unknown}, which are not "
@@ -58,7 +65,7 @@ def _level_vector(levels, data, where):
                  for l, a in zip(levels, data.attributes))
 
 
-def _recode(data, partition, algorithm):
+def _recode(data: EncodedTable, partition: Partition, algorithm: str) -> Release:
     class_of = np.asarray(partition.class_of)
     if class_of.shape != (data.n,):
         raise PrivacyError(f"algorithm {algorithm!r} returned {class_of.shape} class labels for "
@@ -75,9 +82,9 @@ def _recode(data, partition, algorithm):
     return recode_partition(data, partition.class_of)
 
 
-def _check_cover(release):
+def _check_cover(release: Release) -> None:
     """Every record is in the release once, and every released value covers it."""
-    data = release.data
+    data = cast("EncodedTable", release.data)
     if release.class_of.shape != (data.n,):
         raise PrivacyError(f"the release has {release.class_of.shape} class labels for "
                            f"{data.n} records")
@@ -102,7 +109,7 @@ def _check_cover(release):
                                f"the original value {attr.domain[attr.codes[row]]!r}")
 
 
-def _level_labels(data, levels):
+def _level_labels(data: EncodedTable, levels: Sequence[int]) -> dict[str, str]:
     out = {}
     for attr, level in zip(data.attributes, levels):
         if attr.hierarchy is not None:
@@ -112,9 +119,11 @@ def _level_labels(data, levels):
     return out
 
 
-def _result(data, release, verification, *, algorithm, k, metrics, stats):
+def _result(data: EncodedTable, release: Release, verification: Verification, *,
+            algorithm: str, k: int, metrics: Sequence[str] | None,
+            stats: dict[str, Any]) -> AnonymizationResult:
     table = release.table()
-    positions = data.positions
+    positions = cast("npt.NDArray[np.int64]", data.positions)   # encode() always sets them
     classes = [positions[c] for c in release.classes()]
     suppressed_mask = release.class_of < 0
     suppressed_rows = np.asarray(table.index)[suppressed_mask]
@@ -134,7 +143,7 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
               suppression: float | None = None, respect_boundaries: bool | None = None,
               missing: str = "error", metrics: Sequence[str] | None = None,
               seed: int | None = 0, shard_size: int | None = None, scheduler: Any = None,
-              progress: Progress | None = None, **options: Any) -> AnonymizationResult:
+              progress: ProgressArg = None, **options: Any) -> AnonymizationResult:
     """Anonymize ``table`` so that it is k-anonymous (and l-diverse / t-close when asked).
 
     The release is verified before it is returned: its equivalence classes
@@ -202,8 +211,15 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
         ``rv-distributed``'s subsets. ``None`` runs shards in this process;
         an address (``"tcp://host:8786"``) or a Client uses that cluster
         (optional extra ``pip install "kanon_graph[dask]"``).
-    progress : callable, optional
-        ``progress(done, total, text)``, called after each shard.
+    progress : None, bool or callable
+        Report progress: ``True`` draws a tqdm bar on stderr, a callable is
+        called as ``progress(done, total, text)`` with ``done`` rising to
+        ``total``. What a step is: a shard of a sharded run, a partition of
+        a Dask table, else the algorithm's own steps (phases of ``mst``,
+        ``sd`` and ``k-member``, rounds of ``bottom-up``, lattice levels of
+        ``optimal`` and ``incognito``). Other algorithms ignore it
+        (``kg.registry.get_algorithm(name).reports_progress()`` tells). Off
+        (``None``, the default) it costs nothing.
     **options
         Passed to the algorithm.
 
@@ -219,12 +235,28 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
     >>> res.verification.k_achieved >= 5
     True
     """
-    if is_dask_frame(table):
-        return _on_dask(anonymize, table, schema, "anonymize", scheduler, progress, k,
-                        algorithm=algorithm, l=l, diversity=diversity, c=c, t=t,
-                        sensitive=sensitive, suppression=suppression,
-                        respect_boundaries=respect_boundaries, missing=missing,
-                        metrics=metrics, seed=seed, shard_size=shard_size, **options)
+    with reporter(progress, "anonymize") as report:
+        if is_dask_frame(table):
+            return _on_dask(anonymize, table, schema, "anonymize", scheduler, report, k,
+                            algorithm=algorithm, l=l, diversity=diversity, c=c, t=t,
+                            sensitive=sensitive, suppression=suppression,
+                            respect_boundaries=respect_boundaries, missing=missing,
+                            metrics=metrics, seed=seed, shard_size=shard_size, **options)
+        return _anonymize(table, schema, k, algorithm=algorithm, l=l, diversity=diversity, c=c,
+                          t=t, sensitive=sensitive, suppression=suppression,
+                          respect_boundaries=respect_boundaries, missing=missing,
+                          metrics=metrics, seed=seed, shard_size=shard_size,
+                          scheduler=scheduler, progress=report, options=options)
+
+
+def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
+               l: float | None, diversity: str, c: float, t: float | None,
+               sensitive: str | None, suppression: float | None,
+               respect_boundaries: bool | None, missing: str,
+               metrics: Sequence[str] | None, seed: int | None, shard_size: int | None,
+               scheduler: Any, progress: Reporter,
+               options: dict[str, Any]) -> AnonymizationResult:
+    """:func:`anonymize` on a pandas table, ``progress`` already a reporter."""
     started = time.perf_counter()
     auto = algorithm == "auto"
     if not auto:
@@ -293,7 +325,8 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
     return result
 
 
-def _released_k(table_out, quasi_identifiers, class_of):
+def _released_k(table_out: pd.DataFrame, quasi_identifiers: list[str],
+                class_of: npt.NDArray[np.int64]) -> int:
     """Smallest class, recomputed from the released values of the released rows.
 
     Suppressed rows are left out by position, not by their ``*`` cells, so a
@@ -303,7 +336,7 @@ def _released_k(table_out, quasi_identifiers, class_of):
     return int(released.value_counts().min()) if len(released) else 0
 
 
-def _check_options(info, options):
+def _check_options(info: AlgorithmInfo, options: dict[str, Any]) -> None:
     if not options or info.accepts_any_option():
         return
     known = info.options()

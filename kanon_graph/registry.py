@@ -79,7 +79,15 @@ class AlgorithmInfo:
         params = list(inspect.signature(self.function).parameters.values())[2:]
         return [p.name for p in params
                 if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
-                and p.name not in ("rng", "suppression", "respect_boundaries")]
+                and p.name not in ("rng", "suppression", "respect_boundaries", "progress")]
+
+    def reports_progress(self) -> bool:
+        """Does the function report progress (a ``progress`` keyword of its own)?
+
+        ``anonymize(..., progress=...)`` hands its reporter to such a
+        function and runs the others without it.
+        """
+        return "progress" in inspect.signature(self.function).parameters
 
     def accepts_any_option(self) -> bool:
         return any(p.kind == p.VAR_KEYWORD
@@ -133,7 +141,7 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
         raise ValueError(f"The 'recoding' parameter of register_algorithm must be one of "
                          f"{list(RECODINGS)}. Got {recoding!r}.")
 
-    def decorate(fn):
+    def decorate(fn: Callable[..., Partition]) -> Callable[..., Partition]:
         if name in _ALGORITHMS and not replace:
             raise ValueError(f"An algorithm named {name!r} is already registered; "
                              f"pass replace=True to replace it.")

@@ -40,7 +40,7 @@ ROLES = ("identifier", "quasi-identifier", "sensitive", "insensitive")
 KINDS = ("numeric", "date", "categorical")
 
 
-def _names(value, parameter):
+def _names(value: Any, parameter: str) -> tuple[str, ...]:
     if value is None:
         return ()
     if isinstance(value, str):

@@ -557,35 +557,67 @@ class _Terminal(io.StringIO):
         return True
 
 
-def test_progress_shows_only_on_a_terminal_and_not_when_quiet():
+def test_progress_is_a_tqdm_bar_only_on_a_terminal_and_not_when_quiet():
     tty = _Terminal()
     progress = Progress(stream=tty)
+    assert progress.enabled
     progress.phase("reading")
-    progress.step(1, 4, "mst k=2")
+    assert "kanon-graph: reading [00:00]" in tty.getvalue()
+    for done in range(5):
+        progress.step(done, 4, "mst k=2")
+    bar = progress._bar
+    assert type(bar).__module__.startswith("tqdm") and (bar.n, bar.total) == (4, 4)
     progress.close()
     text = tty.getvalue()
-    assert "\rkanon-graph: reading ..." in text and "[#####...............] 1/4 mst k=2" in text
-    assert text.endswith("\r")
+    assert "kanon-graph: reading" in text and "4/4" in text and "mst k=2" in text
+    assert "100%|" in text and "[#" not in text       # tqdm's bar, not the old [###...]
     for stream, quiet in ((_Terminal(), True), (io.StringIO(), False)):
         progress = Progress(quiet, stream=stream)
+        assert not progress.enabled
         progress.phase("x")
         progress.step(1, 2)
         progress.close()
         assert stream.getvalue() == ""
 
 
-def test_compare_draws_one_progress_step_per_run(paper_files, capsys, monkeypatch):
+def test_no_hand_written_progress_bar_is_left():
+    carriage_return = chr(92) + "r"               # the two characters of "\\r" in source
+    for path in Path(kg.__file__).parent.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "'#' * " not in text and '"#" * ' not in text, path
+        assert '"' + carriage_return not in text, path
+
+
+def test_compare_drives_one_tqdm_step_per_run(paper_files, capsys, monkeypatch):
     tty = _Terminal()
     monkeypatch.setattr(sys, "stderr", tty)
     code = main(["compare", str(paper_files / "patients.csv"), "--qi", "gender,age",
                  "--algorithms", "datafly,mst", "-k", "2,3"])
     assert code == 0
-    steps = re.findall(r"\] (\d)/4", tty.getvalue())
-    assert steps == ["0", "1", "2", "3", "4"]
+    text = tty.getvalue()
+    assert "4/4" in text and "mst k=3" in text
+    seen = re.findall(r"(\d)/4", text)
+    assert seen[0] == "0" and seen[-1] == "4"
+    assert [int(n) for n in seen] == sorted(int(n) for n in seen)
     monkeypatch.setattr(sys, "stderr", tty := _Terminal())
     main(["compare", str(paper_files / "patients.csv"), "--qi", "gender,age",
           "--algorithms", "datafly", "-k", "2", "--quiet"])
     assert tty.getvalue() == ""
+
+
+def test_anonymize_hands_the_bar_to_the_algorithm_on_a_terminal(paper_files, capsys,
+                                                                 monkeypatch):
+    tty = _Terminal()
+    monkeypatch.setattr(sys, "stderr", tty)
+    code = main(["anonymize", str(paper_files / "patients.csv"), "--qi", "gender,age",
+                 "-k", "2", "--algorithm", "mst", "-o", str(paper_files / "r.csv")])
+    assert code == 0
+    text = tty.getvalue()
+    assert "anonymizing" in text and "5/5" in text and "refined" in text
+    code, _, err = _run(capsys, "anonymize", paper_files / "patients.csv", "--qi",
+                        "gender,age", "-k", 2, "--algorithm", "mst", "-o",
+                        paper_files / "r2.csv")
+    assert code == 0 and err == ""                     # captured stderr is not a terminal
 
 
 def test_data_table_beside_the_hierarchies(tmp_path, capsys, monkeypatch):

@@ -43,3 +43,14 @@ def test_public_modules_pass_mypy():
     run = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True,
                          text=True)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_public_modules_must_be_fully_typed():
+    """Every function of the public modules is annotated (mypy's disallow_untyped_defs)."""
+    strict = [o for o in PYPROJECT["tool"]["mypy"].get("overrides", [])
+              if o.get("disallow_untyped_defs")]
+    modules = {m for o in strict for m in o["module"]}
+    wanted = {"kanon_graph.api", "kanon_graph.result", "kanon_graph.schema",
+              "kanon_graph.registry", "kanon_graph.metrics.evaluate", "kanon_graph.io.*",
+              "kanon_graph.hierarchy.*"}
+    assert wanted <= modules

@@ -18,7 +18,8 @@ from ._groups import GroupCoster
 __all__ = ["bottom_up"]
 
 
-def bottom_up(data, model, *, rng=None, suppression=None, respect_boundaries=False):
+def bottom_up(data, model, *, rng=None, suppression=None, respect_boundaries=False,
+              progress=None):
     """Merge groups smaller than k with their cheapest partner until every group has k.
 
     Every distinct quasi-identifier tuple starts as a group (identical
@@ -51,6 +52,11 @@ def bottom_up(data, model, *, rng=None, suppression=None, respect_boundaries=Fal
         ``k`` records are suppressed within the budget, else a
         ``ValueError`` names their MAGVals; every other small group then has
         an allowed partner.
+    progress : None, bool or callable
+        ``progress(done, total, text)``: ``done`` records are in groups of at
+        least ``k`` of the ``total`` records to release, reported after
+        every 256 groups merged or split and at the end of each round (see
+        :mod:`kanon_graph._progress`).
 
     Returns
     -------
@@ -93,6 +99,14 @@ def bottom_up(data, model, *, rng=None, suppression=None, respect_boundaries=Fal
         cell = cells[graph.first_record]
         alive &= cell >= 0
     rounds = merges = splits = 0
+    from .._progress import reporter
+
+    report = reporter(progress, "bottom-up")
+    to_release = int(states.size[alive].sum())
+
+    def settled(text):
+        report(int(states.size[alive & (states.size >= k)].sum()), to_release, text)
+
     anc, cost_at = leaf_tables(coster, states.leaf)     # per-group rows for the kernel
     leaf_rows = []                                       # attribute c: rows of every leaf
     for c in range(len(coster.lmaps)):
@@ -116,9 +130,11 @@ def bottom_up(data, model, *, rng=None, suppression=None, respect_boundaries=Fal
         rounds += 1
         live = np.flatnonzero(alive)
         n_alive = len(live)
-        for g in small:
+        for step, g in enumerate(small):
             if not alive[g] or states.size[g] >= k:
                 continue
+            if report and step % 256 == 255:
+                settled(f"round {rounds}")
             if 4 * (len(live) - n_alive) > len(live):   # drop merged groups from the scan
                 live = np.flatnonzero(alive)
             best = best_partner(g, live, alive, cell, states.size, loss, states.lo, states.hi,
@@ -143,6 +159,9 @@ def bottom_up(data, model, *, rng=None, suppression=None, respect_boundaries=Fal
                 n_alive -= 1
                 merges += 1
             set_state(g, members[g])
+        settled(f"round {rounds}")
+    if not rounds:
+        settled("no group below k")
     class_of = np.full(data.n, -1, dtype=np.int64)
     for label, g in enumerate(np.flatnonzero(alive)):
         class_of[members[g]] = label

@@ -48,7 +48,7 @@ def _index(nodes, heights):
 
 
 def incognito(data, model, *, rng=None, suppression=None, metric="loss",
-              respect_boundaries=False):
+              respect_boundaries=False, progress=None):
     """All anonymous full-domain generalizations by subset and generalization pruning.
 
     For i = 1, ..., d (d quasi-identifiers), for every subset Q of i
@@ -88,6 +88,10 @@ def incognito(data, model, *, rng=None, suppression=None, metric="loss",
         their MAGVals; levels end at each attribute's boundary level) and
         release the capped recoding. When the boundaries make the model
         unreachable the error names the binding attributes.
+    progress : None, bool or callable
+        ``progress(done, total, text)`` after each subset of
+        quasi-identifiers is searched (``2**d - 1`` of them) and once the
+        minimal nodes are scored (see :mod:`kanon_graph._progress`).
 
     Returns
     -------
@@ -120,6 +124,10 @@ def incognito(data, model, *, rng=None, suppression=None, metric="loss",
     fraction = budget / data.n if data.n else 0.0
     engine = FrequencyEngine(data, capped=respect_boundaries)
     full_top = np.asarray(heights, dtype=np.int64)
+    from .._progress import reporter
+
+    report = reporter(progress, "incognito")
+    steps, step = 2 ** d, 0
     anonymous = {(): np.ones(1, dtype=bool)}
     checked, candidates_by_size, anonymous_by_size = 0, [], []
     for size in range(1, d + 1):
@@ -144,6 +152,8 @@ def incognito(data, model, *, rng=None, suppression=None, metric="loss",
             current[subset] = candidate & status.anonymous_mask(nodes)
             n_candidates += int(candidate.sum())
             n_anonymous += int(current[subset].sum())
+            step += 1
+            report(step, steps, f"subset of {size}/{d} attributes, {checked} nodes checked")
         anonymous.update(current)
         candidates_by_size.append(n_candidates)
         anonymous_by_size.append(n_anonymous)
@@ -172,6 +182,7 @@ def incognito(data, model, *, rng=None, suppression=None, metric="loss",
         key = (scorer.value(node, fs, failing), int(fs.counts[failing].sum()), sum(node), node)
         if best_key is None or key < best_key:
             best, best_key = node, key
+    report(steps, steps, f"{len(candidates)} candidate nodes scored")
     class_of, n_classes = engine.class_of(best)
     if getattr(model, "needs_sensitive", False):
         failing = np.asarray(model.suppressed_classes(class_of, data, n_classes), dtype=bool)

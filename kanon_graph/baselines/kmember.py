@@ -22,7 +22,7 @@ __all__ = ["k_member"]
 
 
 def k_member(data, model, *, rng, suppression=None, distance="hdist",
-             respect_boundaries=False):
+             respect_boundaries=False, progress=None):
     """Build clusters of exactly k records, each grown greedily by least information loss.
 
     Following Byun et al.'s Figure 2: pick a random record r (from ``rng``);
@@ -64,6 +64,11 @@ def k_member(data, model, *, rng, suppression=None, distance="hdist",
         Cells that cannot hold ``k`` records are suppressed within the
         budget, else a ``ValueError`` names their MAGVals.
 
+    progress : None, bool or callable
+        ``progress(done, 3, text)`` after the record graph, after the
+        clusters are formed (one compiled loop) and after the left-over
+        records are placed (see :mod:`kanon_graph._progress`).
+
     Returns
     -------
     Partition
@@ -88,8 +93,12 @@ def k_member(data, model, *, rng, suppression=None, distance="hdist",
     if model.needs_sensitive:
         raise ValueError("k-member enforces k-anonymity only; it cannot meet the requested "
                          "l-diversity or t-closeness -- use another algorithm")
+    from .._progress import reporter
+
+    report = reporter(progress, "k-member")
     k = model.k
     graph = RecordGraph(data, distance=distance)
+    report(1, 3, "record graph")
     coster = GroupCoster(data, cost="byun")
     nodes = coster.singletons(graph.first_record)
     remaining = graph.counts.copy()
@@ -111,6 +120,7 @@ def k_member(data, model, *, rng, suppression=None, distance="hdist",
         np.ascontiguousarray(nodes.lo), np.ascontiguousarray(nodes.leaf),
         *leaf_tables(coster, nodes.leaf), np.ascontiguousarray(coster.spans, dtype=float),
         remaining, cell, left_in, order, starts, class_of)
+    report(2, 3, f"{int(n_clusters)} clusters")
     if remaining.any():
         # the fewer than k records left each join the cluster whose IL grows least
         states = GroupStates(lo[:n_clusters], hi[:n_clusters], level[:n_clusters],
@@ -128,6 +138,7 @@ def k_member(data, model, *, rng, suppression=None, distance="hdist",
             states.level[best] = merged.level[best]
             states.size[best] += 1
             class_of[row] = best
+    report(3, 3, "left-over records placed")
     return Partition(class_of, None, {"clusters": int(n_clusters), "first_record": first,
                                       "distinct_tuples": graph.n_nodes})
 

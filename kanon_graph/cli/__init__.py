@@ -18,7 +18,7 @@
 
 One module per command group (``anonymize``, ``evaluate``, ``hierarchy``,
 ``lattice``, ``compare``, ``demo``); ``_common`` holds the parser, argument
-types, plugin loading and the progress line.
+types, plugin loading and the progress bar (tqdm, :mod:`kanon_graph._progress`).
 
 Every user mistake (a bad file, a column missing, k too large, ...) ends
 the command with one line on stderr, ``kanon-graph: error: ...``, and exit

@@ -9,13 +9,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from .._cells import is_text_column, missing_mask, parse_date, parse_number
+from .._progress import TqdmBar
 from ..hierarchy import load_hierarchies
 from ..io import numeric_columns, read_input_table
 from ..metrics import get_metric
@@ -286,42 +286,19 @@ def load_plugin(spec):
         raise DataProblem(f"plugin module {spec!r} cannot be imported: {exc}") from None
 
 
-class Progress:
-    """A dependency-free progress line on stderr, shown only on a terminal.
+class Progress(TqdmBar):
+    """The command line's progress: a tqdm bar on stderr, shown only on a terminal.
 
-    ``Progress(quiet)`` is silent when ``quiet`` or when stderr is not a
-    terminal (piped, redirected, captured by tests); pass ``enabled=True`` to
-    force it. ``phase(text)`` shows what runs now; ``step(done, total, text)``
-    draws a bar; ``close()`` clears the line.
+    ``Progress(quiet)`` draws nothing when ``quiet`` or when the stream is not
+    a terminal (piped, redirected, captured by tests); ``enabled=True``
+    forces it. ``phase(text)`` shows what runs now with the time elapsed;
+    ``step(done, total, text)`` (or calling it) moves the bar, so it can be
+    passed to a library call's ``progress=``; ``close()`` clears the line.
     """
 
-    def __init__(self, quiet=False, *, stream=None, enabled=None):
-        self.stream = stream if stream is not None else sys.stderr
+    def __init__(self, quiet: bool = False, *, stream=None, enabled=None):
+        stream = stream if stream is not None else sys.stderr
         if enabled is None:
-            isatty = getattr(self.stream, "isatty", None)
+            isatty = getattr(stream, "isatty", None)
             enabled = not quiet and bool(isatty and isatty())
-        self.enabled = enabled
-        self.started = time.perf_counter()
-        self._width = 0
-
-    def _show(self, text):
-        if not self.enabled:
-            return
-        text = f"{text}  [{time.perf_counter() - self.started:.1f}s]"
-        pad = max(self._width - len(text), 0)
-        self.stream.write("\r" + text + " " * pad)
-        self.stream.flush()
-        self._width = len(text)
-
-    def phase(self, text):
-        self._show(f"{PROG}: {text} ...")
-
-    def step(self, done, total, text=""):
-        filled = int(20 * done / total) if total else 20
-        self._show(f"{PROG}: [{'#' * filled}{'.' * (20 - filled)}] {done}/{total} {text}")
-
-    def close(self):
-        if self.enabled and self._width:
-            self.stream.write("\r" + " " * self._width + "\r")
-            self.stream.flush()
-            self._width = 0
+        super().__init__(stream, enabled=enabled, leave=False, prefix=PROG)

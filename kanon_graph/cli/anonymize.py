@@ -127,7 +127,7 @@ def _run(args, progress, dask):
                     shard_size=args.shard_size,
                     # on --engine dask the cluster is already this process's current Client
                     scheduler=None if dask else args.scheduler,
-                    progress=progress.step, **options)
+                    progress=progress if progress.enabled else None, **options)
     progress.phase(f"writing {args.output}")
     if dask:
         write_dask_table(res.table, args.output)

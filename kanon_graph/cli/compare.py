@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-import time
-
-import pandas as pd
-
-from ..api import anonymize
-from ..exceptions import PrivacyError
+from ..comparison import DEFAULT_METRICS, compare
 from ..io import write_table
 from ..metrics import get_metric
 from ..registry import get_algorithm
 from ._common import (Progress, add_schema_arguments, check_writable, csv_list, fraction,
                       frame_text, int_list, read_input)
-
-DEFAULT_METRICS = ("loss", "gcp", "ncp", "discernibility", "cavg")
 
 
 def register(commands):
@@ -41,35 +34,6 @@ def register(commands):
     cmp_.set_defaults(handler=run)
 
 
-def compare_runs(table, schema, algorithms, ks, *, metrics=DEFAULT_METRICS, suppression=None,
-                 seed=0, progress=None):
-    """One row per (algorithm, k): seconds, classes, suppressed, metrics, or the error."""
-    rows = []
-    total = len(algorithms) * len(ks)
-    for algorithm in algorithms:
-        info = get_algorithm(algorithm)
-        for k in ks:
-            if progress is not None:
-                progress.step(len(rows), total, f"{algorithm} k={k}")
-            row = {"algorithm": algorithm, "k": k}
-            started = time.perf_counter()
-            try:
-                res = anonymize(table, schema, k=k, algorithm=algorithm, seed=seed,
-                                suppression=suppression if info.supports_suppression else None,
-                                metrics=list(metrics))
-            except (ValueError, PrivacyError) as exc:
-                row.update({"seconds": time.perf_counter() - started, "classes": None,
-                            "suppressed": None, **{m: None for m in metrics},
-                            "error": " ".join(str(exc).split())})
-            else:
-                row.update({"seconds": res.stats["seconds"], "classes": len(res.classes),
-                            "suppressed": res.suppressed, **res.metrics, "error": ""})
-            rows.append(row)
-    if progress is not None:
-        progress.step(total, total, "done")
-    return pd.DataFrame(rows)
-
-
 def run(args, out):
     for name in args.algorithms:
         get_algorithm(name)                      # unknown names fail before any run
@@ -82,8 +46,10 @@ def run(args, out):
     progress = Progress(args.quiet)
     try:
         table, schema, _ = read_input(args, progress)
-        frame = compare_runs(table, schema, args.algorithms, args.k, metrics=args.metrics,
-                             suppression=args.suppression, seed=args.seed, progress=progress)
+        progress.phase(f"running {len(args.algorithms) * len(args.k)} anonymizations")
+        frame = compare(table, schema, args.algorithms, args.k, metrics=args.metrics,
+                        suppression=args.suppression, seed=args.seed,
+                        progress=progress if progress.enabled else None)
     finally:
         progress.close()
     if args.output:

@@ -8,6 +8,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import Any
+
 import numpy as np
 
 from .._cells import parse_number
@@ -17,13 +20,15 @@ from ._tree import Hierarchy
 __all__ = ["intervals", "masking"]
 
 
-def _fmt(x):
+def _fmt(x: Any) -> str:
     if isinstance(x, (int, np.integer)):
         return str(int(x))
     return str(int(x)) if float(x).is_integer() and abs(x) < 2**53 else repr(float(x))
 
 
-def intervals(values, *, widths=None, cuts=None, origin=0, name=None, root="*"):
+def intervals(values: Iterable[Any], *, widths: Sequence[float] | None = None,
+              cuts: Sequence[Sequence[float]] | None = None, origin: float = 0,
+              name: str | None = None, root: str = "*") -> Hierarchy:
     """Hierarchy of nested numeric bands over ``values``.
 
     Parameters
@@ -61,7 +66,9 @@ def intervals(values, *, widths=None, cuts=None, origin=0, name=None, root="*"):
     >>> intervals([1, 5, 12], cuts=[[0, 10, 20]]).ancestors(12)
     ['12', '[10-19]', '*']
     """
-    texts = {}
+    texts: dict[Any, Any] = {}
+    number: Any
+    text: Any
     for value in values:
         if isinstance(value, str):
             number = parse_number(value)
@@ -77,7 +84,7 @@ def intervals(values, *, widths=None, cuts=None, origin=0, name=None, root="*"):
                                  f"got {value!r}")
         texts.setdefault(text, number)
     order = sorted(texts, key=lambda t: (texts[t], t))
-    leaves = np.asarray([float(texts[t]) for t in order], dtype=float)
+    leaves: Any = np.asarray([float(texts[t]) for t in order], dtype=np.float64)
     if leaves.size == 0:
         raise HierarchyError(f"intervals for {name!r}: no values given")
     if (widths is None) == (cuts is None):
@@ -100,7 +107,7 @@ def intervals(values, *, widths=None, cuts=None, origin=0, name=None, root="*"):
             columns.append([_band(a, b, integral) for a, b in zip(lo, hi)])
     else:
         previous = None
-        for level_cuts in cuts:
+        for level_cuts in cuts or ():
             edges = np.unique(np.asarray(level_cuts, dtype=float))
             if previous is not None and not set(edges) <= set(previous):
                 raise HierarchyError(
@@ -122,13 +129,14 @@ def intervals(values, *, widths=None, cuts=None, origin=0, name=None, root="*"):
     return Hierarchy(rows, name=name, source="intervals")
 
 
-def _band(lo, hi, integral):
+def _band(lo: float, hi: float, integral: bool) -> str:
     lo_s = "-inf" if not np.isfinite(lo) else _fmt(lo)
     hi_s = "inf" if not np.isfinite(hi) else _fmt(hi)
     return f"[{lo_s}-{hi_s}]" if integral else f"[{lo_s}-{hi_s})"
 
 
-def masking(values, *, levels=None, mask="*", name=None, root="*"):
+def masking(values: Iterable[Any], *, levels: int | None = None, mask: str = "*",
+            name: str | None = None, root: str = "*") -> Hierarchy:
     """Hierarchy that masks trailing characters of fixed-length codes.
 
     Level ``i`` replaces the last ``i`` characters with ``mask``. When the

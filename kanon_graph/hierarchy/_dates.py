@@ -17,6 +17,8 @@ they match the data cell by cell.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import pandas as pd
 
@@ -30,7 +32,7 @@ DATE_LEVELS = ("month", "quarter", "year", "N years", "decade", "century")
 _YEARS = re.compile(r"^\s*(\d+)\s*years?\s*$")
 
 
-def _granularity(level, name):
+def _granularity(level: Any, name: str | None) -> tuple[int, Callable[[Any], str]]:
     """``(months, label function)`` of one level name."""
     text = str(level).strip().lower()
     if text == "month":
@@ -47,13 +49,15 @@ def _granularity(level, name):
         raise HierarchyError(f"dates for {name!r}: unknown level {level!r}; levels are "
                              f"{list(DATE_LEVELS)} (N a whole number, e.g. '5 years')")
 
-    def band(d, n=years):
+    def band(d: Any, n: int = years) -> str:
         start = d.year // n * n
         return f"[{start:04d}-{start + n - 1:04d}]"
     return 12 * years, band
 
 
-def dates(values, *, levels=("month", "year", "5 years", "decade"), name=None, root="*"):
+def dates(values: Iterable[Any], *,
+          levels: Sequence[str] = ("month", "year", "5 years", "decade"),
+          name: str | None = None, root: str = "*") -> Hierarchy:
     """Hierarchy of a date attribute: each date, then coarser calendar periods.
 
     Parameters
@@ -97,7 +101,7 @@ def dates(values, *, levels=("month", "year", "5 years", "decade"), name=None, r
         if coarse % fine or coarse <= fine:
             raise HierarchyError(f"dates for {name!r}: level {b!r} does not contain whole "
                                  f"{a!r} periods, so the levels would not nest")
-    leaves = {}
+    leaves: dict[str, Any] = {}
     for value in (pd.Series(list(values), dtype=object).dropna()
                   if not isinstance(values, pd.Series) else values.dropna()):
         when = parse_date(value)

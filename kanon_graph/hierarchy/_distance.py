@@ -6,16 +6,25 @@ CHD itself (Definition 4) is :meth:`Hierarchy.chd`. Records here are mappings
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._tree import Hierarchy
+
 __all__ = ["che", "hdist"]
 
 
-def _items(record, attributes):
-    if hasattr(record, "items"):
+def _items(record: Mapping[str, Any] | Sequence[Any],
+           attributes: Sequence[str]) -> dict[str, Any]:
+    if isinstance(record, Mapping):
         return {a: record[a] for a in attributes}
     return dict(zip(attributes, record))
 
 
-def che(record, generalized, hierarchies, attributes=None):
+def che(record: Mapping[str, Any] | Sequence[Any],
+        generalized: Mapping[str, Any] | Sequence[Any], hierarchies: Mapping[str, Hierarchy],
+        attributes: Sequence[str] | None = None) -> float:
     """Conceptual hierarchical effort, CHE(r, r') = sum_i CHD(a_i, a'_i).
 
     Venkata Ramana & Valli Kumari, "Graph based local recoding for data
@@ -35,7 +44,8 @@ def che(record, generalized, hierarchies, attributes=None):
     return float(sum(hierarchies[a].chd(r[a], g[a]) for a in attributes))
 
 
-def hdist(record, other, hierarchies, attributes=None):
+def hdist(record: Mapping[str, Any] | Sequence[Any], other: Mapping[str, Any] | Sequence[Any],
+          hierarchies: Mapping[str, Hierarchy], attributes: Sequence[str] | None = None) -> float:
     """Hierarchical distance, HDist(r1, r2) = CHE(r1, r12) + CHE(r2, r12).
 
     ``r12`` is the records' closest common ancestor, attribute by attribute

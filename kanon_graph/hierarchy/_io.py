@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 from pathlib import Path
@@ -35,7 +37,7 @@ __all__ = ["read_hierarchy", "write_hierarchy", "load_hierarchies"]
 _MARK = re.compile(r"^\*(?=.*[^*])(.+)\*$")
 
 
-def _split(line, sep):
+def _split(line: str, sep: str) -> list[tuple[str, bool]]:
     """Cells of one CSV line as ``(text, quoted)`` pairs.
 
     CSV quoting (RFC 4180): a cell that starts with ``"`` runs to the next
@@ -72,7 +74,7 @@ def _split(line, sep):
         i = end + 1
 
 
-def _sniff_separator(text, path):
+def _sniff_separator(text: str, path: str | os.PathLike[str]) -> str:
     """The first of ``;``, ``,`` and tab found outside quotes on the first line."""
     first = next((line for line in text.splitlines() if line.strip()), "")
     outside = re.sub(r'"(?:[^"]|"")*"', "", first)
@@ -82,7 +84,8 @@ def _sniff_separator(text, path):
     return ";"
 
 
-def read_hierarchy(path, *, name=None, sep=None):
+def read_hierarchy(path: str | os.PathLike[str], *, name: str | None = None,
+                   sep: str | None = None) -> Hierarchy:
     """Read one hierarchy from an ARX-format CSV file.
 
     Parameters
@@ -146,7 +149,7 @@ def read_hierarchy(path, *, name=None, sep=None):
     return hierarchy
 
 
-def _read_magval_file(hierarchy, path):
+def _read_magval_file(hierarchy: Hierarchy, path: Path) -> None:
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         line = line.strip()
         if not line or line.startswith("#"):
@@ -162,7 +165,7 @@ def _read_magval_file(hierarchy, path):
             raise HierarchyError(f"{path}, line {number}: {exc}") from None
 
 
-def attribute_name_from_file(path):
+def attribute_name_from_file(path: str | os.PathLike[str]) -> str:
     """``adult_hierarchy_age.csv`` -> ``age``; ``age.csv`` -> ``age``."""
     stem = Path(path).name
     for suffix in (".csv", ".txt"):
@@ -173,7 +176,8 @@ def attribute_name_from_file(path):
     return stem
 
 
-def write_hierarchy(hierarchy, path, *, sep=";", mark_magvals=True):
+def write_hierarchy(hierarchy: Hierarchy, path: str | os.PathLike[str], *, sep: str = ";",
+                    mark_magvals: bool = True) -> None:
     """Write a hierarchy in ARX's CSV format; :func:`read_hierarchy` reads it back.
 
     Cells are quoted as CSV does (a label holding ``"``, ``;``, ``,``, a tab
@@ -208,21 +212,21 @@ def write_hierarchy(hierarchy, path, *, sep=";", mark_magvals=True):
                 raise HierarchyError(f"write_hierarchy: label {label!r} of {hierarchy._where()} "
                                      f"holds a line break; ARX's format cannot store it")
 
-    def needs_quotes(label):
+    def needs_quotes(label: str) -> bool:
         # any separator read_hierarchy might sniff is quoted, so sniffing finds ``sep``
         return any(c in label for c in (sep, ";", ",", "\t", '"')) or bool(_MARK.match(label))
 
-    def quote(label):
+    def quote(label: str) -> str:
         return '"' + label.replace('"', '""') + '"' if needs_quotes(label) else label
 
     marked = []
     if mark_magvals and hierarchy.has_magvals:
         marked = [(level, hierarchy.label(level, index))
                   for level in range(hierarchy.height + 1)
-                  for index in np.flatnonzero(hierarchy._magval[level])]
-    def reads_as_mark(label):
+                  for index in np.flatnonzero(hierarchy._magval[level]).tolist()]
+    def reads_as_mark(label: str) -> bool:
         match = _MARK.match(f"*{label}*")
-        return bool(match) and match.group(1).strip() == label \
+        return match is not None and match.group(1).strip() == label \
             and not needs_quotes(match.group(1))
 
     inline = all(reads_as_mark(label) for _, label in marked)
@@ -248,7 +252,8 @@ def write_hierarchy(hierarchy, path, *, sep=";", mark_magvals=True):
         sidecar.unlink()
 
 
-def load_hierarchies(folder, *, columns=None, missing="error", sep=None):
+def load_hierarchies(folder: str | os.PathLike[str], *, columns: Iterable[str] | None = None,
+                     missing: str = "error", sep: str | None = None) -> dict[str, Hierarchy]:
     """Read every hierarchy file in ``folder`` into ``{column: Hierarchy}``.
 
     Files named ``*_hierarchy_<column>.csv`` (ARX's convention) are read;

@@ -11,7 +11,13 @@ methods; they read its per-level arrays (``_magval``, ``level_map``,
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 __all__ = ["MagvalMixin"]
 
@@ -19,7 +25,25 @@ __all__ = ["MagvalMixin"]
 class MagvalMixin:
     """Marking MAGVals and answering boundary questions (Definitions 3-6)."""
 
-    def mark_magval(self, label, level=None):
+    if TYPE_CHECKING:  # what the mixin reads of the Hierarchy it is part of
+        name: str | None
+        height: int
+        level_map: list[npt.NDArray[np.int64]]
+        leaf_values: npt.NDArray[np.float64] | None
+        _labels: list[list[str]]
+        _index: list[dict[str, int]]
+        _nodes: list[list[Any]]
+        _magval: list[npt.NDArray[np.bool_]]
+        _number_index: dict[float, list[int]] | None
+
+        def _where(self, line: int | None = None) -> str: ...
+        def _find(self, label: Any, level: int | None = None) -> tuple[int, int]: ...
+        def _check_level(self, level: Any) -> None: ...
+        def leaf_index(self, value: Any) -> int: ...
+        @property
+        def n_leaves(self) -> int: ...
+
+    def mark_magval(self, label: Any, level: int | None = None) -> Self:
         """Mark node ``label`` as a maximum allowed generalization value.
 
         Hussien, Darwish & Hefny (2016), Definition 3. Returns ``self`` so
@@ -30,22 +54,25 @@ class MagvalMixin:
         self._nodes[level][index].magval = True
         return self
 
-    def clear_magvals(self):
+    def clear_magvals(self) -> Self:
+        """Remove every MAGVal mark; returns ``self``."""
         for level, marks in enumerate(self._magval):
             marks[:] = False
             for node in self._nodes[level]:
                 node.magval = False
         return self
 
-    def is_magval(self, label, level=None):
+    def is_magval(self, label: Any, level: int | None = None) -> bool:
+        """Whether node ``label`` is marked as a MAGVal."""
         level, index = self._find(label, level)
         return bool(self._magval[level][index])
 
     @property
-    def has_magvals(self):
+    def has_magvals(self) -> bool:
+        """Whether any node is marked."""
         return any(marks.any() for marks in self._magval)
 
-    def magval_levels(self):
+    def magval_levels(self) -> npt.NDArray[np.int64]:
         """For every leaf, the level of its MAGVal (the height when unmarked).
 
         The MAGVal of a leaf is the first marked node on the path from the leaf
@@ -61,11 +88,11 @@ class MagvalMixin:
         return result
 
     @property
-    def node_offsets(self):
+    def node_offsets(self) -> npt.NDArray[np.int64]:
         """Start of each level in the global node numbering (level by level)."""
         return np.cumsum([0] + [len(level) for level in self._labels])
 
-    def capped_map(self, level):
+    def capped_map(self, level: int) -> npt.NDArray[np.int64]:
         """Per leaf, the global node id of its ancestor at ``min(level, MAGVal level)``.
 
         This is full-domain generalization within generalization boundaries:
@@ -81,13 +108,14 @@ class MagvalMixin:
             mapped[pick] = self.node_offsets[l] + self.level_map[l][pick]
         return mapped
 
-    def split_node_ids(self, ids):
+    def split_node_ids(self, ids: npt.ArrayLike) -> tuple[npt.NDArray[np.int64],
+                                                           npt.NDArray[np.int64]]:
         """(level, index within level) arrays of global node ids."""
         ids = np.asarray(ids, dtype=np.int64)
         level = np.searchsorted(self.node_offsets, ids, side="right") - 1
         return level, ids - self.node_offsets[level]
 
-    def magval(self, value):
+    def magval(self, value: Any) -> str:
         """MAGVal(v) of leaf ``value`` (Definition 3).
 
         Examples
@@ -102,12 +130,12 @@ class MagvalMixin:
         level = self.magval_levels()[leaf]
         return self._labels[level][self.level_map[level][leaf]]
 
-    def magset(self):
+    def magset(self) -> set[str]:
         """MAGSet(Q): the set of MAGVals of all leaves (Definition 4)."""
         levels = self.magval_levels()
         return {self._labels[l][self.level_map[l][leaf]] for leaf, l in enumerate(levels)}
 
-    def allows(self, value, generalized, level=None):
+    def allows(self, value: Any, generalized: Any, level: int | None = None) -> bool:
         """Whether releasing leaf ``value`` as ``generalized`` respects its MAGVal.
 
         False when ``generalized`` is not an ancestor of ``value`` at all.

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from ..exceptions import HierarchyError
@@ -23,7 +25,7 @@ from ..exceptions import HierarchyError
 __all__ = ["RowChecksMixin", "LeafMatchMixin"]
 
 
-def _as_number(label):
+def _as_number(label: Any) -> float | None:
     """``float(label)`` when the label is a plain number, else ``None``."""
     try:
         value = float(label)
@@ -36,7 +38,27 @@ def _as_number(label):
 class RowChecksMixin:
     """Checks of leaf-to-root rows and of labels repeated across levels."""
 
-    def _check_rows(self, rows, lines):
+    if TYPE_CHECKING:  # what the mixin reads of the Hierarchy it is part of
+        name: str | None
+        height: int
+        level_map: list[npt.NDArray[np.int64]]
+        leaf_values: npt.NDArray[np.float64] | None
+        _labels: list[list[str]]
+        _index: list[dict[str, int]]
+        _nodes: list[list[Any]]
+        _magval: list[npt.NDArray[np.bool_]]
+        _number_index: dict[float, list[int]] | None
+
+        def _where(self, line: int | None = None) -> str: ...
+        def _find(self, label: Any, level: int | None = None) -> tuple[int, int]: ...
+        def _check_level(self, level: Any) -> None: ...
+        def _normalize(self, value: Any) -> str: ...
+        def leaf_index(self, value: Any) -> int: ...
+        @property
+        def n_leaves(self) -> int: ...
+
+    def _check_rows(self, rows: list[list[str]],
+                    lines: list[int]) -> tuple[list[list[str]], list[int]]:
         width = len(rows[0])
         for row, line in zip(rows, lines):
             if len(row) != width:
@@ -46,7 +68,7 @@ class RowChecksMixin:
                 )
             if any(cell == "" for cell in row):
                 raise HierarchyError(f"{self._where(line)}: row {row[0]!r} has an empty cell")
-        seen = {}
+        seen: dict[str, tuple[list[str], int]] = {}
         kept_rows, kept_lines = [], []
         for row, line in zip(rows, lines):
             leaf = row[0]
@@ -68,7 +90,7 @@ class RowChecksMixin:
             kept_lines.append(line)
         return kept_rows, kept_lines
 
-    def _check_repeated_labels(self):
+    def _check_repeated_labels(self) -> None:
         """A label may stand on several levels only if it names one set of leaves.
 
         ARX pads short paths by repeating a value (Adult's ``[80-100]`` on
@@ -96,7 +118,24 @@ class RowChecksMixin:
 class LeafMatchMixin:
     """Leaf lookup: a data value to the leaf it stands for."""
 
-    def _index_numbers(self):
+    if TYPE_CHECKING:  # what the mixin reads of the Hierarchy it is part of
+        name: str | None
+        height: int
+        level_map: list[npt.NDArray[np.int64]]
+        leaf_values: npt.NDArray[np.float64] | None
+        _labels: list[list[str]]
+        _index: list[dict[str, int]]
+        _nodes: list[list[Any]]
+        _magval: list[npt.NDArray[np.bool_]]
+        _number_index: dict[float, list[int]] | None
+
+        def _where(self, line: int | None = None) -> str: ...
+        def _find(self, label: Any, level: int | None = None) -> tuple[int, int]: ...
+        def _check_level(self, level: Any) -> None: ...
+        @property
+        def n_leaves(self) -> int: ...
+
+    def _index_numbers(self) -> None:
         """``leaf_values`` (when every leaf is a number) and number -> leaves."""
         numbers = [_as_number(label) for label in self._labels[0]]
         if all(value is not None for value in numbers):
@@ -109,7 +148,7 @@ class LeafMatchMixin:
             for i, value in enumerate(self.leaf_values):
                 self._number_index.setdefault(value, []).append(i)
 
-    def _normalize(self, value):
+    def _normalize(self, value: Any) -> str:
         """The leaf label ``value`` stands for: its own text when that is a leaf.
 
         A value whose text is no leaf matches a numeric leaf by number, if
@@ -135,10 +174,11 @@ class LeafMatchMixin:
             )
         return self._labels[0][leaves[0]] if leaves else text
 
-    def is_leaf(self, label):
+    def is_leaf(self, label: Any) -> bool:
+        """Whether ``label`` stands for a leaf (see :meth:`leaf_index`)."""
         return self._normalize(label) in self._index[0]
 
-    def leaf_index(self, value):
+    def leaf_index(self, value: Any) -> int:
         """Index of a leaf value, raising a clear error if it is not a leaf."""
         label = self._normalize(value)
         if label not in self._index[0]:
@@ -147,7 +187,7 @@ class LeafMatchMixin:
             )
         return self._index[0][label]
 
-    def encode(self, values):
+    def encode(self, values: npt.ArrayLike) -> npt.NDArray[np.int64]:
         """Leaf indices of ``values``; every missing value is named in the error.
 
         Examples
@@ -158,10 +198,11 @@ class LeafMatchMixin:
         [1, 0, 1]
         """
         values = np.asarray(values, dtype=object)
+        uniques: list[Any]
         # hash the values (O(n)) instead of sorting them: np.unique on a million
         # strings takes about half a second per column
-        inverse, uniques = pd.factorize(values)
-        uniques = list(uniques)
+        inverse, found = pd.factorize(values)
+        uniques = list(found)
         if (inverse < 0).any():  # missing values (NaN, None) are reported below
             inverse = np.where(inverse < 0, len(uniques), inverse)
             uniques.append(values[np.flatnonzero(pd.isna(values))[0]])

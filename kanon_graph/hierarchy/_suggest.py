@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -32,12 +34,16 @@ from ._builders import intervals, masking
 from ._dates import dates
 from ._tree import Hierarchy
 
+if TYPE_CHECKING:
+    from ..schema import Schema
+
 __all__ = ["suggest", "round_widths"]
 
 _CODE = re.compile(r"^[0-9A-Za-z.]+$")
 
 
-def round_widths(lo, hi, *, bands=20, integral=False):
+def round_widths(lo: float, hi: float, *, bands: int = 20,
+                 integral: bool = False) -> list[float]:
     """Nested round band widths over ``[lo, hi]``, finest first.
 
     The finest width is the smallest of 1, 2 or 5 times a power of ten that
@@ -59,7 +65,7 @@ def round_widths(lo, hi, *, bands=20, integral=False):
         mantissa, exponent = 1, exponent + 1
     if integral and exponent < 0:
         mantissa, exponent = 1, 0
-    widths = []
+    widths: list[float] = []
     while True:
         width = mantissa * 10 ** exponent if exponent >= 0 else mantissa / 10 ** -exponent
         if math.floor(lo / width) == math.floor(hi / width):
@@ -69,13 +75,13 @@ def round_widths(lo, hi, *, bands=20, integral=False):
                               5: (1, exponent + 1)}[mantissa]
 
 
-def _is_code_column(texts):
+def _is_code_column(texts: Sequence[str]) -> bool:
     lengths = {len(t) for t in texts}
     return (len(lengths) == 1 and next(iter(lengths)) >= 3
             and all(_CODE.match(t) and any(c.isdigit() for c in t) for t in texts))
 
 
-def _suggest_one(series, column, kind):
+def _suggest_one(series: pd.Series, column: str, kind: str) -> tuple[Hierarchy, str]:
     present = series.dropna()
     if present.empty:
         raise HierarchyError(f"suggest: column {column!r} has no values to build a "
@@ -102,7 +108,8 @@ def _suggest_one(series, column, kind):
     return Hierarchy(rows, name=column, source="suggest"), f"{what}: value -> *"
 
 
-def suggest(table, schema, *, columns=None):
+def suggest(table: pd.DataFrame, schema: Schema, *,
+            columns: Sequence[str] | None = None) -> dict[str, tuple[Hierarchy, str]]:
     """A draft hierarchy for every quasi-identifier that has none.
 
     Parameters

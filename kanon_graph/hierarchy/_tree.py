@@ -18,7 +18,11 @@ hierarchy format does).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 from anytree import Node, PreOrderIter
 
 from ..exceptions import HierarchyError
@@ -69,30 +73,32 @@ class Hierarchy(RowChecksMixin, LeafMatchMixin, MagvalMixin):
     '*'
     """
 
-    def __init__(self, rows, *, name=None, source=None, lines=None, implicit_root=False):
+    def __init__(self, rows: Iterable[Sequence[Any]], *, name: str | None = None,
+                 source: str | None = None, lines: Iterable[int] | None = None,
+                 implicit_root: bool | str = False) -> None:
         self.name = name
         self.source = source
-        rows = [[str(cell).strip() for cell in row] for row in rows]
-        lines = list(lines) if lines is not None else list(range(1, len(rows) + 1))
-        if not rows:
+        texts = [[str(cell).strip() for cell in row] for row in rows]
+        numbers = list(lines) if lines is not None else list(range(1, len(texts) + 1))
+        if not texts:
             raise HierarchyError(f"{self._where()}: the hierarchy has no rows")
-        rows, lines = self._check_rows(rows, lines)
+        texts, numbers = self._check_rows(texts, numbers)
         self.implicit_root = False
-        tops = sorted({row[-1] for row in rows})
+        tops = sorted({row[-1] for row in texts})
         if len(tops) > 1 and implicit_root:
             root = "*" if implicit_root is True else str(implicit_root)
-            if any(root in row for row in rows):
+            if any(root in row for row in texts):
                 raise HierarchyError(
                     f"{self._where()}: the last column holds {len(tops)} values and {root!r} "
                     f"is already a label, so it cannot be the implicit root above them")
-            rows = [row + [root] for row in rows]
+            texts = [row + [root] for row in texts]
             self.implicit_root = True
-        self.height = len(rows[0]) - 1
-        self._build_levels(rows, lines)
+        self.height = len(texts[0]) - 1
+        self._build_levels(texts, numbers)
         self._build_tree()
 
     # ------------------------------------------------------------------ build
-    def _where(self, line=None):
+    def _where(self, line: int | None = None) -> str:
         where = f"hierarchy for {self.name!r}" if self.name else "hierarchy"
         if self.source:
             where += f" ({self.source}"
@@ -101,10 +107,10 @@ class Hierarchy(RowChecksMixin, LeafMatchMixin, MagvalMixin):
             where += f" (row {line})"
         return where
 
-    def _build_levels(self, rows, lines):
+    def _build_levels(self, rows: list[list[str]], lines: list[int]) -> None:
         height = self.height
-        labels = [[] for _ in range(height + 1)]
-        index = [{} for _ in range(height + 1)]
+        labels: list[list[str]] = [[] for _ in range(height + 1)]
+        index: list[dict[str, int]] = [{} for _ in range(height + 1)]
         for row in rows:
             for level, label in enumerate(row):
                 if label not in index[level]:
@@ -143,7 +149,7 @@ class Hierarchy(RowChecksMixin, LeafMatchMixin, MagvalMixin):
         self._magval = [np.zeros(len(labels[l]), dtype=bool) for l in range(height + 1)]
         self._index_numbers()
 
-    def _build_tree(self):
+    def _build_tree(self) -> None:
         nodes = [[None] * len(level) for level in self._labels]
         top = self.height
         nodes[top][0] = Node(self._labels[top][0], level=top, index=0,
@@ -158,12 +164,14 @@ class Hierarchy(RowChecksMixin, LeafMatchMixin, MagvalMixin):
 
     # ------------------------------------------------------------ constructors
     @classmethod
-    def from_rows(cls, rows, *, name=None, source=None, lines=None, implicit_root=False):
+    def from_rows(cls, rows: Iterable[Sequence[Any]], *, name: str | None = None,
+                  source: str | None = None, lines: Iterable[int] | None = None,
+                  implicit_root: bool | str = False) -> Hierarchy:
         """Build from leaf-to-root rows (ARX's format, already split)."""
         return cls(rows, name=name, source=source, lines=lines, implicit_root=implicit_root)
 
     @classmethod
-    def from_mapping(cls, mapping, *, name=None):
+    def from_mapping(cls, mapping: Mapping[Any, Any], *, name: str | None = None) -> Hierarchy:
         """Build from a nested mapping ``{root: {child: {leaf: None, ...}}}``.
 
         A node's children may be given as a dict (recursing), a list or set of
@@ -183,7 +191,7 @@ class Hierarchy(RowChecksMixin, LeafMatchMixin, MagvalMixin):
             )
         paths = []
 
-        def walk(label, children, path):
+        def walk(label: Any, children: Any, path: list[str]) -> None:
             path = path + [str(label)]
             if children is None or (isinstance(children, (dict, list, tuple, set)) and not children):
                 paths.append(path)
@@ -211,31 +219,31 @@ class Hierarchy(RowChecksMixin, LeafMatchMixin, MagvalMixin):
 
     # ----------------------------------------------------------------- lookups
     @property
-    def leaf_labels(self):
+    def leaf_labels(self) -> list[str]:
         """The original values (level 0 labels), in hierarchy order."""
         return list(self._labels[0])
 
     @property
-    def n_leaves(self):
+    def n_leaves(self) -> int:
         """Number of leaves, i.e. hierarchy rows (ARX's domain size)."""
         return len(self._labels[0])
 
-    def labels(self, level):
+    def labels(self, level: int) -> list[str]:
         """The node labels at ``level``."""
         self._check_level(level)
         return list(self._labels[level])
 
-    def label(self, level, index):
+    def label(self, level: int, index: int) -> str:
         """The label of node number ``index`` at ``level``."""
         return self._labels[level][index]
 
-    def _check_level(self, level):
+    def _check_level(self, level: Any) -> None:
         if not isinstance(level, (int, np.integer)) or not 0 <= level <= self.height:
             raise HierarchyError(
                 f"{self._where()}: level must be an integer in [0, {self.height}], got {level!r}"
             )
 
-    def _find(self, label, level=None):
+    def _find(self, label: Any, level: int | None = None) -> tuple[int, int]:
         """(level, index) of a node given by label (and level if ambiguous)."""
         label = self._normalize(label)
         if level is not None:
@@ -250,27 +258,27 @@ class Hierarchy(RowChecksMixin, LeafMatchMixin, MagvalMixin):
         # names one concept: the lowest node stands for it
         return found[0]
 
-    def node(self, label, level=None):
+    def node(self, label: Any, level: int | None = None) -> Any:
         """The anytree node of ``label`` (the lowest one if it repeats)."""
         level, index = self._find(label, level)
         return self._nodes[level][index]
 
-    def level(self, label):
+    def level(self, label: Any) -> int:
         """The level of ``label`` (0 for leaves; the lowest if it repeats)."""
         return self._find(label)[0]
 
     # ------------------------------------------------------------- operations
-    def generalize(self, value, level):
+    def generalize(self, value: Any, level: int) -> str:
         """The ancestor of leaf ``value`` at ``level``."""
         self._check_level(level)
         return self._labels[level][self.level_map[level][self.leaf_index(value)]]
 
-    def ancestors(self, value):
+    def ancestors(self, value: Any) -> list[str]:
         """Labels on the path from leaf ``value`` (included) to the root."""
         leaf = self.leaf_index(value)
         return [self._labels[l][self.level_map[l][leaf]] for l in range(self.height + 1)]
 
-    def lca_level(self, leaf_codes):
+    def lca_level(self, leaf_codes: npt.ArrayLike) -> int:
         """Lowest level at which all encoded leaves share one ancestor."""
         leaf_codes = np.asarray(leaf_codes)
         for level in range(self.height + 1):
@@ -279,7 +287,7 @@ class Hierarchy(RowChecksMixin, LeafMatchMixin, MagvalMixin):
                 return level
         return self.height  # pragma: no cover - the root is shared by construction
 
-    def lca(self, values):
+    def lca(self, values: Iterable[Any]) -> str:
         """Label of the lowest common ancestor of leaf ``values``."""
         codes = np.array([self.leaf_index(v) for v in values])
         if codes.size == 0:
@@ -287,19 +295,19 @@ class Hierarchy(RowChecksMixin, LeafMatchMixin, MagvalMixin):
         level = self.lca_level(codes)
         return self._labels[level][self.level_map[level][codes[0]]]
 
-    def leaves(self, label, level=None):
+    def leaves(self, label: Any, level: int | None = None) -> list[str]:
         """Leaf labels under node ``label``."""
         level, index = self._find(label, level)
         return [self._labels[0][i] for i in np.flatnonzero(self.level_map[level] == index)]
 
-    def numeric_span(self, level, index):
+    def numeric_span(self, level: int, index: int) -> tuple[float, float] | None:
         """(min, max) of the numeric leaves under a node, or ``None``."""
         if self.leaf_values is None:
             return None
         under = self.leaf_values[self.level_map[level] == index]
         return float(under.min()), float(under.max())
 
-    def chd(self, value, other):
+    def chd(self, value: Any, other: Any) -> float:
         """Concept hierarchical distance, CHD(v, v') = |level(v') - level(v)| / H.
 
         Venkata Ramana & Valli Kumari (2013), Definition 4, eq. (1).
@@ -316,25 +324,25 @@ class Hierarchy(RowChecksMixin, LeafMatchMixin, MagvalMixin):
         return abs(self.level(other) - self.level(value)) / self.height
 
     # -------------------------------------------------------------- dunder
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         return PreOrderIter(self.root)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return sum(len(level) for level in self._labels)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"Hierarchy({self.name!r}, height={self.height}, "
                 f"leaves={self.n_leaves}, nodes={len(self)})")
 
-    def to_rows(self):
+    def to_rows(self) -> list[list[str]]:
         """The hierarchy as leaf-to-root rows (ARX's format)."""
         return [self.ancestors(leaf) for leaf in self._labels[0]]
 
-    def line_of(self, leaf):
+    def line_of(self, leaf: Any) -> int | None:
         """Source line of a leaf's row, when read from a file."""
         return self._leaf_lines.get(self._normalize(leaf))
 
-    def _repr_html_(self):  # Jupyter's display: kanon_graph.viz.notebook draws it
+    def _repr_html_(self) -> str:  # Jupyter's display: kanon_graph.viz.notebook draws it
         from ..viz.notebook import hierarchy_html
         return hierarchy_html(self)
 

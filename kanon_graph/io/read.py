@@ -12,6 +12,8 @@ numbers, so a caller can declare them numeric without converting them.
 from __future__ import annotations
 
 import csv
+import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,25 +54,25 @@ class TextTable:
     lines: np.ndarray
     unit: str = "line"
 
-    def where(self, row):
+    def where(self, row: int) -> str:
         """``"FILE, line N"`` (``"FILE, row N"`` for Parquet) for row position ``row``."""
         return f"{str(self.path)!r}, {self.unit} {int(self.lines[row])}"
 
     @property
-    def typed(self):
+    def typed(self) -> bool:
         """Whether the cells keep their file's types (Parquet) rather than being text."""
         return self.unit == "row"
 
 
-def _sniff(path):
+def _sniff(path: str | os.PathLike[str]) -> str:
     with open(path, encoding="utf-8-sig", errors="replace", newline="") as handle:
         first = next((line for line in handle if line.strip()), "")
     counts = {sep: first.count(sep) for sep in _SEPARATORS}
-    best = max(counts, key=counts.get)
+    best = max(counts, key=lambda sep: counts[sep])
     return best if counts[best] else ","
 
 
-def read_text_table(path, *, sep=None):
+def read_text_table(path: str | os.PathLike[str], *, sep: str | None = None) -> TextTable:
     """Read a CSV file with a header row, every cell as text.
 
     Parameters
@@ -141,7 +143,7 @@ def read_text_table(path, *, sep=None):
     return TextTable(path, sep, frame, np.asarray(lines, dtype=np.int64))
 
 
-def _check_header(header, name, line):
+def _check_header(header: list[str], name: str, line: int) -> None:
     duplicated = sorted({c for c in header if header.count(c) > 1})
     if duplicated:
         raise DataError(f"input file {name!r}, line {line}: duplicate column name(s) "
@@ -151,12 +153,12 @@ def _check_header(header, name, line):
                         f"has no name")
 
 
-def is_parquet(path):
+def is_parquet(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` names a Parquet file (by its ``.parquet`` / ``.pq`` suffix)."""
     return Path(path).suffix.lower() in (".parquet", ".pq")
 
 
-def read_parquet(path):
+def read_parquet(path: str | os.PathLike[str]) -> pd.DataFrame:
     """A Parquet file as a DataFrame, dtypes kept (needs the ``parquet`` extra: pyarrow)."""
     path = Path(path)
     if not path.is_file():
@@ -173,7 +175,7 @@ def read_parquet(path):
                         f"{str(exc).splitlines()[0]}") from None
 
 
-def read_input_table(path, *, sep=None):
+def read_input_table(path: str | os.PathLike[str], *, sep: str | None = None) -> TextTable:
     """A :class:`TextTable` of a CSV file (text cells) or a Parquet file (typed cells)."""
     if is_parquet(path):
         frame = read_parquet(path)
@@ -183,7 +185,8 @@ def read_input_table(path, *, sep=None):
     return read_text_table(path, sep=sep)
 
 
-def read_table(path, *, sep=None, na_values=("",)):
+def read_table(path: str | os.PathLike[str], *, sep: str | None = None,
+               na_values: Sequence[str] = ("",)) -> pd.DataFrame:
     """Read a CSV file with a header row into a DataFrame of text, or a Parquet file.
 
     Parameters
@@ -233,7 +236,7 @@ def read_table(path, *, sep=None, na_values=("",)):
     return frame
 
 
-def numeric_columns(frame, columns=None):
+def numeric_columns(frame: pd.DataFrame, columns: Iterable[str] | None = None) -> list[str]:
     """The columns whose present cells are all plain numbers without leading zeros.
 
     A column with no present cell, or a code such as ZIP ``02139``, is not

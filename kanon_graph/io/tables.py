@@ -12,6 +12,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
+from typing import TYPE_CHECKING, Any
 from pathlib import Path
 
 import numpy as np
@@ -19,10 +21,15 @@ import numpy as np
 from ..exceptions import DataError
 from ..metrics import get_metric
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..result import AnonymizationResult
+
 __all__ = ["write_table", "result_report", "write_json"]
 
 
-def write_table(table, path, *, sep=","):
+def write_table(table: pd.DataFrame, path: str | os.PathLike[str], *, sep: str = ",") -> Path:
     """Write ``table`` as CSV (or Parquet for a ``.parquet`` path); returns the path.
 
     CSV: a header and no index; a ``str`` cell is written as it is (quoted
@@ -46,7 +53,7 @@ def write_table(table, path, *, sep=","):
     return path
 
 
-def _jsonable(value):
+def _jsonable(value: Any) -> Any:
     """Python scalars, lists and dicts only; NaN and infinities become ``None``."""
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
@@ -67,7 +74,8 @@ def _jsonable(value):
     return str(value)
 
 
-def result_report(result, *, parameters=None):
+def result_report(result: AnonymizationResult, *,
+                  parameters: dict[str, Any] | None = None) -> dict[str, Any]:
     """A JSON-ready description of an anonymization: what was asked, what was achieved.
 
     Parameters
@@ -136,7 +144,7 @@ def result_report(result, *, parameters=None):
     return _jsonable(report)
 
 
-def write_json(data, path):
+def write_json(data: Any, path: str | os.PathLike[str]) -> Path:
     """Write ``data`` as indented JSON (NaN as ``null``); returns the path."""
     path = Path(path)
     path.write_text(json.dumps(_jsonable(data), indent=2, allow_nan=False) + "\n",

@@ -102,7 +102,7 @@ class OptimalResult:
 
 def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
                    respect_boundaries=False, exact=None, max_checks=DEFAULT_MAX_CHECKS,
-                   time_limit=None, rng=None):
+                   time_limit=None, rng=None, progress=None):
     """Search the lattice of ``data`` for the best anonymous node under ``metric``.
 
     Parameters
@@ -129,6 +129,10 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
         The best-effort search's budget: nodes checked, seconds.
     rng : numpy.random.Generator, optional
         Seeds the best-effort search's restarts.
+    progress : None, bool or callable
+        ``progress(done, total, text)`` every 16 checks: ``done`` of the
+        ``total`` nodes are settled (failing, scored, dominated or bounded
+        out); the best-effort search reports its end only.
 
     Returns
     -------
@@ -169,6 +173,9 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
     lattice = Lattice(heights, names=data.names)
     if exact is None:
         exact = lattice.size <= EXACT_UP_TO
+    from .._progress import reporter
+
+    report = reporter(progress, "optimal")
     if not exact:
         check_budget(max_checks, time_limit)
         levels, value, stats = best_effort_search(
@@ -180,6 +187,7 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
         stats["search_seconds"] = stats["seconds"] = time.perf_counter() - started
         status = StatusMap(lattice.dimension)
         status.tags.update({} if levels is None else {levels: "chosen"})
+        report(stats.get("nodes_checked", 1), stats.get("nodes_checked", 1), "best effort")
         return OptimalResult(levels, value, status, stats)
     space = _NodeSpace(lattice, scorer)
     nodes, bound, total = space.nodes, space.bound, space.total
@@ -231,11 +239,17 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
             if extra is not None:
                 space.raise_bound(above, extra)
 
+    def settled():              # nodes that can no longer be the answer: never drops
+        out = (state == 2) | evaluated | dominated
+        return int((out | (bound > best[0] + _TOL * max(1.0, abs(best[0])))).sum())
+
     def check(i):
         node = tuple(int(v) for v in nodes[i])
         fs = engine.frequency_set(node)
         failing = engine.failing_groups(node, model)
         counts["checked"] += 1
+        if report and counts["checked"] % 16 == 0:
+            report(settled(), total, f"{counts['checked']} nodes checked")
         ok = int(fs.counts[failing].sum()) <= budget
         if not spread:             # the check proves nothing about other nodes
             state[i] = 1 if ok else 2
@@ -299,6 +313,7 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
             else:
                 lo = mid + 1
 
+    report(total, total, f"{counts['checked']} nodes checked")
     levels = None if best[1] == total else tuple(int(v) for v in nodes[best[1]])
     final_live = (state != 2) & ~evaluated
     n_pruned = int(final_live.sum())
@@ -328,7 +343,7 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
 
 def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="numpy",
             respect_boundaries=False, exact=None, max_checks=DEFAULT_MAX_CHECKS,
-            time_limit=None):
+            time_limit=None, progress=None):
     """The optimal full-domain generalization under ``metric`` (Flash-style search).
 
     Parameters
@@ -364,6 +379,8 @@ def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="n
     time_limit : float, optional
         The best-effort search stops after this many seconds (the result
         then depends on the machine's speed).
+    progress : None, bool or callable
+        Passed to :func:`optimal_search`.
 
     Returns
     -------
@@ -392,7 +409,8 @@ def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="n
                          f"['numpy', 'sqlite', 'duckdb']. Got {engine!r}.")
     found = optimal_search(data, model, metric=metric, suppression=suppression or 0.0,
                            engine=counter, respect_boundaries=respect_boundaries,
-                           exact=exact, max_checks=max_checks, time_limit=time_limit, rng=rng)
+                           exact=exact, max_checks=max_checks, time_limit=time_limit, rng=rng,
+                           progress=progress)
     engine = FrequencyEngine(data, capped=respect_boundaries)
     if found.levels is None:
         top = boundary_levels(data, respect_boundaries)

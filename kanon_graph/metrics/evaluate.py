@@ -29,7 +29,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -77,14 +77,15 @@ class Evaluation:
     release: Release = field(repr=False)
 
     @property
-    def suppressed(self):
+    def suppressed(self) -> int:
+        """Records suppressed in the release."""
         return self.release.suppressed
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         """A JSON-ready summary: metrics, verification, risk, classes, levels."""
         sizes = self.release.sizes
         return {
-            "records": int(self.release.data.n),
+            "records": int(self.release.class_of.shape[0]),
             "released": int(sizes.sum()),
             "suppressed": self.suppressed,
             "classes": {"count": int(len(sizes)),
@@ -98,25 +99,27 @@ class Evaluation:
         }
 
 
-def _cell_text(value):
+def _cell_text(value: Any) -> str:
     if isinstance(value, (float, np.floating)) and float(value).is_integer():
         return str(int(value))
     return str(value).strip()
 
 
-def _column_text(series):
+def _column_text(series: pd.Series) -> npt.NDArray[Any]:
     """Released cells as stripped text, one conversion per distinct value."""
     codes, uniques = pd.factorize(series, use_na_sentinel=False)
     return np.asarray([_cell_text(v) for v in uniques], dtype=object)[codes]
 
 
-def _fail(attr, row, value, why):
+def _fail(attr: str, row: Any, value: Any, why: str) -> DataError:
     row = row.item() if isinstance(row, np.generic) else row
     return DataError(f"evaluate: released value {str(value)!r} of {attr!r} in row {row!r} "
                      f"{why}")
 
 
-def _hierarchy_cells(attr, labels, rows, cls, n_classes, index):
+def _hierarchy_cells(attr: Any, labels: npt.NDArray[Any], rows: npt.NDArray[np.int64],
+                     cls: npt.NDArray[np.int64], n_classes: int,
+                     index: Any) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int | None]:
     """(level, node) per class for an attribute with a hierarchy."""
     h = attr.hierarchy
     codes = attr.codes[rows]
@@ -125,12 +128,12 @@ def _hierarchy_cells(attr, labels, rows, cls, n_classes, index):
     heights = h.height + 1
     match = np.zeros((heights, len(rows)), dtype=bool)
     node_at = np.full((heights, len(uniq)), -1, dtype=np.int64)
-    for level in range(heights):
-        lookup = {label: j for j, label in enumerate(h.labels(level))}
-        node_at[level] = [lookup.get(u, -1) for u in uniq]
-        if level == h.height and h.label(level, 0) != "*":
-            node_at[level][uniq == "*"] = 0      # "*" alone: the root
-        match[level] = node_at[level][inv] == h.level_map[level][codes]
+    for lv in range(heights):
+        lookup = {label: j for j, label in enumerate(h.labels(lv))}
+        node_at[lv] = [lookup.get(u, -1) for u in uniq]
+        if lv == h.height and h.label(lv, 0) != "*":
+            node_at[lv][uniq == "*"] = 0      # "*" alone: the root
+        match[lv] = node_at[lv][inv] == h.level_map[lv][codes]
     bad = ~match.any(axis=0)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
@@ -160,7 +163,7 @@ def _hierarchy_cells(attr, labels, rows, cls, n_classes, index):
     return level, node, (int(uniform[0]) if uniform.size else None)
 
 
-def _date_span(text):
+def _date_span(text: str) -> tuple[int, int] | None:
     """``(first, last)`` in days of a released date or ``[first, last]``, or ``None``."""
     first, sep, last = text[1:-1].partition(", ") if text.startswith("[") \
         and text.endswith("]") else (text, "", text)
@@ -170,7 +173,9 @@ def _date_span(text):
     return None if a is None or b is None else (date_days(a), date_days(b))
 
 
-def _free_cells(attr, labels, rows, cls, n_classes, index, kept):
+def _free_cells(attr: Any, labels: npt.NDArray[Any], rows: npt.NDArray[np.int64],
+                cls: npt.NDArray[np.int64], n_classes: int, index: Any,
+                kept: npt.NDArray[np.bool_]) -> AttributeRelease:
     """AttributeRelease of a hierarchy-free attribute from ranges / sets / values."""
     first = np.empty(n_classes, dtype=np.int64)
     first[cls[::-1]] = np.arange(len(cls))[::-1]

@@ -196,7 +196,8 @@ def _cut_between_cells(u, v, cluster_of, cell_of_node):
 
 def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdist",
                        record_distance=None, method="auto", split="graph", refine=None,
-                       metric="loss", max_rounds=20, neighbours=3, respect_boundaries=False):
+                       metric="loss", max_rounds=20, neighbours=3, respect_boundaries=False,
+                       progress=None):
     """k-anonymity by partitioning the minimum spanning tree of the record graph.
 
     Three variants (``split``); the paper's exact procedure is ``"paper"``:
@@ -275,6 +276,10 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
         attributes (0: the MST's edges only); more finds lower loss, slower.
     respect_boundaries : bool, default False
         Never release a value above a member's MAGVal (see above).
+    progress : None, bool or callable
+        ``progress(done, total, text)`` after each phase: the record graph,
+        the spanning tree, the split, the merge and (``"feasible"`` /
+        ``"graph"``) the refinement (see :mod:`kanon_graph._progress`).
 
     Returns
     -------
@@ -331,13 +336,19 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
                 data, cells = subset_table(data, kept), cells[kept]
         else:
             cells = None
+    from .._progress import reporter
+
+    report = reporter(progress, "mst")
+    steps = 4 if split == "paper" else 5
     t0 = time.perf_counter()
     graph = RecordGraph(data, distance, record_distance=record_distance)
+    report(1, steps, "record graph")
     t1 = time.perf_counter()
     if method == "auto":
         from .mst import KRUSKAL_MAX_NODES
         method = "kruskal" if graph.n_nodes <= KRUSKAL_MAX_NODES else "prim"
     u, v, w = minimum_spanning_edges(graph, method=method)
+    report(2, steps, "spanning tree")
     t2 = time.perf_counter()
     if split == "paper":
         cluster_of, removed = split_mst(u, v, w, graph.n_nodes, graph.n_records, model.k)
@@ -350,10 +361,11 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
         cell_of_node = np.empty(graph.n_nodes, dtype=np.int64)
         cell_of_node[graph.node_of] = cells
         cluster_of = _cut_between_cells(u, v, cluster_of, cell_of_node)
+    report(3, steps, "split")
     if split != "paper":
         return finish_mst(data, full, kept, graph, u, v, w, cluster_of, removed, model, method,
                        split, cell_of_node, metric, refine, (max_rounds, neighbours),
-                       (t0, t1, t2))
+                       (t0, t1, t2), report)
     summary = ClassSummaries(data, graph.codes, cluster_of, graph.counts, cell_of_node)
     n_initial = len(summary.size)
 
@@ -364,6 +376,7 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
             return model.failing(class_of, data, n_initial)
 
     final, merges = merge_small_classes(summary, model.k, failing=failing)
+    report(4, steps, "merge")
     class_of = final[cluster_of][graph.node_of].astype(np.int64)
     if kept is not None:
         class_of = np.full(full.n, -1, dtype=np.int64)

@@ -23,7 +23,7 @@ __all__ = ["finish_partition", "finish_mst"]
 
 
 def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, metric="loss",
-                     refine=True, max_rounds=20, index=3):
+                     refine=True, max_rounds=20, index=3, progress=None):
     """Turn initial clusters of nodes into classes that satisfy ``model``.
 
     1. **Component split.** Every initial cluster of ``2k`` records or more
@@ -59,6 +59,8 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
         The near-tuple index beside the MST links tuples that differ in at
         most this many attributes (:func:`~kanon_graph.records.neighbours.block_edges`
         ``free``); 0: MST edges only.
+    progress : callable, optional
+        ``progress(text)`` once the merge is done, before the refinement.
 
     Returns
     -------
@@ -113,6 +115,8 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
         final, global_merges = merge_small_classes(
             summary, k, failing=None if failing is None else failing_final)
         labels = np.unique(final[labels], return_inverse=True)[1].reshape(-1)
+    if progress is not None:
+        progress(f"merge: {int(labels.max()) + 1} classes")
     stats = {"component_splits": int(np.unique(initial[big]).size), "merges": int(merges),
              "global_merges": int(global_merges), "metric": metric,
              "neighbour_edges": int(len(eu))}
@@ -133,16 +137,21 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
 
 
 def finish_mst(data, full, kept, graph, u, v, w, cluster_of, removed, model, method, split,
-               cell_of_node, metric, refine, budget, times):
+               cell_of_node, metric, refine, budget, times, report=None):
     """The ``feasible`` / ``graph`` variants of ``mst``: finish, gather stats, wrap.
 
     ``budget`` is ``(max_rounds, index)``; ``times`` the perf counters taken
     before the graph, after it and after the MST; ``kept`` the records left
-    after boundary suppression (``None``: all of ``full``).
+    after boundary suppression (``None``: all of ``full``); ``report`` the
+    run's :class:`~kanon_graph._progress.Reporter`, told of steps 4 (merge)
+    and 5 (refinement) of 5.
     """
+    merged = None if not report else (lambda text: report(4, 5, text))
     labels, info = finish_partition(data, graph, u, v, cluster_of, model,
                                     cell_of_node=cell_of_node, metric=metric, refine=refine,
-                                    max_rounds=budget[0], index=budget[1])
+                                    max_rounds=budget[0], index=budget[1], progress=merged)
+    if report:
+        report(5, 5, "refined" if refine else "done")
     class_of = labels[graph.node_of]
     if kept is not None:
         class_of = np.full(full.n, -1, dtype=np.int64)

@@ -241,8 +241,10 @@ def run_algorithm(info, data, model, *, rng, suppression, options, shard_size=No
     shard_size : int, optional
         Default :data:`DEFAULT_SHARD_SIZE`.
     scheduler : None, str or distributed.Client
-    progress : callable, optional
-        ``progress(done, total, text)`` per shard.
+    progress : Reporter or callable, optional
+        ``progress(done, total, text)`` per shard when sharded; otherwise
+        handed to an algorithm that reports progress itself
+        (``info.reports_progress()``), and ignored by the others.
 
     Returns
     -------
@@ -261,4 +263,6 @@ def run_algorithm(info, data, model, *, rng, suppression, options, shard_size=No
                                **options)
     if scheduler is not None and _accepts(info.function, "scheduler"):
         options = dict(options, scheduler=scheduler)
+    if progress and info.reports_progress():
+        options = dict(options, progress=progress)
     return info.function(data, model, rng=rng, suppression=suppression, **options)

@@ -62,7 +62,7 @@ def _positive_int(value, name):
 
 def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundaries=False,
                      variant="graph", metric="loss", refine=True, max_rounds=20,
-                     neighbours=10, window=10):
+                     neighbours=10, window=10, progress=None):
     """SpatialDistance: put every record with its nearest records, hierarchy-free.
 
     Local recoding: the released values are ``[min-max]`` ranges and value
@@ -112,6 +112,11 @@ def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundar
         ``"graph"`` only: graph neighbours kept per distinct tuple, and the
         window of the sorted orders they are drawn from.
 
+    progress : None, bool or callable
+        ``progress(done, total, text)`` after each MAGVal cell is clustered
+        (the whole table is one cell without boundaries) and once the
+        classes are joined (see :mod:`kanon_graph._progress`).
+
     Returns
     -------
     Partition
@@ -160,6 +165,9 @@ def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundar
         raise ValueError("The 'metric', 'refine', 'max_rounds', 'neighbours' and 'window' "
                          "parameters of the sd algorithm apply to variant='graph' only; "
                          f"got variant={variant!r}.")
+    from ..._progress import reporter
+
+    report = reporter(progress, "sd")
     start = time.perf_counter()
     k = int(model.k)
     tuples = sd_tuples(data)
@@ -183,6 +191,7 @@ def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundar
         n_classes += made
         for key, value in extra.items():
             stats[key] = stats.get(key, 0) + value      # losses are shares of the table
+        report(g + 1, len(groups) + 1, f"cell {g + 1}/{len(groups)}: {n_classes} classes")
     picks = np.concatenate(picks)
     owner = np.concatenate(owner)
     class_of = records_to_classes(tuples, picks, owner, data.n)
@@ -193,6 +202,7 @@ def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundar
         class_of, merges = merge_failing_classes(
             class_of, lambda labels: model.failing(labels, data, n_classes),
             centres.distances, cell=cell, on_merge=centres.merge)
+    report(len(groups) + 1, len(groups) + 1, "classes joined")
     stats.update({"variant": variant, "sort_attribute": tuples.sort_attribute,
                   "distinct_tuples": len(weight), "classes": n_classes - merges,
                   "l_t_merges": merges, "seconds": time.perf_counter() - start})
