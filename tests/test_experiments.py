@@ -109,3 +109,14 @@ def test_cli_reproduce_prints_the_verdicts_and_writes_files(tmp_path, capsys):
 def test_cli_reproduce_refuses_an_unknown_paper(capsys):
     assert main(["reproduce", "007"]) == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("module", ["kanon_graph", "kanon_graph.cli"])
+def test_python_dash_m_runs_the_command(module):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", module, "reproduce", "--help"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "PAPER" in done.stdout
