@@ -12,13 +12,14 @@ Quick start::
     print(res.summary())
 """
 
-from . import datasets, hierarchy, io, metrics, privacy, recoding, registry
+import importlib
+
+from . import hierarchy, metrics, privacy, recoding, registry
 from . import baselines  # noqa: F401  (registers the baseline algorithms)
 from . import clustering  # noqa: F401  (registers "sensitive-clustering" and SD)
 from . import constrained  # noqa: F401  (generalization boundaries; registers "boundaries")
 from . import lattice  # noqa: F401  (the lattice and its searches; registers "optimal")
 from . import records  # noqa: F401  (the record graph; registers "mst")
-from . import experiments, io, scale, viz  # io: kg.io.read_table works in a fresh interpreter
 from .api import Violation, anonymize, apply_levels, constraint_violations
 from .clustering import sd_value_distances
 from .comparison import compare
@@ -32,6 +33,22 @@ from .result import AnonymizationResult
 from .schema import Schema
 
 __version__ = "0.1.0"
+
+#: Subpackages loaded on first use (``kg.viz``, ``kg.io.read_table``...): no algorithm
+#: registers itself in them, and a plain ``import kanon_graph`` does not pay for them.
+_LAZY_SUBPACKAGES = ("datasets", "experiments", "io", "scale", "viz")
+
+
+def __getattr__(name):
+    if name in _LAZY_SUBPACKAGES:
+        module = importlib.import_module(f".{name}", __name__)
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_SUBPACKAGES))
 
 __all__ = [
     "AnonymizationResult",
@@ -52,6 +69,7 @@ __all__ = [
     "constraint_violations",
     "datasets",
     "encode",
+    "experiments",
     "evaluate",
     "hierarchy",
     "io",

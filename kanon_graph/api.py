@@ -19,6 +19,7 @@ from .encoding import encode
 from .exceptions import PrivacyError, SchemaError
 from .metrics import compute_metrics
 from .privacy import PrivacyModel
+from .privacy._check import released_k
 from .privacy.constraints import Violation, constraint_violations
 from .privacy.parameters import check_fraction as _check_fraction
 from .privacy.parameters import check_int as _check_int
@@ -121,8 +122,8 @@ def _level_labels(data: EncodedTable, levels: Sequence[int]) -> dict[str, str]:
 
 def _result(data: EncodedTable, release: Release, verification: Verification, *,
             algorithm: str, k: int, metrics: Sequence[str] | None,
-            stats: dict[str, Any]) -> AnonymizationResult:
-    table = release.table()
+            stats: dict[str, Any], table: pd.DataFrame | None = None) -> AnonymizationResult:
+    table = release.table() if table is None else table
     positions = cast("npt.NDArray[np.int64]", data.positions)   # encode() always sets them
     classes = [positions[c] for c in release.classes()]
     suppressed_mask = release.class_of < 0
@@ -304,7 +305,8 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
     _check_cover(release)
     verification = model.verify(release.class_of, data)
     table_out = release.table()
-    independent = _released_k(table_out, list(schema.quasi_identifiers), release.class_of)
+    # the independent k, counted on the cells of the very table the user receives
+    independent = released_k(table_out, schema.quasi_identifiers, release.class_of >= 0)
     if not verification.holds or (verification.released and independent < model.k):
         raise PrivacyError(f"algorithm {algorithm!r} produced a release that fails its privacy "
                            f"check: {verification.describe()}; it is not returned")
@@ -315,7 +317,7 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
     if auto:
         stats["auto"] = f"chose {algorithm}: {why}"
     result = _result(data, release, verification, algorithm=algorithm, k=model.k,
-                     metrics=metrics, stats=stats)
+                     metrics=metrics, stats=stats, table=table_out)
     if respect_boundaries or partition.capped:
         broken = constraint_violations(result)
         if broken:
@@ -323,17 +325,6 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
                                f"beyond their MAGVal, e.g. {broken[0]}; it is not returned")
     stats["seconds"] = time.perf_counter() - started
     return result
-
-
-def _released_k(table_out: pd.DataFrame, quasi_identifiers: list[str],
-                class_of: npt.NDArray[np.int64]) -> int:
-    """Smallest class, recomputed from the released values of the released rows.
-
-    Suppressed rows are left out by position, not by their ``*`` cells, so a
-    record honestly generalized to roots labelled ``*`` still counts.
-    """
-    released = table_out[quasi_identifiers].iloc[np.flatnonzero(class_of >= 0)].astype(str)
-    return int(released.value_counts().min()) if len(released) else 0
 
 
 def _check_options(info: AlgorithmInfo, options: dict[str, Any]) -> None:

@@ -328,7 +328,12 @@ def _date_cells(series, column, where):
 
 
 def _encode_attribute(series, column, schema, where):
-    kind = column_kind(schema, column, series)
+    # hash the column once; its kind follows from its dtype and distinct values, so it is
+    # inferred from one cell per distinct value (same dtype) instead of the whole column
+    inverse, uniques = pd.factorize(series, use_na_sentinel=False)
+    first = np.empty(len(uniques), dtype=np.int64)
+    first[inverse[::-1]] = np.arange(len(series) - 1, -1, -1)
+    kind = column_kind(schema, column, series.iloc[first])
     hierarchy = schema.hierarchy(column)
     if kind == "date":
         codes, texts, days = _date_cells(series, column, where)
@@ -348,7 +353,9 @@ def _encode_attribute(series, column, schema, where):
                                     hierarchy.leaf_labels, values)
         return EncodedAttribute(column, kind, codes, None, texts, values)
     if hierarchy is not None:
-        codes = hierarchy.encode(series.to_numpy(dtype=object))
-        return EncodedAttribute(column, kind, codes, hierarchy, hierarchy.leaf_labels, None)
+        # match each distinct value once, not a Python object per row
+        leaf_of_value = hierarchy.encode(np.asarray(uniques, dtype=object))
+        return EncodedAttribute(column, kind, leaf_of_value[inverse], hierarchy,
+                                hierarchy.leaf_labels, None)
     domain, codes = _factorize(series.astype(str))
     return EncodedAttribute(column, kind, codes, None, domain, None)

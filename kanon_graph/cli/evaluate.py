@@ -21,6 +21,10 @@ def register(commands):
     add_schema_arguments(ev)
     ev.add_argument("-k", type=int, default=2, help="the k to check (default 2)")
     add_privacy_arguments(ev)
+    ev.add_argument("--target", metavar="COLUMN",
+                    help="a class column of ORIGINAL: also compute the metrics that need a "
+                    "target (classification_accuracy, classification_f1; needs scikit-learn, "
+                    "pip install -e '.[ml]')")
     ev.add_argument("--report", metavar="REPORT.json", help="write the measures as JSON")
     ev.add_argument("--check", action="store_true",
                     help="exit with code 3 when a requested criterion does not hold")
@@ -38,7 +42,7 @@ def run(args, out):
         released = read_table(args.released, sep=args.sep)
         progress.phase("evaluating")
         ev = evaluate(original, released, schema, k=args.k, l=args.l, diversity=args.diversity,
-                      c=args.c, t=args.t, sensitive=args.sensitive)
+                      c=args.c, t=args.t, sensitive=args.sensitive, target=args.target)
     finally:
         progress.close()
     summary = ev.as_dict()
@@ -47,7 +51,8 @@ def run(args, out):
                                  "schema": args.schema, "hierarchies": args.hierarchies,
                                  "quasi_identifiers": list(schema.quasi_identifiers),
                                  "k": args.k, "l": args.l, "diversity": args.diversity,
-                                 "c": args.c, "t": args.t, "sensitive": args.sensitive}
+                                 "c": args.c, "t": args.t, "sensitive": args.sensitive,
+                                 "target": args.target}
         write_json(summary, args.report)
     if not args.quiet:
         classes = summary["classes"]

@@ -26,7 +26,6 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from ._data import ExperimentData, experiment_data
 from ._report import Claim, PaperReport
 
 __all__ = ["PAPERS", "Claim", "ExperimentData", "PaperReport", "experiment_data", "reproduce"]
@@ -76,6 +75,8 @@ def reproduce(paper: str | int, *, quick: bool = False, out: str | Path | None =
     >>> report.paper, len(report.claims) > 0
     ('003', True)
     """
+    from ._data import experiment_data
+
     key = _paper_key(paper)
     module = importlib.import_module(f".paper{key}", __name__)
     if rows is not None and (isinstance(rows, bool) or not isinstance(rows, int) or rows < 10):
@@ -97,3 +98,12 @@ def _paper_key(paper: str | int) -> str:
     if text not in PAPERS:
         raise ValueError(f"paper must be one of {', '.join(PAPERS)}; got {paper!r}.")
     return text
+
+
+def __getattr__(name: str):
+    # the data loader pulls in kg.datasets: loaded when first asked for
+    if name in ("ExperimentData", "experiment_data"):
+        from . import _data
+
+        return getattr(_data, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,7 +3,10 @@
 A metric is a plain function ``metric(release, k) -> float`` that declares,
 when registered, whether lower is better and whether it is monotone under
 generalization (never decreases when any value is generalized further; the
-lattice searches prune only with monotone metrics).
+lattice searches prune only with monotone metrics). A metric that needs more
+than the release declares it (``needs=("target",)``): it is then called as
+``metric(release, k, target=...)``, and :func:`compute_metrics` computes it
+only when that is given.
 """
 
 from __future__ import annotations
@@ -23,16 +26,21 @@ class MetricInfo:
     lower_is_better: bool
     monotone: bool
     description: str
+    needs: tuple = ()
 
-    def __call__(self, release, k):
-        return float(self.function(release, k))
+    def __call__(self, release, k, **context):
+        missing = [n for n in self.needs if context.get(n) is None]
+        if missing:
+            raise ValueError(f"Metric {self.name!r} needs {' and '.join(missing)}: pass "
+                             f"{', '.join(f'{n}=...' for n in missing)}.")
+        return float(self.function(release, k, **{n: context[n] for n in self.needs}))
 
 
 _METRICS: dict[str, MetricInfo] = {}
 
 
 def register_metric(name, function=None, *, lower_is_better=True, monotone=True,
-                    description=None, replace=False):
+                    description=None, needs=(), replace=False):
     """Register ``function`` as metric ``name`` (usable as a decorator).
 
     Parameters
@@ -45,6 +53,10 @@ def register_metric(name, function=None, *, lower_is_better=True, monotone=True,
         further (full-domain: raising any level).
     description : str, optional
         One line; defaults to the first line of the docstring.
+    needs : tuple of str
+        What else the metric needs, passed as keywords: ``("target",)``
+        for a metric of a class column (``function(release, k, target=...)``).
+        :func:`compute_metrics` skips it unless it is given.
     replace : bool
         Allow replacing an existing registration.
 
@@ -64,7 +76,7 @@ def register_metric(name, function=None, *, lower_is_better=True, monotone=True,
             raise ValueError(f"A metric named {name!r} is already registered; "
                              f"pass replace=True to replace it.")
         doc = description or (fn.__doc__ or name).strip().splitlines()[0]
-        _METRICS[name] = MetricInfo(name, fn, lower_is_better, monotone, doc)
+        _METRICS[name] = MetricInfo(name, fn, lower_is_better, monotone, doc, tuple(needs))
         return fn
 
     return decorate if function is None else decorate(function)
@@ -95,7 +107,15 @@ def metrics():
     return dict(_METRICS)
 
 
-def compute_metrics(release, k, names=None):
-    """``{name: value}`` for ``names`` (default: every registered metric)."""
-    names = metric_names() if names is None else list(names)
-    return {name: get_metric(name)(release, k) for name in names}
+def compute_metrics(release, k, names=None, *, target=None):
+    """``{name: value}`` for ``names``.
+
+    The default is every registered metric whose needs are given: a metric
+    that needs a ``target`` is computed only when ``target`` is passed.
+    Naming such a metric without what it needs is an error.
+    """
+    context = {"target": target}
+    if names is None:
+        names = [n for n in metric_names()
+                 if all(context.get(need) is not None for need in _METRICS[n].needs)]
+    return {name: get_metric(name)(release, k, **context) for name in names}

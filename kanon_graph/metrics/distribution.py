@@ -22,8 +22,6 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
-from scipy.cluster.vq import kmeans2
 
 __all__ = [
     "released_numbers",
@@ -150,6 +148,8 @@ def cluster_utility(original, released, *, clusters=10, seed=0):
     scale = pooled.std(axis=0)
     scale[scale == 0] = 1.0
     z = (pooled - pooled.mean(axis=0)) / scale
+    from scipy.cluster.vq import kmeans2  # scipy loads only when the measure is asked for
+
     rng = np.random.default_rng(seed)
     _, labels = kmeans2(z, clusters, seed=rng, minit="++")
     n_i = np.bincount(labels, minlength=clusters).astype(float)
@@ -185,6 +185,8 @@ def distribution_tests(original, released):
     >>> round(res.ks_pvalue, 6), round(res.t_pvalue, 6), round(res.f_pvalue, 6)
     (1.0, 1.0, 1.0)
     """
+    from scipy import stats  # scipy loads only when the tests are asked for
+
     x = np.asarray(original, dtype=float)
     y = np.asarray(released, dtype=float)
     ks = stats.ks_2samp(x, y)

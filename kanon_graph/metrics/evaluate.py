@@ -241,7 +241,8 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
              l: float | None = None, diversity: str = "distinct", c: float = 1.0,
              t: float | None = None, sensitive: str | None = None,
              metrics: Sequence[str] | None = None,
-             suppressed: npt.ArrayLike | None = None) -> Evaluation:
+             suppressed: npt.ArrayLike | None = None,
+             target: str | None = None) -> Evaluation:
     """Privacy and information loss of ``released``, a release of ``original``.
 
     Parameters
@@ -259,10 +260,16 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
         Optional l-diversity / t-closeness to check, as in
         :func:`kanon_graph.anonymize`.
     metrics : list of str, optional
-        Registered metrics to compute (default: all).
+        Registered metrics to compute (default: all whose needs are met;
+        the classification metrics only with a ``target``).
     suppressed : array of bool, optional
         Which rows are suppressed (default: rows whose quasi-identifiers
         are all ``*``).
+    target : str, optional
+        A class column of ``original`` (not a quasi-identifier); with it the
+        metrics that need a target (``classification_accuracy``,
+        ``classification_f1``; scikit-learn, ``pip install -e ".[ml]"``)
+        are computed too.
 
     Returns
     -------
@@ -338,7 +345,11 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
     full_domain = all(v is not None for v in levels)
     release = Release(data, class_of, sizes, attributes,
                       tuple(levels) if full_domain else None)
-    values = compute_metrics(release, model.k, metrics)
+    if target is not None and (not isinstance(target, str) or target not in original.columns):
+        raise ValueError(f"The 'target' parameter of evaluate must name a column of the "
+                         f"original table. Got {target!r}; the columns are "
+                         f"{list(original.columns)}.")
+    values = compute_metrics(release, model.k, metrics, target=target)
     verification = model.verify(class_of, data)
     risk = {"highest": float(1.0 / sizes.min()) if n_classes else 0.0,
             "average": float(n_classes / sizes.sum()) if n_classes else 0.0}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..encoding import combine_codes
 from ..exceptions import SchemaError
 from . import _measures as m
 
@@ -19,7 +20,69 @@ __all__ = [
     "l_diversity",
     "t_closeness",
     "prosecutor_risk",
+    "released_k",
 ]
+
+
+def _text_codes(column):
+    """Per cell, the code of its text: equal texts share a code, different texts never do.
+
+    ``pandas.factorize`` numbers the distinct values of the column, so the map
+    text -> code is one-to-one (injective) by construction, and grouping rows
+    by code is grouping them by the text the user reads. A column that is not
+    already text is compared as ``str`` (the number ``1`` and the text ``"1"``
+    read alike). Returns the codes and the texts, in code order.
+    """
+    if not isinstance(column.dtype, pd.StringDtype):
+        column = column.astype(str)
+    codes, texts = pd.factorize(column, use_na_sentinel=False)
+    return codes.astype(np.int64), texts
+
+
+def _row_keys(table, quasi_identifiers):
+    """One key per row, equal for two rows exactly when their quasi-identifier texts are."""
+    columns, radices, star = [], [], []
+    for column in quasi_identifiers:
+        codes, texts = _text_codes(table[column])
+        columns.append(codes)
+        radices.append(len(texts))
+        where = np.flatnonzero(np.asarray(texts, dtype=object) == "*")
+        star.append(codes == where[0] if where.size else np.zeros(len(codes), dtype=bool))
+    suppressed = np.logical_and.reduce(star) if star else np.zeros(len(table), dtype=bool)
+    return combine_codes(columns, radices), suppressed
+
+
+def released_k(table, quasi_identifiers, released):
+    """The smallest class of the released rows, counted from their released cells.
+
+    Parameters
+    ----------
+    table : DataFrame
+        The released table, as the user receives it.
+    quasi_identifiers : list of str
+    released : ndarray of bool
+        The rows that are released (not suppressed). Suppressed rows are
+        left out by position, not by their ``*`` cells, so a record honestly
+        generalized to roots labelled ``*`` still counts.
+
+    Returns
+    -------
+    int
+        The size of the smallest group of released rows whose
+        quasi-identifier texts are all equal; 0 when no row is released.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> t = pd.DataFrame({"a": ["x", "x", "y", "y", "y"], "b": ["1", "1", "2", "2", "*"]})
+    >>> released_k(t, ["a", "b"], np.array([True, True, True, True, False]))
+    2
+    """
+    if not np.any(released):
+        return 0
+    keys, _ = _row_keys(table, list(quasi_identifiers))
+    _, sizes = np.unique(keys[released], return_counts=True)
+    return int(sizes.min())
 
 
 def _class_of(table, quasi_identifiers):
@@ -27,10 +90,7 @@ def _class_of(table, quasi_identifiers):
     missing = [q for q in quasi_identifiers if q not in table.columns]
     if missing:
         raise SchemaError(f"quasi-identifier column(s) {missing} are not in the table")
-    text = table[quasi_identifiers].astype(str)
-    suppressed = (text == "*").all(axis=1).to_numpy()
-    codes, _ = pd.MultiIndex.from_frame(text).factorize()
-    codes = np.asarray(codes, dtype=np.int64)
+    codes, suppressed = _row_keys(table, quasi_identifiers)
     _, dense = np.unique(codes[~suppressed], return_inverse=True)
     class_of = np.full(len(table), -1, dtype=np.int64)
     class_of[~suppressed] = dense.reshape(-1)

@@ -90,20 +90,31 @@ class Release:
         source = self.data.table
         schema = self.data.schema
         out = {}
-        suppressed = self.class_of < 0
-        safe = np.where(suppressed, 0, self.class_of)
+        # one label per class, and "*" after them for the suppressed rows
+        index = np.where(self.class_of < 0, self.n_classes, self.class_of)
         for column in schema.released_columns(source):
             if column in self.attributes:
-                labels = self.attributes[column].labels
-                values = labels[safe] if len(labels) else np.full(len(safe), SUPPRESSED, object)
-                values = np.where(suppressed, SUPPRESSED, values).astype(object)
-                out[column] = values
-            else:
-                out[column] = source[column].to_numpy()
-        frame = pd.DataFrame(out, columns=list(out))
+                out[column] = _released_column(self.attributes[column].labels, index)
+            else:  # the column as the user gave it, without a round trip through numpy
+                out[column] = source[column].array
+        frame = pd.DataFrame(out, columns=list(out), copy=False)
         if self.data.row_labels is not None:
             frame.index = self.data.row_labels
         return frame
+
+
+def _released_column(labels, index):
+    """The released cells of one attribute: ``labels`` (then ``*``) taken at ``index``.
+
+    Text labels are taken from a string array of ``n_classes + 1`` entries,
+    so the column is built without a Python object per row; its dtype is the
+    one pandas infers for those texts. Other labels go through numpy as
+    objects.
+    """
+    texts = np.append(np.asarray(labels, dtype=object), SUPPRESSED)
+    if all(isinstance(text, str) for text in texts):
+        return pd.array(texts, dtype=pd.Series(texts).dtype).take(index)
+    return texts[index]
 
 
 def _range_label(domain, lo_code, hi_code, date=False):

@@ -25,8 +25,7 @@ import numpy as np
 from .costs import _set_cost
 from .mst import HAVE_NUMBA
 
-if HAVE_NUMBA:
-    from numba import njit
+from .._jit import njit  # numba loads on a kernel's first call
 
 __all__ = ["merge_adjacent"]
 

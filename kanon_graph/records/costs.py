@@ -27,8 +27,7 @@ import numpy as np
 from .merge import _node_costs
 from .mst import HAVE_NUMBA
 
-if HAVE_NUMBA:
-    from numba import njit
+from .._jit import njit  # numba loads on a kernel's first call
 
 __all__ = ["ClassCost", "METRICS", "set_cost"]
 

@@ -33,10 +33,7 @@ __all__ = ["ClassSummaries", "merge_small_classes"]
 TIE = 1e-9
 """Merge costs closer than this are equal (ties go to the smaller class index)."""
 
-if HAVE_NUMBA:
-    from numba import njit
-else:  # pragma: no cover
-    njit = None
+from .._jit import njit  # numba loads on a kernel's first call
 
 def _node_costs(attr):
     """NCP (eq. 5-6) of every node of the attribute's hierarchy, one array per level."""

@@ -30,17 +30,12 @@ import numpy as np
 
 from .distances import LevelGap, NumericGap
 
-try:  # numba is a declared dependency; the numpy path keeps the code usable without it
-    from numba import njit
-except ImportError:  # pragma: no cover - exercised only without numba
-    njit = None
+from .._jit import HAVE_NUMBA, njit  # numba loads on a kernel's first call
 
 __all__ = ["minimum_spanning_edges", "KRUSKAL_MAX_NODES", "HAVE_NUMBA"]
 
 KRUSKAL_MAX_NODES = 500
 """``method="auto"`` uses Kruskal up to this many nodes, Prim above."""
-
-HAVE_NUMBA = njit is not None
 
 TIE = 1e-9
 """Distances closer than this are equal: ties go to the smaller node index."""

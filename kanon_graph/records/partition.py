@@ -12,8 +12,6 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from ..recoding.boundaries import cells_to_suppress, magval_cells, subset_table
 from ..registry import Partition, register_algorithm
@@ -23,8 +21,7 @@ from .merge import ClassSummaries, merge_small_classes
 from .mst import HAVE_NUMBA, minimum_spanning_edges
 from .pipeline import finish_mst
 
-if HAVE_NUMBA:
-    from numba import njit
+from .._jit import njit  # numba loads on a kernel's first call
 
 __all__ = ["mst_local_recoding", "split_mst", "split_mst_feasible", "SPLITS"]
 
@@ -33,6 +30,9 @@ SPLITS = ("feasible", "graph", "paper")
 
 
 def _components(u, v, keep, n_nodes):
+    from scipy.sparse import coo_matrix  # scipy.sparse loads only when an MST is cut
+    from scipy.sparse.csgraph import connected_components
+
     forest = coo_matrix((np.ones(int(keep.sum())), (u[keep], v[keep])), shape=(n_nodes, n_nodes))
     _, labels = connected_components(forest, directed=False)
     first = np.full(labels.max(initial=-1) + 1, n_nodes, dtype=np.int64)

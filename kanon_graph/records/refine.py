@@ -35,8 +35,7 @@ from .adjacent import _agglomerate, _compact
 from .costs import _set_cost
 from .mst import HAVE_NUMBA
 
-if HAVE_NUMBA:
-    from numba import njit
+from .._jit import njit  # numba loads on a kernel's first call
 
 __all__ = ["refine_classes", "node_neighbours"]
 

@@ -15,6 +15,8 @@ drawn.
   :func:`mst_figure`;
 * metric curves (loss against k per algorithm): :func:`metric_curves_figure`;
 * original against released distributions: :func:`distribution_figure`;
+* the CART trees grown on the original and on the released table (paper 004,
+  Figures 6-9): :func:`pattern_trees_figure`;
 * notebook displays: hierarchies, lattices, MST splits and results show
   themselves in Jupyter (:mod:`kanon_graph.viz.notebook`); :func:`set_display`
   sets how much they show.
@@ -27,6 +29,7 @@ from .lattice import lattice_dot, lattice_dot_lines, lattice_figure
 from .metrics import metric_curves_figure
 from .notebook import set_display
 from .records import MSTSplitView, mst_dot, mst_figure, mst_split_view
+from .trees import pattern_trees_figure
 
 __all__ = [
     "MSTSplitView",
@@ -42,6 +45,7 @@ __all__ = [
     "mst_dot",
     "mst_figure",
     "mst_split_view",
+    "pattern_trees_figure",
     "set_display",
     "write_dot",
 ]

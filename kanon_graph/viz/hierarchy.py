@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import networkx as nx
-
 __all__ = ["hierarchy_text", "hierarchy_dot", "hierarchy_figure", "hierarchy_to_networkx",
            "write_dot"]
 
@@ -171,6 +169,8 @@ def hierarchy_to_networkx(hierarchy):
     >>> sorted(g.successors((1, "Mid Egypt")))
     [(0, 'Fayoum'), (0, 'Helwan'), (0, 'Minya')]
     """
+    import networkx as nx  # networkx loads only when a graph is asked for
+
     root = hierarchy.root
     graph = nx.DiGraph(name=hierarchy.name, height=hierarchy.height,
                        root=(root.level, root.name))

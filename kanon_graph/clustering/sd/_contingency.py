@@ -11,13 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-try:  # numba is optional: the kernels also run (slowly) as plain Python
-    from numba import njit
-except ImportError:  # pragma: no cover
-    def njit(*args, **kwargs):
-        if len(args) == 1 and callable(args[0]):
-            return args[0]
-        return lambda fn: fn
+# numba loads on a kernel's first call; without numba the kernels run as (slow) Python
+from ..._jit import njit
 
 
 _TINY = float(np.finfo(float).tiny)
