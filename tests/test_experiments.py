@@ -120,3 +120,20 @@ def test_python_dash_m_runs_the_command(module):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "PAPER" in done.stdout
+
+
+def test_research_page_holds_the_committed_verdicts_of_the_claims_judged_today(quick_reports):
+    """docs/research.md's tables are the CSVs of full runs, and their claims are today's."""
+    import importlib.util
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    spec = importlib.util.spec_from_file_location("make_research", docs / "make_research.py")
+    make_research = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_research)
+    page = (docs / "research.md").read_text()
+    reports, _ = quick_reports
+    for paper, report in reports.items():
+        assert make_research.block(paper) in page, f"paper {paper}: run docs/make_research.py"
+        committed = pd.read_csv(docs / "research" / f"paper{paper}_verdicts.csv")
+        assert list(committed["claim"]) == [c.claim for c in report.claims], paper

@@ -12,8 +12,11 @@ the same columns, k and l, which is our reading of "automatic detection of
 sensitive attribute without generalization boundaries".
 
 Age is compared original against released as in sections 3.3.2-3.3.4:
-released intervals become numbers by a uniform draw within each interval
-(seed 0, :func:`~kanon_graph.metrics.distribution.released_numbers`), then
+each released node is read as the range of the ages it covers (its
+hierarchy leaves' least and greatest, not its label: ARX's Adult age
+hierarchy labels age 40 ``35-39``), and becomes a number by a uniform
+integer draw within that range (seed 0,
+:func:`~kanon_graph.metrics.distribution.released_numbers`), then
 the Kolmogorov-Smirnov, Welch t and F tests and the largest ECDF difference.
 Table 7's question, whether the tests grow more significant as the age
 interval widens, is answered with Age released at each level of its
@@ -66,11 +69,12 @@ def run(source: ExperimentData, *, quick: bool, rows: int | None, out: Path | No
         levels[QIS.index("age")] = level
         releases[f"age level {level}"] = apply_levels(table, schema, levels).table["age"]
     records = []
+    hierarchy = schema.hierarchies["age"]
     for label, cells in releases.items():
-        numbers = released_numbers(cells, age, method="uniform", seed=0)
+        numbers = released_numbers(_ranges(cells, hierarchy), age, method="uniform", seed=0)
         tests = distribution_tests(age, numbers)
         largest, mean = ecdf_distance(age, numbers)
-        width = float(np.mean([_width(c) for c in pd.unique(cells)]))
+        width = float(np.mean([_width(c) for c in pd.unique(_ranges(cells, hierarchy))]))
         records.append({"release": label, "mean_interval_width": width,
                         "ks_statistic": tests.ks_statistic, "ks_pvalue": tests.ks_pvalue,
                         "t_statistic": tests.t_statistic, "t_pvalue": tests.t_pvalue,
@@ -83,10 +87,24 @@ def run(source: ExperimentData, *, quick: bool, rows: int | None, out: Path | No
                          f"old model levels {old.levels}", quick, _claims(frame),
                          {"age_tests": frame})
     if out is not None:
-        path = _figure(age, releases, out / "paper002_age.png")
+        path = _figure(age, _ranges(releases["proposed"], hierarchy), out / "paper002_age.png")
         if path is not None:
             report.files.append(path)
     return report
+
+
+def _ranges(cells, hierarchy) -> pd.Series:
+    """Each released age cell as ``[least-greatest]`` of the leaves it covers (``*`` kept)."""
+    spans = {}
+    for cell in pd.unique(cells):
+        text = str(cell)
+        if text == "*":
+            spans[cell] = text
+            continue
+        ages = [float(v) for v in hierarchy.leaves(text)]
+        low, high = min(ages), max(ages)
+        spans[cell] = f"{low:g}" if low == high else f"[{low:g}-{high:g}]"
+    return pd.Series(cells).map(spans)
 
 
 def _width(cell) -> float:
@@ -132,11 +150,11 @@ def _claims(frame: pd.DataFrame) -> list[Claim]:
     return claims
 
 
-def _figure(age, releases, path: Path) -> Path | None:
+def _figure(age, proposed, path: Path) -> Path | None:
     try:
         from ..viz.distribution import distribution_figure
-        fig = distribution_figure(age, released_numbers(releases["proposed"], age,
-                                                        method="uniform", seed=0),
+        fig = distribution_figure(age, released_numbers(proposed, age, method="uniform",
+                                                        seed=0),
                                   attribute="age")
     except ImportError:
         return None
