@@ -36,7 +36,7 @@ __version__ = "0.1.0"
 
 #: Subpackages loaded on first use (``kg.viz``, ``kg.io.read_table``...): no algorithm
 #: registers itself in them, and a plain ``import kanon_graph`` does not pay for them.
-_LAZY_SUBPACKAGES = ("datasets", "io", "scale", "viz")
+_LAZY_SUBPACKAGES = ("datasets", "experiments", "io", "scale", "viz")
 
 
 def __getattr__(name):
@@ -69,6 +69,7 @@ __all__ = [
     "constraint_violations",
     "datasets",
     "encode",
+    "experiments",
     "evaluate",
     "hierarchy",
     "io",

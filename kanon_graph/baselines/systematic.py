@@ -194,15 +194,16 @@ def paper_001_adult(path):
 
     Parameters
     ----------
-    path : str or path-like
+    path : str, path-like or DataFrame
         Adult as :func:`kanon_graph.datasets.load_adult` reads it (a file or
-        a folder holding ``adult.csv`` / ``adult.data``).
+        a folder holding ``adult.csv`` / ``adult.data``), or a table already
+        loaded with Adult's columns (Adult itself, or the synthetic census).
 
     Returns
     -------
     (DataFrame, Schema)
         The columns ``age, sex, native-country, occupation`` (30,162 rows
-        from ARX's ``adult.csv``) and a schema with quasi-identifiers
+        from ARX's ``adult.csv``; a copy when a table is passed) and a schema with quasi-identifiers
         ``age, sex, native-country`` and ``occupation`` sensitive.
 
     Examples
@@ -218,8 +219,11 @@ def paper_001_adult(path):
     from ..datasets import adult_hierarchies, load_adult
     from ..schema import Schema
 
-    table = load_adult(Path(path))[["age", "sex", "native-country", "occupation"]]
+    import pandas as pd
+
+    source = path if isinstance(path, pd.DataFrame) else load_adult(Path(path))
+    table = source[["age", "sex", "native-country", "occupation"]]
     hierarchies = adult_hierarchies(["sex", "native-country"])
     schema = Schema(quasi_identifiers=["age", "sex", "native-country"],
                     sensitive=["occupation"], hierarchies=hierarchies)
-    return table.reset_index(drop=True), schema
+    return table.reset_index(drop=True).copy(), schema

@@ -13,6 +13,7 @@
     kanon-graph lattice show INPUT.csv (--schema | --qi ...) -k K [--format dot|png] [-o OUT]
     kanon-graph compare INPUT.csv (--schema | --qi ...) --algorithms a,b -k 2,5,10
                 [-o TABLE.csv] [--plot CURVES.png]
+    kanon-graph reproduce 000|001|002|003|004 [--quick] [--out DIR] [--data DIR]
     kanon-graph algorithms
 
 One module per command group (``anonymize``, ``evaluate``, ``hierarchy``,
@@ -32,12 +33,12 @@ import sys
 
 from .. import __version__
 from ..exceptions import PrivacyError
-from . import anonymize, compare, demo, evaluate, hierarchy, lattice
+from . import anonymize, compare, demo, evaluate, hierarchy, lattice, reproduce
 from ._common import PROG, Parser, UsageError, load_plugin
 
 __all__ = ["main", "build_parser"]
 
-_GROUPS = (demo, anonymize, evaluate, hierarchy, lattice, compare)
+_GROUPS = (demo, anonymize, evaluate, hierarchy, lattice, compare, reproduce)
 
 
 def build_parser():

@@ -1,0 +1,85 @@
+"""Paper 003 (Venkata Ramana & Valli Kumari), section 7.1, Figures 7-9.
+
+GCP (eq. 7), discernibility (eq. 8) and CAVG (eq. 9) against k in
+{3, 6, ..., 21} for MST, Mondrian and k-member, with the first 1 to 5 of the
+quasi-identifiers age, workclass, sex, education, occupation (section 7:
+age numeric, the rest categorical), on all 30,162 Adult records (``quick``:
+1000 rows, k in {3, 9, 15, 21}, 1, 3 and 5 quasi-identifiers).
+
+The hierarchies are the project's Adult hierarchies, built with the heights
+of the paper's Table 3. MST runs twice: ``mst (paper)`` is the paper's
+procedure (``split="paper"``: floor(n/k) - 1 longest edges cut, small classes
+merged by NCP) and ``mst`` the library's default (``split="graph"``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from ..datasets import adult_hierarchies
+from ..schema import Schema
+from ._data import ExperimentData
+from ._report import Claim, PaperReport
+from ._runs import Step, curves, measure
+
+QIS = ["age", "workclass", "sex", "education", "occupation"]
+RUNS = [("mst (paper)", "mst", {"split": "paper"}), ("mst", "mst", {}),
+        ("mondrian", "mondrian", {}), ("k-member", "k-member", {})]
+METRICS = [("gcp", "GCP", "fig7"), ("discernibility", "discernibility", "fig8"),
+           ("cavg", "CAVG", "fig9")]
+
+
+def run(source: ExperimentData, *, quick: bool, rows: int | None, out: Path | None,
+        step: Step) -> PaperReport:
+    n = 1000 if quick else None
+    if rows is not None:
+        n = min(n or rows, rows)
+    ks = [3, 9, 15, 21] if quick else list(range(3, 22, 3))
+    sizes = [1, 3, 5] if quick else [1, 2, 3, 4, 5]
+    sample = source.sample(n)
+    if rows is not None:
+        ks = [k for k in ks if k <= len(sample) // 2] or [3]
+    hierarchies = adult_hierarchies(QIS)
+    records = []
+    for q in sizes:
+        schema = Schema(quasi_identifiers=QIS[:q], sensitive=["salary-class"],
+                        hierarchies={c: hierarchies[c] for c in QIS[:q]})
+        for label, algorithm, options in RUNS:
+            for k in ks:
+                step(f"003: {q} QIs, {label}, k={k}")
+                row = measure(sample, schema, k, algorithm, [m for m, _, _ in METRICS],
+                              **options)
+                records.append({"qi_size": q, "algorithm": label, "k": k, **row})
+    frame = pd.DataFrame(records)
+    report = PaperReport("003", "MST against Mondrian and k-member (Fig. 7-9)",
+                         f"{source.describe(len(sample))}; the project's Table 3 hierarchies",
+                         quick, _claims(frame), {"fig79": frame})
+    if out is not None:
+        for metric, label, name in METRICS:
+            path = curves(frame, y=metric, ylabel=label, panel="qi_size",
+                          path=out / f"paper003_{name}.png", title=f"Paper 003 {name}")
+            if path is not None:
+                report.files.append(path)
+    return report
+
+
+def _claims(frame: pd.DataFrame) -> list[Claim]:
+    ok = frame[frame["error"] == ""]
+    claims = []
+    figures = {"gcp": "less information loss (GCP) than Mondrian and k-member (Fig. 7)",
+               "discernibility": "better (lower) discernibility than both (Fig. 8)",
+               "cavg": "better (lower) CAVG than both (Fig. 9)"}
+    for mst in ("mst (paper)", "mst"):
+        for metric, text in figures.items():
+            table = ok.pivot_table(index=["qi_size", "k"], columns="algorithm", values=metric)
+            others = [c for c in ("mondrian", "k-member") if c in table]
+            if mst not in table or not others:
+                continue
+            both = table[[mst] + others].dropna()
+            wins = int((both[mst] <= both[others].min(axis=1) + 1e-12).sum())
+            claims.append(Claim(f"{mst}: {text}",
+                                f"at or below both at {wins} of {len(both)} (QIs, k) points",
+                                wins == len(both)))
+    return claims
