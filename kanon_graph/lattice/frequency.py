@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._jit import HAVE_NUMBA
+from ._rollup_kernels import key_widths, rollup
 from .capped import capped_rollup_map
 
 __all__ = ["FrequencySet", "FrequencyEngine", "suppression_budget", "spreads"]
@@ -149,6 +151,11 @@ class FrequencyEngine:
     capped : bool
         Apply every node as a capped recoding: each value stops at its
         MAGVal (Hussien et al. 2016, Definition 6).
+    compiled : bool, optional
+        Roll up with the compiled kernel
+        (:func:`~kanon_graph.lattice._rollup_kernels.rollup`) rather than
+        numpy; default: when numba is installed. Both give the same
+        frequency sets.
 
     Attributes
     ----------
@@ -176,9 +183,10 @@ class FrequencyEngine:
     True
     """
 
-    def __init__(self, data, *, cache_tuples=None, capped=False):
+    def __init__(self, data, *, cache_tuples=None, capped=False, compiled=None):
         self.data = data
         self.capped = bool(capped)
+        self.compiled = HAVE_NUMBA if compiled is None else bool(compiled)
         self.attributes = list(data.attributes)
         self.heights = tuple(data.heights)
         self.n = data.n
@@ -248,6 +256,18 @@ class FrequencyEngine:
             codes[:, j] = (keys >> int(shift)) & ((1 << width) - 1)
         return FrequencySet(levels, codes, counts)
 
+    def _rollup(self, source, levels):
+        """The frequency set of ``levels`` from the cached more specific ``source``."""
+        maps = [self._map(j, a, b) if a != b else None
+                for j, (a, b) in enumerate(zip(source.levels, levels))]
+        radices = self._radices(levels)
+        if self.compiled and sum(key_widths(radices)) <= 62:
+            codes, counts = rollup(source.codes, source.counts, maps, radices)
+            return FrequencySet(levels, codes, counts)
+        columns = [source.codes[:, j] if mp is None else mp[source.codes[:, j]]
+                   for j, mp in enumerate(maps)]
+        return self._group(columns, levels, weights=source.counts)
+
     def _store(self, fs):
         self._cache[fs.levels] = fs
         self._cached_tuples += len(fs.counts)
@@ -313,9 +333,7 @@ class FrequencyEngine:
             # keep them as the root every later roll-up can start from
             source = self.frequency_set(bottom, rollup=False)
         if source is not None:
-            columns = [self._map(j, a, b)[source.codes[:, j]] if a != b else source.codes[:, j]
-                       for j, (a, b) in enumerate(zip(source.levels, levels))]
-            fs = self._group(columns, levels, weights=source.counts)
+            fs = self._rollup(source, levels)
             self.rollups += 1
         else:
             columns = [self._column(j, l) for j, l in enumerate(levels)]
