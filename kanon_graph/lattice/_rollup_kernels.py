@@ -21,7 +21,7 @@ import numpy as np
 
 from .._jit import njit  # numba loads on a kernel's first call
 
-__all__ = ["rollup", "key_widths"]
+__all__ = ["rollup", "rollup_flat", "key_widths"]
 
 _EMPTY = -1
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing multiplier
@@ -122,15 +122,8 @@ def rollup(codes, counts, maps, radices):
     >>> out.tolist(), n.tolist()
     ([[0, 0], [0, 1], [1, 0]], [1, 5, 4])
     """
-    codes = np.asarray(codes, dtype=np.int64)      # either layout: no copy
-    m, d = codes.shape
     widths = key_widths(radices)
-    key_bits = sum(widths)
-    if key_bits > 62:
-        raise ValueError(f"rollup packs at most 62 bits per key; the radices {list(radices)} "
-                         f"need {key_bits}")
-    shifts = np.cumsum([0] + widths[::-1])[:-1][::-1].astype(np.int64)
-    offsets = np.full(d, -1, dtype=np.int64)
+    offsets = np.full(len(maps), -1, dtype=np.int64)
     parts, at = [], 0
     for j, mp in enumerate(maps):
         if mp is not None:
@@ -138,6 +131,27 @@ def rollup(codes, counts, maps, radices):
             parts.append(np.asarray(mp, dtype=np.int64))
             at += len(parts[-1])
     flat = np.concatenate(parts) if parts else np.zeros(1, dtype=np.int64)
+    return rollup_flat(codes, counts, flat, offsets, widths)
+
+
+def rollup_flat(codes, counts, flat, offsets, widths):
+    """:func:`rollup` with the maps given as one flat array and per-attribute offsets.
+
+    ``flat[offsets[j] + c]`` is the target code of source code ``c`` of
+    attribute ``j`` (``offsets[j] < 0``: kept); ``widths`` as
+    :func:`key_widths` of the target radices. An engine that rolls up many
+    nodes keeps ``flat`` once instead of joining the maps per call.
+    """
+    codes = np.asarray(codes, dtype=np.int64)      # either layout: no copy
+    m = len(codes)
+    key_bits = sum(widths)
+    if key_bits > 62:
+        raise ValueError(f"rollup packs at most 62 bits per key; the widths {list(widths)} "
+                         f"need {key_bits}")
+    shifts, at = [0] * len(widths), 0
+    for j in range(len(widths) - 1, -1, -1):
+        shifts[j], at = at, at + widths[j]
+    shifts = np.asarray(shifts, dtype=np.int64)
     table_bits = max(int(2 * max(m, 1) - 1).bit_length(), 4)   # load factor at most 1/2
     unique, sums = _hash_group(codes, np.asarray(counts, dtype=np.int64), flat, offsets,
                                shifts, table_bits)

@@ -97,10 +97,6 @@ def exact_search(lattice, model, scorer, engine, budget, spread, report):
         """
         return state[i] != 2 and not evaluated[i] and not dominated[i] and not worse(i)
 
-    def spread_to(idx, array, value):
-        counts["tagged"] += len(idx)
-        array[idx] = value
-
     def score(i, fs, failing):
         node = tuple(int(v) for v in nodes[i])
         value = scorer.value(node, fs, failing)
@@ -112,12 +108,12 @@ def exact_search(lattice, model, scorer, engine, budget, spread, report):
         if value < best[0] - tol or tie:
             best[0], best[1], best[2] = value, i, suppressed
         extra = scorer.bound_from(fs)
-        if scorer.monotone or extra is not None:
-            above = space.above(i)
-            if scorer.monotone:
-                spread_to(above[above != i], dominated, True)
-            if extra is not None:
-                space.raise_bound(above, extra)
+        if scorer.monotone:                 # every strictly more general node
+            own = dominated[i]
+            counts["tagged"] += space.fill_above(i, dominated, True) - 1
+            dominated[i] = own
+        if extra is not None:
+            space.fill_above(i, bound, extra, keep_max=True)
 
     def settled():              # nodes that can no longer be the answer: never drops
         out = (state == 2) | evaluated | dominated
@@ -141,13 +137,13 @@ def exact_search(lattice, model, scorer, engine, budget, spread, report):
         # node is a union of classes of a more specific one (see lattice/capped.py)
         checked.append((node, ok))
         if ok:
-            spread_to(space.above(i), state, 1)
+            counts["tagged"] += space.fill_above(i, state, 1)
             score(i, fs, failing)
         else:
-            spread_to(space.below(i), state, 2)
+            counts["tagged"] += space.fill_below(i, state, 2)
             extra = scorer.bound_from(fs)
             if extra is not None:
-                space.raise_bound(space.above(i), extra)
+                space.fill_above(i, bound, extra, keep_max=True)
         return ok
 
     high_first = _Queue(space, highest=True)

@@ -25,6 +25,7 @@ import heapq
 
 import numpy as np
 
+from .._jit import HAVE_NUMBA, njit  # numba loads on a kernel's first call
 from .lattice import StatusMap
 
 __all__ = ["NodeSpace", "CandidateQueue", "ArrayStatus", "node_key"]
@@ -40,6 +41,41 @@ def node_key(nodes, radix):
     for j in range(nodes.shape[1]):
         key = key * radix[j] + nodes[:, j]
     return key
+
+
+@njit(cache=True, nogil=True)
+def _box_apply(position, radix, low, high, target, value, keep_max):
+    """Set ``target`` at every node of the box ``[low, high]`` to ``value`` (or raise it to).
+
+    Walks the box's mixed-radix keys like an odometer, so no array the size
+    of the box is built; returns the number of nodes in the box.
+    """
+    d = len(radix)
+    stride = np.ones(d, dtype=np.int64)
+    for j in range(d - 2, -1, -1):
+        stride[j] = stride[j + 1] * radix[j + 1]
+    at = low.copy()
+    key = np.int64(0)
+    for j in range(d):
+        key += low[j] * stride[j]
+    visited = 0
+    while True:
+        i = position[key]
+        if keep_max:
+            if target[i] < value:
+                target[i] = value
+        else:
+            target[i] = value
+        visited += 1
+        j = d - 1
+        while j >= 0 and at[j] == high[j]:
+            key -= (at[j] - low[j]) * stride[j]
+            at[j] = low[j]
+            j -= 1
+        if j < 0:
+            return visited
+        at[j] += 1
+        key += stride[j]
 
 
 class NodeSpace:
@@ -74,6 +110,8 @@ class NodeSpace:
         self.position = np.empty(self.total, dtype=np.int64)
         self.position[node_key(self.nodes, self.radix)] = np.arange(self.total)
         self.bound = scorer.lower_bound(self.nodes).astype(float)
+        self._top = np.asarray(lattice.heights, dtype=np.int64)
+        self._bottom = np.zeros(lattice.dimension, dtype=np.int64)
 
     def _box(self, low, high):
         keys = np.zeros(1, dtype=np.int64)
@@ -88,6 +126,29 @@ class NodeSpace:
     def below(self, i):
         """Indices of the nodes at most as general as node ``i`` (itself included)."""
         return self._box((0,) * self.lattice.dimension, self.nodes[i])
+
+    def fill_above(self, i, target, value, keep_max=False):
+        """``target[above(i)] = value`` (or raised to ``value``), without building ``above(i)``.
+
+        Returns
+        -------
+        int
+            The number of nodes at least as general as node ``i``.
+        """
+        return self._fill(self.nodes[i], self._top, target, value, keep_max)
+
+    def fill_below(self, i, target, value):
+        """``target[below(i)] = value``; returns the number of nodes in ``below(i)``."""
+        return self._fill(self._bottom, self.nodes[i], target, value, False)
+
+    def _fill(self, low, high, target, value, keep_max):
+        if not HAVE_NUMBA:          # pragma: no cover - the kernel as plain Python is slow
+            idx = self._box(low, high)
+            target[idx] = np.maximum(target[idx], value) if keep_max else value
+            return len(idx)
+        return int(_box_apply(self.position, self.radix, np.asarray(low, dtype=np.int64),
+                              np.asarray(high, dtype=np.int64), target,
+                              target.dtype.type(value), bool(keep_max)))
 
     def index(self, node):
         """The index of the level vector ``node``."""
