@@ -89,6 +89,16 @@ def exact_search(lattice, model, scorer, engine, budget, spread, report):
         # otherwise a later node of equal value may suppress fewer records
         return suppressed == 0 and bound[i] >= value - tol and i >= rank
 
+    def dead(idx):
+        """``not alive(i)`` for every index of the array ``idx``."""
+        value, rank, suppressed = best
+        tol = _TOL * max(1.0, abs(value)) if np.isfinite(value) else 0.0
+        b = bound[idx]
+        out = (state[idx] == 2) | evaluated[idx] | dominated[idx] | (b > value + tol)
+        if suppressed == 0:
+            out |= (b >= value - tol) & (idx >= rank)
+        return out
+
     def alive(i):
         """Could node ``i`` still beat the best: not failing, not yet scored, bound not worse.
 
@@ -153,14 +163,14 @@ def exact_search(lattice, model, scorer, engine, budget, spread, report):
         if np.isfinite(best[0]) and scorer.exact_without_suppression:
             # Close the gap from above: the candidate whose bound is nearest the best
             # value; if it fails, every more specific node goes with it.
-            start = high_first.next(alive)
+            start = high_first.next(alive, dead)
             if start is None:
                 break
             if state[start] == 0:
                 check(start)
                 continue
         else:
-            start = low_first.next(alive)
+            start = low_first.next(alive, dead)
             if start is None:
                 break
         if not spread:                  # no chain: a failure says nothing below it

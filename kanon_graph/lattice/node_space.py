@@ -182,9 +182,16 @@ class CandidateQueue:
         self.at = 0
         self.moved = []           # (bound, index) of nodes whose bound rose
 
-    def next(self, alive):
-        """The best live node (``alive(i) -> bool``), or None; it stays queued."""
+    def next(self, alive, dead=None):
+        """The best live node (``alive(i) -> bool``), or None; it stays queued.
+
+        ``dead(idx) -> bool array``, when given, must be ``not alive`` for an
+        array of indices: the queue then steps over dead nodes a chunk at a
+        time instead of one Python call per node.
+        """
         bound, order = self.space.bound, self.order
+        if dead is not None:
+            self._skip(dead)
         while self.at < len(order):
             i = int(order[self.at])
             if not alive(i):
@@ -209,6 +216,25 @@ class CandidateQueue:
         if head is None or (b, i) < (float(bound[head]), head):
             return i
         return head
+
+
+    def _skip(self, dead):
+        """Step over dead nodes (and move raised ones to the heap) in growing chunks."""
+        bound, order, width = self.space.bound, self.order, 32
+        while self.at < len(order):
+            chunk = order[self.at:self.at + width]
+            keep = ~dead(chunk)
+            moved = np.zeros(len(chunk), dtype=bool)
+            if not self.highest:
+                moved = keep & (bound[chunk] > self.sorted_bound[self.at:self.at + len(chunk)])
+            stop = np.flatnonzero(keep & ~moved)
+            end = int(stop[0]) if len(stop) else len(chunk)
+            for i in chunk[:end][moved[:end]].tolist():
+                heapq.heappush(self.moved, (float(bound[i]), i))
+            self.at += end
+            if len(stop):
+                return
+            width = min(2 * width, 8192)
 
 
 class ArrayStatus(StatusMap):
