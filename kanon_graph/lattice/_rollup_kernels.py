@@ -25,6 +25,7 @@ __all__ = ["rollup", "rollup_flat", "key_widths"]
 
 _EMPTY = -1
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing multiplier
+_DIRECT_PER_ROW = 2                      # counters per source group before hashing instead
 
 
 def key_widths(radices):
@@ -74,6 +75,38 @@ def _hash_group(codes, counts, maps, offsets, shifts, bits):
                 break
             h = (h + 1) & mask
     return unique[:n_keys], sums[:n_keys]
+
+
+@njit(cache=True, nogil=True)
+def _direct_group(codes, counts, maps, offsets, shifts, key_bits):
+    """Like :func:`_hash_group` for a small key space: one counter per possible key.
+
+    The keys come out in increasing order (a scan of the counters), so no
+    sort follows.
+    """
+    m, d = codes.shape
+    tally = np.zeros(np.int64(1) << key_bits, dtype=np.int64)
+    for i in range(m):
+        key = np.int64(0)
+        for j in range(d):
+            code = codes[i, j]
+            if offsets[j] >= 0:
+                code = maps[offsets[j] + code]
+            key |= code << shifts[j]
+        tally[key] += counts[i]
+    n_keys = 0
+    for key in range(len(tally)):
+        if tally[key] > 0:
+            n_keys += 1
+    unique = np.empty(n_keys, dtype=np.int64)
+    sums = np.empty(n_keys, dtype=np.int64)
+    at = 0
+    for key in range(len(tally)):
+        if tally[key] > 0:
+            unique[at] = key
+            sums[at] = tally[key]
+            at += 1
+    return unique, sums
 
 
 @njit(cache=True, nogil=True)
@@ -152,8 +185,12 @@ def rollup_flat(codes, counts, flat, offsets, widths):
     for j in range(len(widths) - 1, -1, -1):
         shifts[j], at = at, at + widths[j]
     shifts = np.asarray(shifts, dtype=np.int64)
+    counts = np.asarray(counts, dtype=np.int64)
+    if (1 << key_bits) <= _DIRECT_PER_ROW * m + 1024:   # few possible keys: count them
+        unique, sums = _direct_group(codes, counts, flat, offsets, shifts, key_bits)
+        return _unpack(unique, shifts, np.asarray(widths, dtype=np.int64)), sums
     table_bits = max(int(2 * max(m, 1) - 1).bit_length(), 4)   # load factor at most 1/2
-    unique, sums = _hash_group(codes, np.asarray(counts, dtype=np.int64), flat, offsets,
+    unique, sums = _hash_group(codes, counts, flat, offsets,
                                shifts, table_bits)
     slot_bits = max(len(unique) - 1, 0).bit_length()
     if key_bits + slot_bits <= 63:

@@ -44,6 +44,18 @@ def test_rollup_equals_np_unique_on_random_groups(seed):
     assert got_codes.flags.f_contiguous or len(got_codes) <= 1
 
 
+@pytest.mark.parametrize("m, radix", [(1000, 4), (50, 3000)])
+def test_rollup_direct_counters_and_hash_table_agree(m, radix):
+    # 2 x 2 bits for 1,000 groups: one counter per key; 2 x 12 bits for 50: the hash table
+    rng = np.random.default_rng(m)
+    codes = rng.integers(0, radix, size=(m, 2))
+    counts = rng.integers(1, 5, size=m)
+    maps = [None, rng.integers(0, radix, size=radix)]
+    got = rollup(codes, counts, maps, [radix, radix])
+    want = _reference(codes, counts, maps, [radix, radix])
+    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+
+
 def test_rollup_with_wide_keys_sorts_by_argsort():
     # 60 key bits leave too few for the slot: the kernel's argsort branch
     rng = np.random.default_rng(7)
