@@ -7,11 +7,13 @@ What a check spreads -- to every more general node when it passes, to every
 more specific one when it fails (Flash's predictive tagging, Kohlmayer et
 al. 2012, section 4) -- is a *box* of the lattice, ``[v, top]`` or
 ``[bottom, v]``, whose node indices :class:`NodeSpace` computes directly
-from the mixed-radix key of the box's corners, touching only the box. The
-next candidate comes from :class:`CandidateQueue`, a pointer over the nodes
-sorted once by bound: a node leaves the queue only when it is dead for good
-(failing, scored, dominated, or its bound can no longer beat the best), so
-every node is stepped over at most once.
+from the mixed-radix key of the box's corners, touching only the box (a
+compiled odometer walks it and writes the statuses, so no index array the
+size of the box is built). The next candidate comes from
+:class:`CandidateQueue`, a pointer over the nodes sorted once by bound: a
+node leaves the queue only when it is dead for good (failing, scored,
+dominated, or its bound can no longer beat the best), so every node is
+stepped over at most once, dead ones a vectorized chunk at a time.
 
 References
 ----------
@@ -168,6 +170,7 @@ class CandidateQueue:
     """Live nodes by bound (highest or lowest first), ties to the lower index.
 
     The order is fixed once; a bound raised later (by
+    :meth:`NodeSpace.fill_above` with ``keep_max``, or
     :meth:`NodeSpace.raise_bound`) moves its node to a small heap that is
     merged in, so the queue always yields the live node of least current
     bound (``highest=False``). With ``highest=True`` bounds must not change.

@@ -69,7 +69,7 @@ __all__ = ["optimal", "optimal_search", "OptimalResult", "NODE_METRICS", "node_m
 
 #: Largest lattice ``optimal`` searches exactly by default (larger: best-effort).
 #: Measured on the wide census (benchmarks/bench_wide.py): 10 QIs (276,480
-#: nodes) exact in ~15 s CPU; 12 QIs (2,211,840) in ~120 s; the exact search
+#: nodes) exact in ~5 s CPU; 12 QIs (2,211,840) in ~37 s; the exact search
 #: keeps ~80 bytes per node.
 EXACT_UP_TO = 300_000
 
