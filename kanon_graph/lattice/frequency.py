@@ -24,12 +24,14 @@ References
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
 
+from .._jit import HAVE_NUMBA
+from ._rollup_kernels import rollup_flat
 from .capped import capped_rollup_map
+from .source_cache import SourceCache
 
 __all__ = ["FrequencySet", "FrequencyEngine", "suppression_budget", "spreads"]
 
@@ -149,6 +151,11 @@ class FrequencyEngine:
     capped : bool
         Apply every node as a capped recoding: each value stops at its
         MAGVal (Hussien et al. 2016, Definition 6).
+    compiled : bool, optional
+        Roll up with the compiled kernel
+        (:func:`~kanon_graph.lattice._rollup_kernels.rollup`) rather than
+        numpy; default: when numba is installed. Both give the same
+        frequency sets.
 
     Attributes
     ----------
@@ -176,18 +183,20 @@ class FrequencyEngine:
     True
     """
 
-    def __init__(self, data, *, cache_tuples=None, capped=False):
+    def __init__(self, data, *, cache_tuples=None, capped=False, compiled=None):
         self.data = data
         self.capped = bool(capped)
+        self.compiled = HAVE_NUMBA if compiled is None else bool(compiled)
         self.attributes = list(data.attributes)
         self.heights = tuple(data.heights)
         self.n = data.n
         self.cache_tuples = int(cache_tuples) if cache_tuples is not None else 8 * max(data.n, 1)
-        self._cache = OrderedDict()
-        self._cached_tuples = 0
+        self._cache = SourceCache(len(self.heights), self.cache_tuples)
         self._maps = {}
         self._columns = {}
-        self._cache_keys = None
+        self._widths = {}
+        self._offsets = {}                       # (j, low, high) -> start in self._flat
+        self._flat = np.zeros(0, dtype=np.int64)
         self.frequency_sets_computed = 0
         self.rollups = 0
         self.row_scans = 0
@@ -248,41 +257,40 @@ class FrequencyEngine:
             codes[:, j] = (keys >> int(shift)) & ((1 << width) - 1)
         return FrequencySet(levels, codes, counts)
 
-    def _store(self, fs):
-        self._cache[fs.levels] = fs
-        self._cached_tuples += len(fs.counts)
-        evicted = False
-        while self._cached_tuples > self.cache_tuples and len(self._cache) > 1:
-            _, old = self._cache.popitem(last=False)
-            self._cached_tuples -= len(old.counts)
-            evicted = True
-        if evicted or self._cache_keys is None:
-            self._cache_keys = None
-        else:
-            levels, sizes, entries = self._cache_keys
-            levels.append(fs.levels)
-            sizes.append(len(fs.counts))
-            entries.append(fs)
+    def _rollup(self, source, levels):
+        """The frequency set of ``levels`` from the cached more specific ``source``."""
+        pairs = list(zip(source.levels, levels))
+        widths = [self._width(j, b) for j, b in enumerate(levels)]
+        if self.compiled and sum(widths) <= 62:
+            offsets = np.asarray([self._flat_offset(j, a, b) if a != b else -1
+                                  for j, (a, b) in enumerate(pairs)], dtype=np.int64)
+            codes, counts = rollup_flat(source.codes, source.counts, self._flat, offsets, widths)
+            return FrequencySet(levels, codes, counts)
+        columns = [source.codes[:, j] if a == b else self._map(j, a, b)[source.codes[:, j]]
+                   for j, (a, b) in enumerate(pairs)]
+        return self._group(columns, levels, weights=source.counts)
 
-    def _best_source(self, levels):
-        """The cached node below ``levels`` with the fewest groups, or None."""
-        if not self._cache:
-            return None
-        if self._cache_keys is None:
-            entries = list(self._cache.values())
-            self._cache_keys = ([e.levels for e in entries], [len(e.counts) for e in entries],
-                                entries)
-        lv, sizes, entries = self._cache_keys
-        below = np.flatnonzero((np.asarray(lv, dtype=np.int64) <= np.asarray(levels))
-                               .all(axis=1))
-        if len(below) == 0:
-            return None
-        return entries[int(below[np.argmin(np.asarray(sizes)[below])])]
+    def _width(self, j, level):
+        """Bits of attribute ``j``'s codes at ``level`` in a packed key."""
+        key = (j, level)
+        if key not in self._widths:
+            self._widths[key] = max(self.attributes[j].n_at_level(level, self.capped) - 1,
+                                    0).bit_length()
+        return self._widths[key]
+
+    def _flat_offset(self, j, low, high):
+        """Where :meth:`_map` ``(j, low, high)`` starts in the engine's one flat map array."""
+        key = (j, low, high)
+        if key not in self._offsets:
+            mp = np.asarray(self._map(j, low, high), dtype=np.int64)
+            self._offsets[key] = len(self._flat)
+            self._flat = np.concatenate([self._flat, mp])
+        return self._offsets[key]
 
     # --------------------------------------------------------------- public
     def cached(self, levels):
         """The cached frequency set of ``levels``, or None (does not compute)."""
-        return self._cache.get(tuple(int(v) for v in levels))
+        return self._cache.peek(tuple(int(v) for v in levels))
 
     def frequency_set(self, levels, *, rollup=True):
         """The frequency set of node ``levels``.
@@ -304,25 +312,22 @@ class FrequencyEngine:
         levels = self._check(levels)
         hit = self._cache.get(levels)
         if hit is not None:
-            self._cache.move_to_end(levels)
             return hit
-        source = self._best_source(levels) if rollup else None
+        source = self._cache.best_source(levels) if rollup else None
         bottom = (0,) * len(levels)
         if source is None and rollup and levels != bottom:
             # the bottom node's distinct tuples are never more than the rows:
             # keep them as the root every later roll-up can start from
             source = self.frequency_set(bottom, rollup=False)
         if source is not None:
-            columns = [self._map(j, a, b)[source.codes[:, j]] if a != b else source.codes[:, j]
-                       for j, (a, b) in enumerate(zip(source.levels, levels))]
-            fs = self._group(columns, levels, weights=source.counts)
+            fs = self._rollup(source, levels)
             self.rollups += 1
         else:
             columns = [self._column(j, l) for j, l in enumerate(levels)]
             fs = self._group(columns, levels)
             self.row_scans += 1
         self.frequency_sets_computed += 1
-        self._store(fs)
+        self._cache.store(fs)
         return fs
 
     def class_of(self, levels):

@@ -7,11 +7,13 @@ What a check spreads -- to every more general node when it passes, to every
 more specific one when it fails (Flash's predictive tagging, Kohlmayer et
 al. 2012, section 4) -- is a *box* of the lattice, ``[v, top]`` or
 ``[bottom, v]``, whose node indices :class:`NodeSpace` computes directly
-from the mixed-radix key of the box's corners, touching only the box. The
-next candidate comes from :class:`CandidateQueue`, a pointer over the nodes
-sorted once by bound: a node leaves the queue only when it is dead for good
-(failing, scored, dominated, or its bound can no longer beat the best), so
-every node is stepped over at most once.
+from the mixed-radix key of the box's corners, touching only the box (a
+compiled odometer walks it and writes the statuses, so no index array the
+size of the box is built). The next candidate comes from
+:class:`CandidateQueue`, a pointer over the nodes sorted once by bound: a
+node leaves the queue only when it is dead for good (failing, scored,
+dominated, or its bound can no longer beat the best), so every node is
+stepped over at most once, dead ones a vectorized chunk at a time.
 
 References
 ----------
@@ -25,6 +27,7 @@ import heapq
 
 import numpy as np
 
+from .._jit import HAVE_NUMBA, njit  # numba loads on a kernel's first call
 from .lattice import StatusMap
 
 __all__ = ["NodeSpace", "CandidateQueue", "ArrayStatus", "node_key"]
@@ -40,6 +43,41 @@ def node_key(nodes, radix):
     for j in range(nodes.shape[1]):
         key = key * radix[j] + nodes[:, j]
     return key
+
+
+@njit(cache=True, nogil=True)
+def _box_apply(position, radix, low, high, target, value, keep_max):
+    """Set ``target`` at every node of the box ``[low, high]`` to ``value`` (or raise it to).
+
+    Walks the box's mixed-radix keys like an odometer, so no array the size
+    of the box is built; returns the number of nodes in the box.
+    """
+    d = len(radix)
+    stride = np.ones(d, dtype=np.int64)
+    for j in range(d - 2, -1, -1):
+        stride[j] = stride[j + 1] * radix[j + 1]
+    at = low.copy()
+    key = np.int64(0)
+    for j in range(d):
+        key += low[j] * stride[j]
+    visited = 0
+    while True:
+        i = position[key]
+        if keep_max:
+            if target[i] < value:
+                target[i] = value
+        else:
+            target[i] = value
+        visited += 1
+        j = d - 1
+        while j >= 0 and at[j] == high[j]:
+            key -= (at[j] - low[j]) * stride[j]
+            at[j] = low[j]
+            j -= 1
+        if j < 0:
+            return visited
+        at[j] += 1
+        key += stride[j]
 
 
 class NodeSpace:
@@ -74,6 +112,8 @@ class NodeSpace:
         self.position = np.empty(self.total, dtype=np.int64)
         self.position[node_key(self.nodes, self.radix)] = np.arange(self.total)
         self.bound = scorer.lower_bound(self.nodes).astype(float)
+        self._top = np.asarray(lattice.heights, dtype=np.int64)
+        self._bottom = np.zeros(lattice.dimension, dtype=np.int64)
 
     def _box(self, low, high):
         keys = np.zeros(1, dtype=np.int64)
@@ -88,6 +128,29 @@ class NodeSpace:
     def below(self, i):
         """Indices of the nodes at most as general as node ``i`` (itself included)."""
         return self._box((0,) * self.lattice.dimension, self.nodes[i])
+
+    def fill_above(self, i, target, value, keep_max=False):
+        """``target[above(i)] = value`` (or raised to ``value``), without building ``above(i)``.
+
+        Returns
+        -------
+        int
+            The number of nodes at least as general as node ``i``.
+        """
+        return self._fill(self.nodes[i], self._top, target, value, keep_max)
+
+    def fill_below(self, i, target, value):
+        """``target[below(i)] = value``; returns the number of nodes in ``below(i)``."""
+        return self._fill(self._bottom, self.nodes[i], target, value, False)
+
+    def _fill(self, low, high, target, value, keep_max):
+        if not HAVE_NUMBA:          # pragma: no cover - the kernel as plain Python is slow
+            idx = self._box(low, high)
+            target[idx] = np.maximum(target[idx], value) if keep_max else value
+            return len(idx)
+        return int(_box_apply(self.position, self.radix, np.asarray(low, dtype=np.int64),
+                              np.asarray(high, dtype=np.int64), target,
+                              target.dtype.type(value), bool(keep_max)))
 
     def index(self, node):
         """The index of the level vector ``node``."""
@@ -107,6 +170,7 @@ class CandidateQueue:
     """Live nodes by bound (highest or lowest first), ties to the lower index.
 
     The order is fixed once; a bound raised later (by
+    :meth:`NodeSpace.fill_above` with ``keep_max``, or
     :meth:`NodeSpace.raise_bound`) moves its node to a small heap that is
     merged in, so the queue always yields the live node of least current
     bound (``highest=False``). With ``highest=True`` bounds must not change.
@@ -121,9 +185,16 @@ class CandidateQueue:
         self.at = 0
         self.moved = []           # (bound, index) of nodes whose bound rose
 
-    def next(self, alive):
-        """The best live node (``alive(i) -> bool``), or None; it stays queued."""
+    def next(self, alive, dead=None):
+        """The best live node (``alive(i) -> bool``), or None; it stays queued.
+
+        ``dead(idx) -> bool array``, when given, must be ``not alive`` for an
+        array of indices: the queue then steps over dead nodes a chunk at a
+        time instead of one Python call per node.
+        """
         bound, order = self.space.bound, self.order
+        if dead is not None:
+            self._skip(dead)
         while self.at < len(order):
             i = int(order[self.at])
             if not alive(i):
@@ -148,6 +219,25 @@ class CandidateQueue:
         if head is None or (b, i) < (float(bound[head]), head):
             return i
         return head
+
+
+    def _skip(self, dead):
+        """Step over dead nodes (and move raised ones to the heap) in growing chunks."""
+        bound, order, width = self.space.bound, self.order, 32
+        while self.at < len(order):
+            chunk = order[self.at:self.at + width]
+            keep = ~dead(chunk)
+            moved = np.zeros(len(chunk), dtype=bool)
+            if not self.highest:
+                moved = keep & (bound[chunk] > self.sorted_bound[self.at:self.at + len(chunk)])
+            stop = np.flatnonzero(keep & ~moved)
+            end = int(stop[0]) if len(stop) else len(chunk)
+            for i in chunk[:end][moved[:end]].tolist():
+                heapq.heappush(self.moved, (float(bound[i]), i))
+            self.at += end
+            if len(stop):
+                return
+            width = min(2 * width, 8192)
 
 
 class ArrayStatus(StatusMap):

@@ -17,6 +17,9 @@ at most of the lattice:
   and binary-search the chain for its lowest anonymous node, so that each
   failing check rules out a large set of more specific nodes.
 
+That loop is :func:`~kanon_graph.lattice.exact.exact_search`; this module
+chooses between it and the best-effort search and builds the partition.
+
 Ties (equal values, up to 1e-12 relative) go to the node that suppresses
 the fewest records, then to the node of lowest height, then to the
 lexicographically smallest level vector (earlier attributes less
@@ -56,27 +59,19 @@ import numpy as np
 
 from ..registry import Partition, register_algorithm
 from .best_effort import DEFAULT_MAX_CHECKS, best_effort_search, check_budget
+from .exact import TAG_PRUNED_UP_TO, exact_search  # noqa: F401  (TAG_PRUNED_UP_TO: re-export)
 from .capped import boundary_levels, unreachable_error
 from .frequency import FrequencyEngine, spreads, suppression_budget
 from .lattice import Lattice, StatusMap
 from .node_metrics import NODE_METRICS, node_metric
-from .node_space import ArrayStatus
-from .node_space import CandidateQueue as _Queue
-from .node_space import NodeSpace as _NodeSpace
 
 __all__ = ["optimal", "optimal_search", "OptimalResult", "NODE_METRICS", "node_metric"]
 
-_TOL = 1e-12
-
 #: Largest lattice ``optimal`` searches exactly by default (larger: best-effort).
 #: Measured on the wide census (benchmarks/bench_wide.py): 10 QIs (276,480
-#: nodes) exact in ~15 s CPU; 12 QIs (2,211,840) in ~120 s; the exact search
+#: nodes) exact in ~5 s CPU; 12 QIs (2,211,840) in ~37 s; the exact search
 #: keeps ~80 bytes per node.
 EXACT_UP_TO = 300_000
-
-#: Lattices up to this size get every node left unvisited tagged "pruned" in the status.
-TAG_PRUNED_UP_TO = 300_000
-
 
 @dataclass(frozen=True)
 class OptimalResult:
@@ -189,156 +184,20 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
         status.tags.update({} if levels is None else {levels: "chosen"})
         report(stats.get("nodes_checked", 1), stats.get("nodes_checked", 1), "best effort")
         return OptimalResult(levels, value, status, stats)
-    space = _NodeSpace(lattice, scorer)
-    nodes, bound, total = space.nodes, space.bound, space.total
-    state = np.zeros(total, dtype=np.int8)      # 0 unknown, 1 anonymous, 2 not anonymous
-    evaluated = np.zeros(total, dtype=bool)
-    dominated = np.zeros(total, dtype=bool)     # more general than an evaluated node (monotone)
-    checked = []                                # (node, passed) in check order
-    status = StatusMap(lattice.dimension) if not spread else ArrayStatus(space, state, checked)
-    best = [np.inf, total, 0]                   # value, position (tie key), suppressed
-    counts = {"checked": 0, "evaluated": 0, "tagged": 0}
-
-    def worse(i):
-        """Can node ``i`` no longer beat the best (by its bound, then its position)?"""
-        value, rank, suppressed = best
-        tol = _TOL * max(1.0, abs(value)) if np.isfinite(value) else 0.0
-        if bound[i] > value + tol:
-            return True
-        # a tie is lost by position only when the best suppresses nothing;
-        # otherwise a later node of equal value may suppress fewer records
-        return suppressed == 0 and bound[i] >= value - tol and i >= rank
-
-    def alive(i):
-        """Could node ``i`` still beat the best: not failing, not yet scored, bound not worse.
-
-        Every reason to be dead is permanent (the best only improves), so
-        the candidate queues may drop a dead node for good.
-        """
-        return state[i] != 2 and not evaluated[i] and not dominated[i] and not worse(i)
-
-    def spread_to(idx, array, value):
-        counts["tagged"] += len(idx)
-        array[idx] = value
-
-    def score(i, fs, failing):
-        node = tuple(int(v) for v in nodes[i])
-        value = scorer.value(node, fs, failing)
-        suppressed = int(fs.counts[failing].sum())
-        evaluated[i] = True
-        counts["evaluated"] += 1
-        tol = _TOL * max(1.0, abs(best[0])) if np.isfinite(best[0]) else 0.0
-        tie = value <= best[0] + tol and (suppressed, i) < (best[2], best[1])
-        if value < best[0] - tol or tie:
-            best[0], best[1], best[2] = value, i, suppressed
-        extra = scorer.bound_from(fs)
-        if scorer.monotone or extra is not None:
-            above = space.above(i)
-            if scorer.monotone:
-                spread_to(above[above != i], dominated, True)
-            if extra is not None:
-                space.raise_bound(above, extra)
-
-    def settled():              # nodes that can no longer be the answer: never drops
-        out = (state == 2) | evaluated | dominated
-        return int((out | (bound > best[0] + _TOL * max(1.0, abs(best[0])))).sum())
-
-    def check(i):
-        node = tuple(int(v) for v in nodes[i])
-        fs = engine.frequency_set(node)
-        failing = engine.failing_groups(node, model)
-        counts["checked"] += 1
-        if report and counts["checked"] % 16 == 0:
-            report(settled(), total, f"{counts['checked']} nodes checked")
-        ok = int(fs.counts[failing].sum()) <= budget
-        if not spread:             # the check proves nothing about other nodes
-            state[i] = 1 if ok else 2
-            status.tag(node, "anonymous" if ok else "not-anonymous")
-            if ok:
-                score(i, fs, failing)
-            return ok
-        # spreading is valid for capped nodes too: a capped class at a more general
-        # node is a union of classes of a more specific one (see lattice/capped.py)
-        checked.append((node, ok))
-        if ok:
-            spread_to(space.above(i), state, 1)
-            score(i, fs, failing)
-        else:
-            spread_to(space.below(i), state, 2)
-            extra = scorer.bound_from(fs)
-            if extra is not None:
-                space.raise_bound(space.above(i), extra)
-        return ok
-
-    high_first = _Queue(space, highest=True)
-    low_first = _Queue(space, highest=False)
-    while True:
-        start = None
-        if np.isfinite(best[0]) and scorer.exact_without_suppression:
-            # Close the gap from above: the candidate whose bound is nearest the best
-            # value; if it fails, every more specific node goes with it.
-            start = high_first.next(alive)
-            if start is None:
-                break
-            if state[start] == 0:
-                check(start)
-                continue
-        else:
-            start = low_first.next(alive)
-            if start is None:
-                break
-        if not spread:                  # no chain: a failure says nothing below it
-            check(start)
-            continue
-        if state[start] == 1:           # known anonymous, not yet scored (non-monotone metric)
-            node = tuple(int(v) for v in nodes[start])
-            score(start, engine.frequency_set(node), engine.failing_groups(node, model))
-            continue
-        chain = [start]
-        while True:
-            succ = space.successors(chain[-1])
-            succ = [s for s in succ if state[s] == 0 and alive(s)]
-            if not succ:
-                break
-            chain.append(min(succ, key=lambda s: (bound[s], s)))
-        lo, hi = 0, len(chain) - 1
-        while lo <= hi:
-            mid = (lo + hi) // 2
-            if state[chain[mid]] == 0:
-                ok = check(chain[mid])
-            else:
-                ok = state[chain[mid]] == 1
-            if ok:
-                hi = mid - 1
-            else:
-                lo = mid + 1
-
-    report(total, total, f"{counts['checked']} nodes checked")
-    levels = None if best[1] == total else tuple(int(v) for v in nodes[best[1]])
-    final_live = (state != 2) & ~evaluated
-    n_pruned = int(final_live.sum())
-    if total <= TAG_PRUNED_UP_TO:
-        status.tags.update((node, "pruned") for node in map(tuple, nodes[final_live].tolist()))
-    if levels is not None:
-        status.tag(levels, "chosen")
-    stats = {
-        "lattice_size": total,
-        "nodes_checked": counts["checked"],
-        "nodes_evaluated": counts["evaluated"],
-        "nodes_tagged": counts["tagged"],
-        "nodes_not_anonymous": int((state == 2).sum()),
-        "nodes_pruned": n_pruned,
+    levels, value, status, stats = exact_search(lattice, model, scorer, engine, budget,
+                                                spread, report)
+    stats.update({
         "frequency_sets": engine.frequency_sets_computed - computed_before,
         "rollups": engine.rollups - rollups_before,
         "metric": metric,
-        "metric_value": None if levels is None else float(best[0]),
+        "metric_value": value,
         "boundary_levels": list(heights),
         "search": "exact",
         "proven_optimal": True,
         "seconds": time.perf_counter() - started,
-    }
+    })
     stats["search_seconds"] = stats["seconds"]   # anonymize() overwrites "seconds" with its total
-    return OptimalResult(levels, None if levels is None else float(best[0]), status, stats)
+    return OptimalResult(levels, value, status, stats)
 
 
 def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="numpy",

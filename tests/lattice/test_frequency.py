@@ -82,7 +82,9 @@ def test_small_cache_still_correct():
     for levels in [(0, 0, 0, 0), (1, 0, 0, 0), (1, 1, 0, 1), (3, 2, 1, 2), (2, 1, 1, 0)]:
         assert np.array_equal(small.frequency_set(levels).counts,
                               ref.frequency_set(levels).counts)
-    assert small._cached_tuples <= max(50, max(fs.n_groups for fs in small._cache.values()))
+    kept = [small.cached(levels) for levels in small._cache.levels()]
+    assert small._cache.tuples == sum(fs.n_groups for fs in kept)
+    assert small._cache.tuples <= max(50, max(fs.n_groups for fs in kept))
 
 
 def test_is_anonymous_with_suppression_and_l_diversity():
