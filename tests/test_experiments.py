@@ -137,3 +137,28 @@ def test_research_page_holds_the_committed_verdicts_of_the_claims_judged_today(q
         assert make_research.block(paper) in page, f"paper {paper}: run docs/make_research.py"
         committed = pd.read_csv(docs / "research" / f"paper{paper}_verdicts.csv")
         assert list(committed["claim"]) == [c.claim for c in report.claims], paper
+
+
+def test_cli_names_a_missing_extra_in_one_line(monkeypatch, capsys):
+    """An optional extra that is not installed ends the command with the extra's name."""
+    def missing(where):
+        raise ImportError(f"{where} needs scikit-learn, which is not installed: "
+                          f'pip install -e ".[ml]" (the ml extra)')
+
+    monkeypatch.setattr("kanon_graph.metrics.pattern.require_sklearn", missing)
+    assert main(["reproduce", "004", "--quick", "--rows", "60", "--out", "unused"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("kanon-graph: error:") and '".[ml]"' in err
+    assert "Traceback" not in err
+
+
+def test_a_run_without_matplotlib_says_no_figures_were_drawn(monkeypatch, tmp_path):
+    import kanon_graph.experiments as experiments
+    from kanon_graph.experiments import _runs
+
+    monkeypatch.setattr(experiments, "_can_plot", lambda: False)
+    monkeypatch.setattr(_runs, "curves", lambda *a, **k: None)
+    monkeypatch.setattr("kanon_graph.experiments.paper003.curves", lambda *a, **k: None)
+    report = reproduce("003", quick=True, rows=60, out=tmp_path)
+    assert any("matplotlib is not installed" in note for note in report.notes)
+    assert "note: no figures were drawn" in report.describe()

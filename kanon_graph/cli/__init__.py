@@ -90,6 +90,11 @@ def main(argv=None):
         if isinstance(exc, OSError) and exc.filename:
             return _fail(f"{exc.strerror}: {exc.filename!r}", 1)
         return _fail(exc, 1)
+    except ImportError as exc:
+        # an optional extra that is not installed: the message names it
+        if os.environ.get("KANON_GRAPH_DEBUG") or "pip install" not in str(exc):
+            raise
+        return _fail(exc, 1)
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
 

@@ -89,7 +89,16 @@ def reproduce(paper: str | int, *, quick: bool = False, out: str | Path | None =
     report.seconds = time.perf_counter() - started
     if folder is not None:
         report.write(folder)
+        if not any(p.suffix == ".png" for p in report.files) and not _can_plot():
+            report.notes.append("no figures were drawn: matplotlib is not installed "
+                                "(pip install -e \".[plot]\")")
     return report
+
+
+def _can_plot() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("matplotlib") is not None
 
 
 def _paper_key(paper: str | int) -> str:

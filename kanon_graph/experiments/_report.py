@@ -55,6 +55,8 @@ class PaperReport:
         Everything :meth:`write` (and the figures) wrote.
     seconds : float
         Wall-clock seconds of the whole run.
+    notes : list of str
+        What the reader should know about the run (e.g. figures not drawn).
     """
 
     paper: str
@@ -65,6 +67,7 @@ class PaperReport:
     tables: dict[str, pd.DataFrame]
     files: list[Path] = field(default_factory=list)
     seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
 
     def verdicts(self) -> pd.DataFrame:
         """The verdict table: ``claim``, ``ours``, ``verdict``, one row per claim."""
@@ -102,6 +105,7 @@ class PaperReport:
         head = (f"Paper {self.paper}: {self.title}{mode}\n"
                 f"data: {self.data}; {self.seconds:.1f} s; "
                 f"{self.held} of {len(self.claims)} claims hold\n")
+        head += "".join(f"note: {note}\n" for note in self.notes)
         frame = self.verdicts()
         with pd.option_context("display.max_colwidth", 70, "display.width", 200):
             return head + frame.to_string(index=False)
