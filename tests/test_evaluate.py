@@ -128,3 +128,37 @@ def test_evaluate_on_adult_matches_anonymize(adult_table, adult_schema):
                          suppressed=res.release.class_of < 0)
         assert ev.metrics == res.metrics
         assert ev.verification == res.verification
+
+
+def test_a_release_made_with_missing_drop_is_evaluated_with_missing_drop(tmp_path):
+    """anonymize(missing='drop') releases fewer rows; evaluate(missing='drop') aligns them."""
+    table = kg.datasets.make_census(400, seed=5)
+    table.loc[[3, 17], "race"] = None
+    schema = kg.datasets.census_schema()
+    res = kg.anonymize(table, schema, k=4, algorithm="mondrian", missing="drop")
+    assert len(res.table) == 398
+    with pytest.raises(kg.DataError, match="needs missing='drop' here too|missing value"):
+        kg.evaluate(table, res.table, schema, k=4)
+    ev = kg.evaluate(table, res.table, schema, k=4, missing="drop")
+    assert ev.dropped == 2 and ev.verification.holds
+    assert ev.metrics["loss"] == pytest.approx(res.metrics["loss"])
+    assert ev.as_dict()["dropped"] == 2
+
+
+def test_cli_evaluate_takes_missing_drop(tmp_path, capsys):
+    from kanon_graph.cli import main
+
+    table = kg.datasets.make_census(300, seed=6)
+    table.loc[5, "sex"] = None
+    table.to_csv(tmp_path / "in.csv", index=False)
+    qis = "sex,age,race"
+    assert main(["anonymize", str(tmp_path / "in.csv"), "--qi", qis, "-k", "3",
+                 "--algorithm", "mondrian", "--missing", "drop",
+                 "-o", str(tmp_path / "out.csv")]) == 0
+    assert main(["evaluate", str(tmp_path / "in.csv"), str(tmp_path / "out.csv"),
+                 "--qi", qis, "-k", "3"]) == 1
+    assert "--missing drop" in capsys.readouterr().err
+    assert main(["evaluate", str(tmp_path / "in.csv"), str(tmp_path / "out.csv"),
+                 "--qi", qis, "-k", "3", "--missing", "drop"]) == 0
+    out = capsys.readouterr().out
+    assert "1 row(s) of the original with a missing value were left out" in out

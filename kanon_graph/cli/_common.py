@@ -187,7 +187,7 @@ def _check_missing(table, columns, args, text):
             continue
         row = int(np.flatnonzero(mask)[0])
         how = ("or pass --missing drop to drop such rows" if hasattr(args, "missing")
-               else "(only 'anonymize' can drop such rows, with --missing drop)")
+               else "('anonymize' and 'evaluate' can drop such rows, with --missing drop)")
         raise DataProblem(
             f"{text.where(row)}: column {column!r} has a missing value "
             f"{text.frame[column].iloc[row]!r} ({int(mask.sum())} in the column; missing is "

@@ -29,6 +29,10 @@ def register(commands):
                     help="a class column of ORIGINAL: also compute the metrics that need a "
                     "target (classification_accuracy, classification_f1; needs scikit-learn, "
                     "pip install -e '.[ml]')")
+    ev.add_argument("--missing", choices=("error", "drop"), default="error",
+                    help="rows of ORIGINAL with a missing quasi-identifier or sensitive "
+                    "value: fail (default), or leave them out as 'anonymize --missing drop' "
+                    "did (RELEASED then holds the other rows)")
     ev.add_argument("--report", metavar="REPORT.json", help="write the measures as JSON")
     ev.add_argument("--check", action="store_true",
                     help="exit with code 3 when a requested criterion does not hold")
@@ -69,7 +73,8 @@ def run(args, out):
             progress.phase("evaluating")
             ev = evaluate(original, released, schema, k=args.k, l=args.l,
                           diversity=args.diversity, c=args.c, t=args.t,
-                          sensitive=args.sensitive, target=args.target)
+                          sensitive=args.sensitive, target=args.target,
+                          missing=args.missing)
     finally:
         progress.close()
     summary = ev.as_dict()
@@ -79,7 +84,8 @@ def run(args, out):
                                  "quasi_identifiers": list(schema.quasi_identifiers),
                                  "k": args.k, "l": args.l, "diversity": args.diversity,
                                  "c": args.c, "t": args.t, "sensitive": args.sensitive,
-                                 "target": args.target, "engine": args.engine,
+                                 "target": args.target, "missing": args.missing,
+                                 "engine": args.engine,
                                  "scheduler": args.scheduler}
         write_json(summary, args.report)
     if not args.quiet:
@@ -87,6 +93,9 @@ def run(args, out):
         print(f"{summary['records']} records: {summary['released']} released in "
               f"{classes['count']} equivalence classes (sizes {classes['min']} to "
               f"{classes['max']}), {summary['suppressed']} suppressed", file=out)
+        if ev.dropped:
+            print(f"{ev.dropped} row(s) of the original with a missing value were left out",
+                  file=out)
         print(ev.verification.describe(), file=out)
         print(f"prosecutor risk: highest {ev.risk['highest']:.4g}, "
               f"average {ev.risk['average']:.4g}", file=out)

@@ -81,6 +81,11 @@ class Evaluation:
         """Records suppressed in the release."""
         return self.release.suppressed
 
+    @property
+    def dropped(self) -> int:
+        """Rows of the original left out for a missing value (``missing="drop"``)."""
+        return int(self.release.data.dropped)
+
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready summary: metrics, verification, risk, classes, levels."""
         sizes = self.release.sizes
@@ -88,6 +93,7 @@ class Evaluation:
             "records": int(self.release.class_of.shape[0]),
             "released": int(sizes.sum()),
             "suppressed": self.suppressed,
+            "dropped": self.dropped,
             "classes": {"count": int(len(sizes)),
                         "min": int(sizes.min()) if len(sizes) else None,
                         "max": int(sizes.max()) if len(sizes) else None,
@@ -242,7 +248,7 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
              t: float | None = None, sensitive: str | None = None,
              metrics: Sequence[str] | None = None,
              suppressed: npt.ArrayLike | None = None,
-             target: str | None = None) -> Evaluation:
+             target: str | None = None, missing: str = "error") -> Evaluation:
     """Privacy and information loss of ``released``, a release of ``original``.
 
     Parameters
@@ -253,7 +259,9 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
         :mod:`kanon_graph.scale.dask_evaluate`).
     released : DataFrame
         The released table, row-aligned with ``original`` (same number of
-        rows, same order), with every quasi-identifier column.
+        rows, same order), with every quasi-identifier column. With
+        ``missing="drop"``, row-aligned with the rows of ``original`` that
+        have no missing value, as :func:`kanon_graph.anonymize` releases them.
     schema : Schema
         Quasi-identifiers, hierarchies and sensitive attributes.
     k : int
@@ -267,6 +275,11 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
     suppressed : array of bool, optional
         Which rows are suppressed (default: rows whose quasi-identifiers
         are all ``*``).
+    missing : {"error", "drop"}
+        Rows of ``original`` with a missing quasi-identifier or sensitive
+        value: an error (default), or left out as ``anonymize(...,
+        missing="drop")`` leaves them out (their number is in
+        ``evaluation.dropped``).
     target : str, optional
         A class column of ``original`` (not a quasi-identifier); with it the
         metrics that need a target (``classification_accuracy``,
@@ -308,16 +321,24 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
     if is_dask_frame(original) or is_dask_frame(released):     # counted on Dask, then here
         from ..scale.dask_evaluate import evaluate_dask
 
+        if missing != "error":
+            raise ValueError("The 'missing' parameter of evaluate must be 'error' on Dask "
+                             "DataFrames (rows are aligned partition by partition). Got "
+                             f"{missing!r}.")
         return evaluate_dask(original, released, schema, k, l=l, diversity=diversity, c=c,
                              t=t, sensitive=sensitive, metrics=metrics, suppressed=suppressed,
                              target=target)
-    data = encode(original, schema, where="evaluate")
+    data = encode(original, schema, missing=missing, where="evaluate")
     if not isinstance(released, pd.DataFrame):
         raise DataError(f"evaluate: the released table must be a pandas DataFrame, got "
                         f"{type(released).__name__}")
-    if len(released) != len(original) or data.n != len(original):
+    if len(released) != data.n:
+        kept = (f" ({data.n} once the {data.dropped} with a missing value are dropped)"
+                if data.dropped else "")
+        hint = ("" if data.dropped or missing == "drop" else
+                "; a release made with missing='drop' needs missing='drop' here too")
         raise DataError(f"evaluate: the released table has {len(released)} rows but the "
-                        f"original has {len(original)}; they must be row-aligned")
+                        f"original has {len(original)}{kept}; they must be row-aligned{hint}")
     qis = list(schema.quasi_identifiers)
     missing = [q for q in qis if q not in released.columns]
     if missing:
