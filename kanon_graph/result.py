@@ -96,7 +96,9 @@ class AnonymizationResult:
         if self.levels is not None:
             lines.append("levels: " + ", ".join(f"{a}={l}" for a, l in self.levels.items()))
         if self.dropped:
-            lines.append(f"{self.dropped} rows with missing values were dropped before anonymizing")
+            lines.append(f"{self.dropped} row{'' if self.dropped == 1 else 's'} with a "
+                         f"missing value {'was' if self.dropped == 1 else 'were'} dropped "
+                         f"before anonymizing")
         lines.append("metrics: " + ", ".join(f"{n}={v:.6g}" for n, v in self.metrics.items()))
         return "\n".join(lines)
 
