@@ -5,11 +5,16 @@ Every error a user can trigger with bad input is a subclass of ``ValueError``
 the parameter, attribute, file, line or value at fault.
 """
 
-__all__ = ["HierarchyError", "SchemaError", "DataError", "PrivacyError"]
+__all__ = ["HierarchyError", "HierarchyWarning", "SchemaError", "DataError", "PrivacyError"]
 
 
 class HierarchyError(ValueError):
     """A hierarchy file or mapping is malformed, or a value is not in it."""
+
+
+class HierarchyWarning(UserWarning):
+    """A hierarchy works but would publish something untrue, e.g. a range label
+    (``35-39``) over a value outside it (40)."""
 
 
 class SchemaError(ValueError):

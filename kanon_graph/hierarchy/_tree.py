@@ -27,6 +27,7 @@ from anytree import Node, PreOrderIter
 
 from ..exceptions import HierarchyError
 from ._magval import MagvalMixin
+from ._labels import warn_untrue_ranges
 from ._match import LeafMatchMixin, RowChecksMixin
 
 __all__ = ["Hierarchy"]
@@ -148,6 +149,7 @@ class Hierarchy(RowChecksMixin, LeafMatchMixin, MagvalMixin):
         self._check_repeated_labels()
         self._magval = [np.zeros(len(labels[l]), dtype=bool) for l in range(height + 1)]
         self._index_numbers()
+        warn_untrue_ranges(self, self._where())
 
     def _build_tree(self) -> None:
         nodes = [[None] * len(level) for level in self._labels]
