@@ -38,3 +38,13 @@ def test_truthful_or_non_range_labels_do_not_warn(rows):
 def test_a_half_open_range_must_exclude_its_upper_bound():
     h, caught = _load([["35", "[35-40)", "*"], ["40", "[35-40)", "*"]])
     assert len(caught) == 1 and range_label_mismatches(h)[0][1] == "[35-40)"
+
+
+def test_the_cli_prints_the_warning_as_one_line(tmp_path, capsys):
+    from kanon_graph.cli import main
+
+    (tmp_path / "age.csv").write_text("39;35-39;*\n40;35-39;*\n41;40-44;*\n")
+    assert main(["hierarchy", "show", str(tmp_path / "age.csv")]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("kanon-graph: warning: ")
+    assert "'35-39' on level 1 covers values 39 to 40" in err[0]

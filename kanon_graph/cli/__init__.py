@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 
 from .. import __version__
 from ..exceptions import PrivacyError
@@ -72,6 +73,21 @@ def main(argv=None):
     0
     """
     out = sys.stdout
+    try:
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            return _run(argv, out)
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """A library warning on the command line: one line, like the errors."""
+    text = " ".join(str(message).split())
+    print(f"{PROG}: warning: {text}", file=sys.stderr)
+
+
+def _run(argv, out):
     try:
         args = build_parser().parse_args(argv)
         for plugin in args.plugin:
