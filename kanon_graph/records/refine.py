@@ -180,6 +180,11 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
                             buf[n] = order[start[c] + j]
                             n += 1
                     minus = _set_cost(buf, n, codes, counts, tables) - own[c]
+                # adding x to b costs at least counts[x] times b's cost per record (cells
+                # only widen), so b cannot beat the best move found when even that fails
+                bound = -minus - counts[x] * own[b] / size[b]
+                if bound + 1e-9 * (1.0 + own[b]) < max(best[x] - GAIN, GAIN):
+                    continue
                 plus = _plus_cost(b, x, lev, ref, lo, hi, order, start, size, codes, counts,
                                   tables)
                 gain = -(minus + plus - own[b])
@@ -201,47 +206,98 @@ SPLIT_PAIRS = 2000
 """Largest number of tuple pairs a class split considers (larger classes use ``eu, ev``)."""
 
 
-def _split_big(labels, counts, k, codes, tables, tried, eu, ev):
+def _split_parts_py(local, members, codes, counts, tables):
+    """Compact ``local`` (labels of ``members``) in place; return (parts, cost of the parts).
+
+    Parts are numbered by first appearance; their total cost is the sum of
+    :func:`~kanon_graph.records.costs.set_cost` over them.
+    """
+    m = local.shape[0]
+    rename = np.full(m, -1, dtype=np.int64)
+    parts = 0
+    for i in range(m):
+        if rename[local[i]] < 0:
+            rename[local[i]] = parts
+            parts += 1
+        local[i] = rename[local[i]]
+    buf = np.empty(m, dtype=np.int64)
+    total = 0.0
+    for p in range(parts):
+        n = 0
+        for i in range(m):
+            if local[i] == p:
+                buf[n] = members[i]
+                n += 1
+        total += _set_cost(buf, n, codes, counts, tables)
+    return parts, total
+
+
+_split_parts = njit(cache=True)(_split_parts_py) if HAVE_NUMBA else _split_parts_py
+
+
+def _split_big(labels, counts, k, codes, tables, tried, eu, ev, candidates=None):
     """Split every class of >= 2k records and >= 2 tuples whose least-cost split is cheaper.
 
-    ``tried`` holds the member sets already tried without success. Returns
-    the labels of the classes split and created.
+    Only the classes in ``candidates`` (all when ``None``) are looked at: a
+    class whose members did not change since it was last tried would split
+    the same way. ``tried`` holds the member sets already tried without
+    success. Returns the labels of the classes split and created.
     """
     changed = []
     sizes = np.bincount(labels, weights=counts)
     nodes_per = np.bincount(labels)
-    for c in np.flatnonzero((sizes >= 2 * k) & (nodes_per >= 2)):
-        members = np.flatnonzero(labels == c)
+    big = (sizes >= 2 * k) & (nodes_per >= 2)
+    if candidates is not None:
+        keep = np.zeros(len(big), dtype=bool)
+        keep[np.asarray(candidates, dtype=np.int64)] = True
+        big &= keep
+    if not big.any():
+        return changed
+    order = np.argsort(labels, kind="stable")
+    start = np.concatenate([[0], np.cumsum(nodes_per)])
+    local_of = None
+    for c in np.flatnonzero(big):
+        members = order[start[c]:start[c + 1]]
         key = members.tobytes()
         if key in tried or counts[members].max() >= sizes[c] - k + 1:
             continue                                   # one tuple leaves no room for a second class
         tried.add(key)
-        if len(members) * (len(members) - 1) // 2 <= SPLIT_PAIRS:
-            i, j = np.triu_indices(len(members), 1)
+        m = len(members)
+        if m * (m - 1) // 2 <= SPLIT_PAIRS:
+            i, j = _pairs(m)
         else:
-            local_of = np.full(len(labels), -1, dtype=np.int64)
-            local_of[members] = np.arange(len(members))
+            if local_of is None:
+                local_of = np.full(len(labels), -1, dtype=np.int64)
+            local_of[members] = np.arange(m)
             inside = (local_of[eu] >= 0) & (local_of[ev] >= 0)
             i, j = local_of[eu[inside]], local_of[ev[inside]]
+            local_of[members] = -1
         sub_codes = codes[members]
         sub_counts = counts[members]
-        local, _ = _agglomerate(np.arange(len(members), dtype=np.int64), i.astype(np.int64),
-                                j.astype(np.int64), np.zeros(len(members), dtype=np.bool_),
-                                int(k), np.zeros(len(members), dtype=np.int64), sub_codes,
-                                sub_counts, tables)
-        local = _compact(local)
-        if local.max() == 0 or np.bincount(local, weights=counts[members]).min() < k:
+        local, _ = _agglomerate(np.arange(m, dtype=np.int64), i, j, np.zeros(m, dtype=np.bool_),
+                                int(k), np.zeros(m, dtype=np.int64), sub_codes, sub_counts,
+                                tables)
+        n_parts, parts = _split_parts(local, np.arange(m, dtype=np.int64), sub_codes,
+                                      sub_counts, tables)
+        if n_parts < 2 or np.bincount(local, weights=sub_counts).min() < k:
             continue
-        whole = _set_cost(np.arange(len(members), dtype=np.int64), len(members), sub_codes,
-                          sub_counts, tables)
-        parts = sum(_set_cost(np.flatnonzero(local == p).astype(np.int64),
-                              int((local == p).sum()), sub_codes, sub_counts, tables)
-                    for p in range(local.max() + 1))
+        whole = _set_cost(np.arange(m, dtype=np.int64), m, sub_codes, sub_counts, tables)
         if parts < whole - GAIN:
             top = labels.max() + 1
             labels[members] = np.where(local == 0, c, top + local - 1)
-            changed += [c] + list(range(top, top + local.max()))
+            changed += [c] + list(range(top, top + n_parts - 1))
     return changed
+
+
+_PAIRS = {}
+
+
+def _pairs(m):
+    """``np.triu_indices(m, 1)`` as int64, cached (classes are split again and again)."""
+    if m not in _PAIRS:
+        i, j = np.triu_indices(m, 1)
+        _PAIRS[m] = (i.astype(np.int64), j.astype(np.int64))
+    return _PAIRS[m]
 
 
 def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failing=None,
@@ -303,6 +359,7 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
     gain = np.zeros(len(labels))
     target = np.full(len(labels), -1, dtype=np.int64)
     tried = set()
+    last_split = np.zeros(0, dtype=np.int64)
     ptr, adj = node_neighbours(eu, ev, len(labels))
     before = cost.of_labels(labels, counts) / cost.norm
     moves = splits = undone = rounds = 0
@@ -339,7 +396,10 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
         moves += len(applied)
         split_now = []
         if failing is None:
-            split_now = _split_big(labels, counts, k, codes, tables, tried, eu, ev)
+            split_now = _split_big(labels, counts, k, codes, tables, tried, eu, ev,
+                                   None if rounds == 1 else
+                                   np.concatenate([touched.nonzero()[0], last_split]))
+            last_split = np.asarray(split_now, dtype=np.int64)
             splits += sum(1 for c in split_now if c < n_classes)
         if not applied and not split_now:
             break

@@ -191,3 +191,20 @@ def test_adult_k2_refinement_never_moves_a_tuple_on_a_stale_gain(adult_table, ad
     assert res.verification.k_achieved >= 2
     assert res.stats["loss_after_refine"] <= res.stats["loss_before_refine"]
     assert res.stats["loss_after_refine"] == pytest.approx(mean_loss(res))
+
+
+def test_split_big_only_looks_at_candidate_classes():
+    from kanon_graph.records.refine import _split_big
+    data = kg.encode(random_table(120, 2), random_schema())
+    g = RecordGraph(data)
+    cost = ClassCost(data, g.codes)
+    u, v, _ = minimum_spanning_edges(g)
+    counts = g.counts.astype(np.int64)
+    none = np.zeros(g.n_nodes, dtype=np.int64)             # one class of every record
+    assert _split_big(none.copy(), counts, 3, cost.codes, cost.tables, set(), u, v,
+                      np.zeros(0, dtype=np.int64)) == []
+    labels = none.copy()
+    made = _split_big(labels, counts, 3, cost.codes, cost.tables, set(), u, v, None)
+    assert made[0] == 0 and len(made) >= 2 and labels.max() == len(made) - 1
+    assert np.bincount(labels, weights=counts).min() >= 3
+    assert cost.of_labels(labels, counts) < cost.of_labels(none, counts)
