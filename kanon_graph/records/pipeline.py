@@ -98,7 +98,10 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
         ``component_splits`` (initial clusters split), ``merges``,
         ``global_merges``, ``refine_moves``, ``refine_splits``,
         ``refine_rounds``, ``loss_before_refine``, ``loss_after_refine``
-        (the metric, normalized), ``metric``, ``neighbour_edges``.
+        (the metric, normalized: for ``"loss"`` the arithmetic mean of the
+        per-attribute ARX losses, which ``metrics["loss"]``, ARX's geometric
+        combination ``prod(1 + l_a) ** (1 / d) - 1``, never exceeds),
+        ``metric``, ``neighbour_edges``.
     """
     k = model.k
     counts = graph.counts
