@@ -105,5 +105,6 @@ def block_edges(data, codes, *, window=2, free=2):
     eu, ev = np.concatenate(us), np.concatenate(vs)
     pairs = np.minimum(eu, ev) * u + np.maximum(eu, ev)
     pairs.sort()                                 # sorting then dropping repeats beats unique()
-    pairs = pairs[np.concatenate([[True], pairs[1:] != pairs[:-1]])]
+    if len(pairs):
+        pairs = pairs[np.concatenate([[True], pairs[1:] != pairs[:-1]])]
     return (pairs // u).astype(np.int64), (pairs % u).astype(np.int64)

@@ -77,3 +77,12 @@ def test_pair_distances_refuse_a_record_distance():
     g = RecordGraph(data, record_distance=lambda t, codes: np.zeros(len(codes)))
     with pytest.raises(ValueError, match="record_distance"):
         g.pair_distances([0], [1])
+
+
+def test_block_edges_of_tuples_with_no_near_pair_is_empty():
+    """Two tuples differing everywhere: no chain joins them (regression: the dedup of 0 pairs)."""
+    import pandas as pd
+    table = pd.DataFrame({"a": ["x", "y"], "b": ["p", "q"], "c": ["m", "n"]})
+    data = kg.encode(table, kg.Schema(quasi_identifiers=["a", "b", "c"]))
+    eu, ev = block_edges(data, RecordGraph(data).codes, free=1)
+    assert eu.tolist() == [] and ev.tolist() == []
