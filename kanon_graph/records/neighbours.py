@@ -103,6 +103,8 @@ def block_edges(data, codes, *, window=2, free=2):
             us.append(order[:-step][same])
             vs.append(order[step:][same])
     eu, ev = np.concatenate(us), np.concatenate(vs)
-    lo, hi = np.minimum(eu, ev), np.maximum(eu, ev)
-    pairs = np.unique(lo * u + hi)
+    pairs = np.minimum(eu, ev) * u + np.maximum(eu, ev)
+    pairs.sort()                                 # sorting then dropping repeats beats unique()
+    if len(pairs):
+        pairs = pairs[np.concatenate([[True], pairs[1:] != pairs[:-1]])]
     return (pairs // u).astype(np.int64), (pairs % u).astype(np.int64)

@@ -15,15 +15,44 @@ import numpy as np
 from .adjacent import merge_adjacent
 from .costs import ClassCost
 from .merge import ClassSummaries, merge_small_classes
+from .mst import KRUSKAL_MAX_NODES, minimum_spanning_edges, sparse_spanning_edges
 from .neighbours import block_edges, component_pairs
 from .refine import refine_classes
 from ..registry import Partition
 
-__all__ = ["finish_partition", "finish_mst"]
+__all__ = ["finish_partition", "finish_mst", "spanning_tree", "BATCH_ROUNDS"]
+
+BATCH_ROUNDS = 8
+"""Refinement rounds of one move per class before moving tuple by tuple
+(:func:`~kanon_graph.records.refine.refine_classes`; measured best on Adult)."""
+
+
+def spanning_tree(data, graph, method, split, neighbours):
+    """The tree the ``mst`` variants start from: ``(u, v, w, method, near)``.
+
+    ``method="auto"`` is the exact Kruskal (up to
+    :data:`~kanon_graph.records.mst.KRUSKAL_MAX_NODES` tuples) or Prim;
+    ``"sparse"`` (``split="graph"`` / ``"feasible"`` with ``neighbours > 0``
+    and per-attribute distances) is the MST of the near-tuple index's edges,
+    the index built once, here, and returned as ``near`` for the merge
+    (``None`` otherwise). Measured on Adult (k = 5): the sparse tree is
+    0.7% heavier and the release's Loss 1% higher, for about 1 s less.
+    """
+    exact = split == "paper" or neighbours == 0 or graph.record_distance is not None
+    if method == "sparse" and exact:
+        raise ValueError("The 'method' parameter of the mst algorithm can be 'sparse' only with "
+                         "split='graph' or 'feasible', neighbours > 0 and no record_distance. "
+                         f"Got 'sparse' with split={split!r}, neighbours={neighbours}.")
+    if method == "auto":
+        method = "kruskal" if graph.n_nodes <= KRUSKAL_MAX_NODES else "prim"
+    if method != "sparse":
+        return (*minimum_spanning_edges(graph, method=method), method, None)
+    near = block_edges(data, graph.codes, free=neighbours)
+    return (*sparse_spanning_edges(graph, *near), method, near)
 
 
 def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, metric="loss",
-                     refine=True, max_rounds=20, index=3, progress=None):
+                     refine=True, max_rounds=20, index=3, near=None, progress=None):
     """Turn initial clusters of nodes into classes that satisfy ``model``.
 
     1. **Component split.** Every initial cluster of ``2k`` records or more
@@ -59,6 +88,9 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
         The near-tuple index beside the MST links tuples that differ in at
         most this many attributes (:func:`~kanon_graph.records.neighbours.block_edges`
         ``free``); 0: MST edges only.
+    near : tuple of ndarray, optional
+        That index's edges ``(bu, bv)`` when already built (then ``index``
+        only tells whether to use them).
     progress : callable, optional
         ``progress(text)`` once the merge is done, before the refinement.
 
@@ -70,12 +102,17 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
         ``component_splits`` (initial clusters split), ``merges``,
         ``global_merges``, ``refine_moves``, ``refine_splits``,
         ``refine_rounds``, ``loss_before_refine``, ``loss_after_refine``
-        (the metric, normalized), ``metric``, ``neighbour_edges``.
+        (the metric, normalized: for ``"loss"`` the arithmetic mean of the
+        per-attribute ARX losses, which ``metrics["loss"]``, ARX's geometric
+        combination ``prod(1 + l_a) ** (1 / d) - 1``, never exceeds),
+        ``metric``, ``neighbour_edges``.
     """
     k = model.k
     counts = graph.counts
     cost = ClassCost(data, graph.codes, metric)
-    if index:
+    if index and near is not None:
+        bu, bv = near
+    elif index:
         bu, bv = block_edges(data, graph.codes, free=index)
     else:
         bu = bv = np.zeros(0, dtype=np.int64)
@@ -123,7 +160,8 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
     if refine:
         started = time.perf_counter()
         labels, info = refine_classes(cost, labels, counts, eu, ev, k, cell_of_node=cell_of_node,
-                                      failing=failing, max_rounds=max_rounds)
+                                      failing=failing, max_rounds=max_rounds,
+                                      batch_rounds=BATCH_ROUNDS)
         stats.update(refine_moves=info["moves"], refine_splits=info["splits"],
                      refine_rounds=info["rounds"], refine_undone=info["undone"],
                      loss_before_refine=info["loss_before"],
@@ -140,7 +178,7 @@ def finish_mst(data, full, kept, graph, u, v, w, cluster_of, removed, model, met
                cell_of_node, metric, refine, budget, times, report=None):
     """The ``feasible`` / ``graph`` variants of ``mst``: finish, gather stats, wrap.
 
-    ``budget`` is ``(max_rounds, index)``; ``times`` the perf counters taken
+    ``budget`` is ``(max_rounds, index, near)``; ``times`` the perf counters taken
     before the graph, after it and after the MST; ``kept`` the records left
     after boundary suppression (``None``: all of ``full``); ``report`` the
     run's :class:`~kanon_graph._progress.Reporter`, told of steps 4 (merge)
@@ -149,7 +187,8 @@ def finish_mst(data, full, kept, graph, u, v, w, cluster_of, removed, model, met
     merged = None if not report else (lambda text: report(4, 5, text))
     labels, info = finish_partition(data, graph, u, v, cluster_of, model,
                                     cell_of_node=cell_of_node, metric=metric, refine=refine,
-                                    max_rounds=budget[0], index=budget[1], progress=merged)
+                                    max_rounds=budget[0], index=budget[1], near=budget[2],
+                                    progress=merged)
     if report:
         report(5, 5, "refined" if refine else "done")
     class_of = labels[graph.node_of]

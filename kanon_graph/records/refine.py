@@ -16,9 +16,17 @@ interface is deliberately small:
 Each round computes, for every node, the best move of the node (with all its
 records) from its class A to a neighbouring class B of the same cell that
 keeps ``|A| >= k`` and lowers the total cost; then applies the best moves
-first, at most one per class per round (so every applied gain is exact),
-and, with ``failing``, undoes the moves whose classes then fail l / t (and
-never tries those nodes again). Classes of ``2k`` records or more made of
+first. The first ``batch_rounds`` rounds (all rounds with ``failing``)
+apply at most one move per class per round (so every applied gain is
+exact) and, with ``failing``, undo the moves whose classes then fail l / t
+(and never try those nodes again); later rounds apply any number of moves
+per class, each re-costed against the classes as they are by then
+(:func:`~kanon_graph.records.apply.apply_moves`). Measured on Adult (8
+quasi-identifiers, k = 5 / 10 / 20 / 50): one move per class throughout
+reached mean Loss 0.0601 / 0.0903 / 0.1283 / 0.2100 in 20 rounds, move by
+move throughout 0.0605 / 0.0910 / 0.1259 / 0.1843 (faster, but a worse
+local optimum at small k), 8 rounds one per class then move by move
+0.0601 / 0.0903 / 0.1255 / 0.1861 (what ``mst`` uses). Classes of ``2k`` records or more made of
 several tuples are split when that lowers the cost (the least-cost
 agglomeration of :mod:`~kanon_graph.records.adjacent` over all pairs of their
 tuples). Rounds stop when no move helps, or at ``max_rounds`` / ``max_moves``
@@ -31,7 +39,9 @@ import time
 
 import numpy as np
 
-from .adjacent import _agglomerate, _compact
+from .adjacent import _compact
+from .apply import apply_moves
+from .resplit import split_big_classes
 from .costs import _set_cost
 from .mst import HAVE_NUMBA
 
@@ -180,6 +190,11 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
                             buf[n] = order[start[c] + j]
                             n += 1
                     minus = _set_cost(buf, n, codes, counts, tables) - own[c]
+                # adding x to b costs at least counts[x] times b's cost per record (cells
+                # only widen), so b cannot beat the best move found when even that fails
+                bound = -minus - counts[x] * own[b] / size[b]
+                if bound + 1e-9 * (1.0 + own[b]) < max(best[x] - GAIN, GAIN):
+                    continue
                 plus = _plus_cost(b, x, lev, ref, lo, hi, order, start, size, codes, counts,
                                   tables)
                 gain = -(minus + plus - own[b])
@@ -197,55 +212,8 @@ else:  # pragma: no cover
     _best_moves = _best_moves_py
 
 
-SPLIT_PAIRS = 2000
-"""Largest number of tuple pairs a class split considers (larger classes use ``eu, ev``)."""
-
-
-def _split_big(labels, counts, k, codes, tables, tried, eu, ev):
-    """Split every class of >= 2k records and >= 2 tuples whose least-cost split is cheaper.
-
-    ``tried`` holds the member sets already tried without success. Returns
-    the labels of the classes split and created.
-    """
-    changed = []
-    sizes = np.bincount(labels, weights=counts)
-    nodes_per = np.bincount(labels)
-    for c in np.flatnonzero((sizes >= 2 * k) & (nodes_per >= 2)):
-        members = np.flatnonzero(labels == c)
-        key = members.tobytes()
-        if key in tried or counts[members].max() >= sizes[c] - k + 1:
-            continue                                   # one tuple leaves no room for a second class
-        tried.add(key)
-        if len(members) * (len(members) - 1) // 2 <= SPLIT_PAIRS:
-            i, j = np.triu_indices(len(members), 1)
-        else:
-            local_of = np.full(len(labels), -1, dtype=np.int64)
-            local_of[members] = np.arange(len(members))
-            inside = (local_of[eu] >= 0) & (local_of[ev] >= 0)
-            i, j = local_of[eu[inside]], local_of[ev[inside]]
-        sub_codes = codes[members]
-        sub_counts = counts[members]
-        local, _ = _agglomerate(np.arange(len(members), dtype=np.int64), i.astype(np.int64),
-                                j.astype(np.int64), np.zeros(len(members), dtype=np.bool_),
-                                int(k), np.zeros(len(members), dtype=np.int64), sub_codes,
-                                sub_counts, tables)
-        local = _compact(local)
-        if local.max() == 0 or np.bincount(local, weights=counts[members]).min() < k:
-            continue
-        whole = _set_cost(np.arange(len(members), dtype=np.int64), len(members), sub_codes,
-                          sub_counts, tables)
-        parts = sum(_set_cost(np.flatnonzero(local == p).astype(np.int64),
-                              int((local == p).sum()), sub_codes, sub_counts, tables)
-                    for p in range(local.max() + 1))
-        if parts < whole - GAIN:
-            top = labels.max() + 1
-            labels[members] = np.where(local == 0, c, top + local - 1)
-            changed += [c] + list(range(top, top + local.max()))
-    return changed
-
-
 def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failing=None,
-                   max_rounds=100, max_moves=None, time_budget=None):
+                   max_rounds=100, max_moves=None, time_budget=None, batch_rounds=None):
     """Local search over class assignments of distinct tuples (see the module docstring).
 
     Parameters
@@ -268,6 +236,11 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
         Budgets in rounds and in applied moves.
     time_budget : float, optional
         Seconds; checked between rounds.
+    batch_rounds : int, optional
+        Rounds applying at most one move per class before moving node by
+        node (see the module docstring); the switch comes earlier when those
+        rounds stop finding moves. ``None`` (default): one move per class in
+        every round (``mst`` passes 8).
 
     Returns
     -------
@@ -292,6 +265,8 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
     ([0, 0, 0, 1, 1, 1, 1, 2, 2, 2], 1, True)
     """
     started = time.perf_counter()
+    switch = batch_rounds is not None
+    batch_rounds = max_rounds if batch_rounds is None else batch_rounds
     labels = _compact(np.asarray(labels, dtype=np.int64))
     counts = np.asarray(counts, dtype=np.int64)
     eu, ev = np.asarray(eu, dtype=np.int64), np.asarray(ev, dtype=np.int64)
@@ -303,6 +278,7 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
     gain = np.zeros(len(labels))
     target = np.full(len(labels), -1, dtype=np.int64)
     tried = set()
+    last_split = np.zeros(0, dtype=np.int64)
     ptr, adj = node_neighbours(eu, ev, len(labels))
     before = cost.of_labels(labels, counts) / cost.norm
     moves = splits = undone = rounds = 0
@@ -317,32 +293,46 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
         cell[labels] = node_cell
         _best_moves(labels, counts, ptr, adj, cell, int(k), tabu, active, gain, target, codes,
                     tables)
-        touched = np.zeros(n_classes, dtype=bool)
-        applied = []
-        for x in np.lexsort((np.arange(len(gain)), -gain)):
-            if gain[x] <= GAIN or (max_moves is not None and moves + len(applied) >= max_moves):
-                break
-            a, b = labels[x], target[x]
-            if touched[a] or touched[b]:
-                continue
-            touched[a] = touched[b] = True
-            applied.append((x, a, b))
-        for x, a, b in applied:
-            labels[x] = b
-        if failing is not None and applied:
-            bad = np.asarray(failing(labels), dtype=bool)
+        ranked = np.lexsort((np.arange(len(gain)), -gain))
+        ranked = ranked[gain[ranked] > GAIN]
+        if failing is None and rounds > batch_rounds:
+            room = None if max_moves is None else max_moves - moves
+            made, touched = apply_moves(ranked, labels, target, counts, k, codes, tables,
+                                        n_classes, gain_floor=GAIN, max_apply=room)
+            moves += made
+            applied = made > 0
+        else:
+            touched = np.zeros(n_classes, dtype=bool)
+            applied = []
+            for x in ranked:
+                if max_moves is not None and moves + len(applied) >= max_moves:
+                    break
+                a, b = labels[x], target[x]
+                if touched[a] or touched[b]:
+                    continue
+                touched[a] = touched[b] = True
+                applied.append((x, a, b))
             for x, a, b in applied:
-                if bad[a] or bad[b]:
-                    labels[x] = a
-                    tabu[x] = True
-                    undone += 1
-        moves += len(applied)
+                labels[x] = b
+            if failing is not None and applied:
+                bad = np.asarray(failing(labels), dtype=bool)
+                for x, a, b in applied:
+                    if bad[a] or bad[b]:
+                        labels[x] = a
+                        tabu[x] = True
+                        undone += 1
+            moves += len(applied)
         split_now = []
         if failing is None:
-            split_now = _split_big(labels, counts, k, codes, tables, tried, eu, ev)
+            split_now = split_big_classes(labels, counts, k, codes, tables, tried, eu, ev,
+                                   None if rounds == 1 else
+                                   np.concatenate([touched.nonzero()[0], last_split]))
+            last_split = np.asarray(split_now, dtype=np.int64)
             splits += sum(1 for c in split_now if c < n_classes)
         if not applied and not split_now:
-            break
+            if failing is not None or not switch or rounds > batch_rounds:
+                break
+            batch_rounds = rounds                # converged one class at a time: go on move by move
         changed = np.zeros(max(n_classes, int(labels.max()) + 1), dtype=bool)
         changed[touched.nonzero()[0]] = True
         changed[np.asarray(split_now, dtype=np.int64)] = True
