@@ -29,14 +29,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
 from .._cells import date_days, parse_date
-from ..encoding import encode
+from ..encoding import EncodedTable, encode
 from ..exceptions import DataError
 from ..recoding._release import AttributeRelease, Release, _hierarchy_release
 from ._registry import compute_metrics
@@ -84,7 +84,8 @@ class Evaluation:
     @property
     def dropped(self) -> int:
         """Rows of the original left out for a missing value (``missing="drop"``)."""
-        return int(self.release.data.dropped)
+        data = cast(EncodedTable, self.release.data)
+        return int(data.dropped)
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready summary: metrics, verification, risk, classes, levels."""
@@ -333,16 +334,16 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
         raise DataError(f"evaluate: the released table must be a pandas DataFrame, got "
                         f"{type(released).__name__}")
     if len(released) != data.n:
-        kept = (f" ({data.n} once the {data.dropped} with a missing value are dropped)"
+        left = (f" ({data.n} once the {data.dropped} with a missing value are dropped)"
                 if data.dropped else "")
         hint = ("" if data.dropped or missing == "drop" else
                 "; a release made with missing='drop' needs missing='drop' here too")
         raise DataError(f"evaluate: the released table has {len(released)} rows but the "
-                        f"original has {len(original)}{kept}; they must be row-aligned{hint}")
+                        f"original has {len(original)}{left}; they must be row-aligned{hint}")
     qis = list(schema.quasi_identifiers)
-    missing = [q for q in qis if q not in released.columns]
-    if missing:
-        raise DataError(f"evaluate: quasi-identifier column(s) {missing} are not in the "
+    absent = [q for q in qis if q not in released.columns]
+    if absent:
+        raise DataError(f"evaluate: quasi-identifier column(s) {absent} are not in the "
                         f"released table; it has columns {list(released.columns)}")
     model = _model(k, l, diversity, c, t, sensitive, data.n, "evaluate").bind(data)
     text = pd.DataFrame({q: _column_text(released[q]) for q in qis})
