@@ -159,7 +159,6 @@ def test_a_run_without_matplotlib_says_no_figures_were_drawn(monkeypatch, tmp_pa
 
     monkeypatch.setattr(experiments, "_can_plot", lambda: False)
     monkeypatch.setattr(_runs, "curves", lambda *a, **k: None)
-    monkeypatch.setattr("kanon_graph.experiments.paper003.curves", lambda *a, **k: None)
     report = reproduce("003", quick=True, rows=60, out=tmp_path)
     assert any("matplotlib is not installed" in note for note in report.notes)
     assert "note: no figures were drawn" in report.describe()

@@ -11,19 +11,21 @@ import pandas as pd
 from ..api import anonymize
 from ..schema import Schema
 
-__all__ = ["measure", "curves", "Step"]
+__all__ = ["measure", "curves", "figures", "Step"]
 
 #: ``step(text)``: told before each run, so a caller can show progress.
 Step = Callable[[str], object]
 
 
 def measure(table: pd.DataFrame, schema: Schema, k: int, algorithm: str,
-            metrics: Sequence[str], **options: Any) -> dict[str, Any]:
+            metrics: Sequence[str], *, extra: Callable[[Any], dict[str, Any]] | None = None,
+            **options: Any) -> dict[str, Any]:
     """Anonymize once and return ``{metric: value, seconds, classes, suppressed, error}``.
 
     A run that raises is a data point, not a crash: its row carries the
     error's type and message in ``error`` and no metric values. Every other
     run went through the library's own verification of the released cells.
+    ``extra(result)`` adds columns of its own to a successful run's row.
     """
     started = time.perf_counter()
     try:
@@ -35,7 +37,22 @@ def measure(table: pd.DataFrame, schema: Schema, k: int, algorithm: str,
     row: dict[str, Any] = {m: res.metrics[m] for m in metrics}
     row.update(seconds=time.perf_counter() - started, classes=len(res.classes),
                suppressed=res.suppressed, error="")
+    if extra is not None:
+        row.update(extra(res))
     return row
+
+
+def figures(frame: pd.DataFrame, out: Path, paper: str,
+            specs: Sequence[tuple[str, str, str]], panel: str | None = None) -> list[Path]:
+    """One :func:`curves` PNG per ``(column, label, name)`` of ``specs``, as
+    ``out/paperNNN_name.png``; the paths written (none without matplotlib)."""
+    written = []
+    for y, label, name in specs:
+        path = curves(frame, y=y, ylabel=label, panel=panel,
+                      path=out / f"paper{paper}_{name}.png", title=f"Paper {paper} {name}")
+        if path is not None:
+            written.append(path)
+    return written
 
 
 def curves(frame: pd.DataFrame, *, y: str, ylabel: str, path: Path, panel: str | None = None,

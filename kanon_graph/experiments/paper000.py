@@ -24,7 +24,7 @@ import pandas as pd
 from ..schema import Schema
 from ._data import ExperimentData
 from ._report import Claim, PaperReport
-from ._runs import Step, curves, measure
+from ._runs import Step, figures, measure
 
 QIS = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass",
        "occupation"]
@@ -58,11 +58,8 @@ def run(source: ExperimentData, *, quick: bool, rows: int | None, out: Path | No
                          f"{source.source}; samples of {', '.join(map(str, sizes))} rows",
                          quick, _claims(frame), {"fig45": frame})
     if out is not None:
-        for y, label, name in (("ncp", "total NCP", "fig4"), ("utility", "utility", "fig5")):
-            path = curves(frame, y=y, ylabel=label, panel="rows",
-                          path=out / f"paper000_{name}.png", title=f"Paper 000 {name}")
-            if path is not None:
-                report.files.append(path)
+        report.files += figures(frame, out, "000", [("ncp", "total NCP", "fig4"),
+                                                    ("utility", "utility", "fig5")], "rows")
     return report
 
 

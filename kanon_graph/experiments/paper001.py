@@ -21,18 +21,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..api import anonymize
 from ..baselines.systematic import paper_001_adult
 from ..datasets import paper_001_table
 from ..hierarchy import Hierarchy
 from ..schema import Schema
 from ._data import ExperimentData
 from ._report import Claim, PaperReport
-from ._runs import Step, curves
+from ._runs import Step, figures, measure
 
 RUNS = [("sensitive-clustering", "sensitive-clustering", {}),
         ("systematic", "systematic", {})]
 PROPOSED, SYSTEMATIC = "sensitive-clustering", "systematic"
+METRICS = ["paper001_il", "byun_il"]
 
 
 def run(source: ExperimentData, *, quick: bool, rows: int | None, out: Path | None,
@@ -46,15 +46,15 @@ def run(source: ExperimentData, *, quick: bool, rows: int | None, out: Path | No
     for label, algorithm, options in RUNS:
         for k in ks:
             step(f"001: {label}, k={k}")
-            records.append({"algorithm": label, "k": k,
-                            **_one(table, schema, k, algorithm, options)})
+            records.append({"algorithm": label, "k": k, **measure(
+                table, schema, k, algorithm, METRICS, extra=_sizes, **options)})
     frame = pd.DataFrame(records)
     six = []
     tiny, tiny_schema = _table1()
     for label, algorithm, options in RUNS:
         step(f"001: Table 1, {label}, k=3")
-        six.append({"algorithm": label, "k": 3, **_one(tiny, tiny_schema, 3, algorithm,
-                                                       options)})
+        six.append({"algorithm": label, "k": 3, **measure(
+            tiny, tiny_schema, 3, algorithm, METRICS, extra=_sizes, **options)})
     report = PaperReport("001", "Sensitive-attribute clustering against systematic "
                          "clustering (Fig. 1-6)",
                          f"{source.describe(len(table))}; age, sex, native-country, "
@@ -62,31 +62,17 @@ def run(source: ExperimentData, *, quick: bool, rows: int | None, out: Path | No
                          _claims(frame, pd.DataFrame(six)),
                          {"fig1to6": frame, "table1": pd.DataFrame(six)})
     if out is not None:
-        for y, label, name in (("paper001_il", "IL (paper 001, 5.1)", "fig5"),
-                               ("byun_il", "IL (Byun et al.)", "fig5_byun"),
-                               ("seconds", "seconds", "fig1")):
-            path = curves(frame, y=y, ylabel=label, path=out / f"paper001_{name}.png",
-                          title=f"Paper 001 {name}")
-            if path is not None:
-                report.files.append(path)
+        report.files += figures(frame, out, "001", [("paper001_il", "IL (paper 001, 5.1)", "fig5"),
+                                                    ("byun_il", "IL (Byun et al.)", "fig5_byun"),
+                                                    ("seconds", "seconds", "fig1")])
     return report
 
 
-def _one(table, schema, k, algorithm, options):
-    """One run: seconds, both losses, the clusters and the spread of their sizes."""
-    import time
-
-    started = time.perf_counter()
-    try:
-        res = anonymize(table, schema, k=k, algorithm=algorithm, seed=0,
-                        metrics=["paper001_il", "byun_il"], **options)
-    except Exception as exc:  # noqa: BLE001  (a data point, not a crash)
-        return {"seconds": time.perf_counter() - started,
-                "error": f"{type(exc).__name__}: {exc}"[:300]}
+def _sizes(res) -> dict:
+    """The clusters of a run and the spread of their sizes (Fig. 6)."""
     sizes = np.array([len(c) for c in res.classes], dtype=float)
-    return {"seconds": time.perf_counter() - started, **res.metrics,
-            "clusters": len(sizes), "size_cv": float(sizes.std() / sizes.mean()),
-            "largest": int(sizes.max()), "error": ""}
+    return {"clusters": len(sizes), "size_cv": float(sizes.std() / sizes.mean()),
+            "largest": int(sizes.max())}
 
 
 def _table1():

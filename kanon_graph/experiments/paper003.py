@@ -22,7 +22,7 @@ from ..datasets import adult_hierarchies
 from ..schema import Schema
 from ._data import ExperimentData
 from ._report import Claim, PaperReport
-from ._runs import Step, curves, measure
+from ._runs import Step, figures, measure
 
 QIS = ["age", "workclass", "sex", "education", "occupation"]
 RUNS = [("mst (paper)", "mst", {"split": "paper"}), ("mst", "mst", {}),
@@ -57,11 +57,7 @@ def run(source: ExperimentData, *, quick: bool, rows: int | None, out: Path | No
                          f"{source.describe(len(sample))}; the project's Table 3 hierarchies",
                          quick, _claims(frame), {"fig79": frame})
     if out is not None:
-        for metric, label, name in METRICS:
-            path = curves(frame, y=metric, ylabel=label, panel="qi_size",
-                          path=out / f"paper003_{name}.png", title=f"Paper 003 {name}")
-            if path is not None:
-                report.files.append(path)
+        report.files += figures(frame, out, "003", METRICS, "qi_size")
     return report
 
 
