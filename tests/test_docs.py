@@ -251,3 +251,17 @@ def test_mkdocs_config_builds_the_docs_folder_strictly():
     handler = config["plugins"][1]["mkdocstrings"]["handlers"]["python"]["options"]
     assert handler["docstring_style"] == "numpy"
     assert "mkdocs build --strict" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_ci_runs_the_readme_test_command_before_any_extra():
+    """A fresh clone's `pip install -e ".[test]" && python -m pytest -q` is CI's first step."""
+    readme = (ROOT / "README.md").read_text()
+    command = 'pip install -e ".[test]" && python -m pytest -q'
+    assert command in readme
+    ci = (ROOT / ".ci" / "run").read_text()
+    before = ci[:ci.index(command)]
+    installs = [line.strip() for line in before.splitlines()
+                if "pip install" in line and not line.lstrip().startswith("#")]
+    assert installs == ["python -m pip install --quiet --upgrade pip"], installs
+    after = ci[ci.index(command):]
+    assert "python -m pytest -q -m dask" in after and "python -m pytest -q -m slow" in after
