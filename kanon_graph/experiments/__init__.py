@@ -24,11 +24,13 @@ from __future__ import annotations
 import importlib
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
-from ._report import Claim, PaperReport
+from ._report import FAILS, RECONSTRUCTION, SETUP, Claim, PaperReport
+from ._runs import Run
 
-__all__ = ["PAPERS", "Claim", "ExperimentData", "PaperReport", "experiment_data", "reproduce"]
+__all__ = ["PAPERS", "Claim", "ExperimentData", "PaperReport", "Run", "experiment_data",
+           "reproduce", "FAILS", "SETUP", "RECONSTRUCTION"]
 
 #: The papers whose experiment can be reproduced: number -> short title.
 PAPERS = {
@@ -42,7 +44,8 @@ PAPERS = {
 
 def reproduce(paper: str | int, *, quick: bool = False, out: str | Path | None = None,
               data: str | Path | None = None, rows: int | None = None,
-              progress: Callable[[str], object] | None = None) -> PaperReport:
+              progress: Callable[[str], object] | None = None,
+              extra_runs: Sequence[Run | str | tuple] | None = None) -> PaperReport:
     """Run one paper's experiment and judge its claims.
 
     Parameters
@@ -63,6 +66,13 @@ def reproduce(paper: str | int, *, quick: bool = False, out: str | Path | None =
         of a capped run say so in :attr:`PaperReport.data`.
     progress : callable, optional
         ``progress(text)`` before each run.
+    extra_runs : sequence of Run, str or tuple, optional
+        Algorithms to add to the comparison (e.g. one a plugin registered):
+        :class:`Run` records, algorithm names, or ``(label, algorithm[,
+        options])`` tuples. Each joins the CSVs, the figures *and* the
+        verdicts: it is one more method the paper's proposal must beat, and
+        where the paper compares two methods only it gets a claim row of its
+        own. An unknown algorithm or a label already taken is refused.
 
     Returns
     -------
@@ -74,6 +84,12 @@ def reproduce(paper: str | int, *, quick: bool = False, out: str | Path | None =
     >>> report = kg.experiments.reproduce("003", quick=True, rows=120)
     >>> report.paper, len(report.claims) > 0
     ('003', True)
+    >>> report.verdicts().columns.tolist()[:6]
+    ['claim', 'literal', 'literal_verdict', 'ours', 'verdict', 'attribution']
+    >>> added = kg.experiments.reproduce("003", quick=True, rows=120,
+    ...                                  extra_runs=[kg.experiments.Run("greedy", "k-member")])
+    >>> sorted(added.tables["fig79"]["algorithm"].unique())
+    ['greedy', 'k-member', 'mondrian', 'mst', 'mst (paper)']
     """
     from ._data import experiment_data
 
@@ -81,12 +97,16 @@ def reproduce(paper: str | int, *, quick: bool = False, out: str | Path | None =
     module = importlib.import_module(f".paper{key}", __name__)
     if rows is not None and (isinstance(rows, bool) or not isinstance(rows, int) or rows < 10):
         raise ValueError(f"rows must be an integer of at least 10, got {rows!r}.")
+    from ._runs import as_runs
+
+    extra = as_runs(extra_runs, [r.label for r in getattr(module, "RUNS", ())])
     started = time.perf_counter()
     source = experiment_data(data)
     folder = Path(out) if out is not None else None
     report = module.run(source, quick=quick, rows=rows, out=folder,
-                        step=progress or (lambda text: None))
+                        step=progress or (lambda text: None), extra=extra)
     report.seconds = time.perf_counter() - started
+    report.full = not quick and rows is None and source.is_adult and not extra
     if folder is not None:
         report.write(folder)
         if not any(p.suffix == ".png" for p in report.files) and not _can_plot():
