@@ -30,7 +30,7 @@ from ._report import FAILS, RECONSTRUCTION, SETUP, Claim, PaperReport
 from ._runs import Run
 
 __all__ = ["PAPERS", "Claim", "ExperimentData", "PaperReport", "Run", "experiment_data",
-           "reproduce", "FAILS", "SETUP", "RECONSTRUCTION"]
+           "reproduce", "rejudge", "FAILS", "SETUP", "RECONSTRUCTION"]
 
 #: The papers whose experiment can be reproduced: number -> short title.
 PAPERS = {
@@ -113,6 +113,32 @@ def reproduce(paper: str | int, *, quick: bool = False, out: str | Path | None =
             report.notes.append("no figures were drawn: matplotlib is not installed "
                                 "(pip install -e \".[plot]\")")
     return report
+
+
+def rejudge(paper: str | int, folder: str | Path) -> PaperReport:
+    """Judge ``paper``'s claims again from the CSV files a run wrote to ``folder``.
+
+    Only the verdicts are recomputed, by the code of today, from the run's
+    measured tables (``paperNNN_*.csv``); nothing is anonymized. The test
+    suite uses it to check that the committed full runs' verdict tables in
+    ``docs/research/`` are what the code judges from the committed figures.
+
+    Returns
+    -------
+    PaperReport
+        ``full`` is True (the comparison with the committed full run is
+        left out), ``seconds`` 0.
+    """
+    import pandas as pd
+
+    key = _paper_key(paper)
+    module = importlib.import_module(f".paper{key}", __name__)
+    folder = Path(folder)
+    prefix = f"paper{key}_"
+    tables = {p.stem[len(prefix):]: pd.read_csv(p) for p in sorted(folder.glob(f"{prefix}*.csv"))
+              if p.stem != f"{prefix}verdicts"}
+    return PaperReport(key, PAPERS[key], f"re-judged from {folder}", False,
+                       module.claims_from(tables), tables, full=True)
 
 
 def _can_plot() -> bool:

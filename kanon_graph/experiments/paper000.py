@@ -73,6 +73,13 @@ def run(source: ExperimentData, *, quick: bool, rows: int | None, out: Path | No
     return report
 
 
+def claims_from(tables: dict) -> list[Claim]:
+    """The claims judged from the tables a run wrote (``fig45``)."""
+    frame = tables["fig45"].assign(error=tables["fig45"]["error"].fillna(""))
+    known = {r.label for r in RUNS}
+    return _claims(frame, [a for a in dict.fromkeys(frame["algorithm"]) if a not in known])
+
+
 def _gap_text(gap: pd.Series, digits: str) -> str:
     return ", ".join(f"{n} rows {g:+{digits}}" for n, g in gap.items()) or "no data"
 

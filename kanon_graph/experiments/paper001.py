@@ -128,6 +128,14 @@ def _table1():
     return paper_001_table(), schema
 
 
+def claims_from(tables: dict) -> list[Claim]:
+    """The claims judged from the tables a run wrote (``fig1to6``, ``table1``)."""
+    frame = tables["fig1to6"].assign(error=tables["fig1to6"]["error"].fillna(""))
+    known = {r.label for r in RUNS}
+    return _claims(frame, tables["table1"],
+                   [a for a in dict.fromkeys(frame["algorithm"]) if a not in known])
+
+
 def _less(wide: pd.DataFrame, a: str, b: str) -> tuple[str, bool]:
     """Whether ``a`` is strictly below ``b`` at every k (with the median ratio)."""
     if a not in wide or b not in wide:

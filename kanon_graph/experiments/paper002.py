@@ -145,6 +145,14 @@ def _width(cell) -> float:
     return 0.0 if text.replace(".", "").isdigit() else float("nan")
 
 
+def claims_from(tables: dict) -> list[Claim]:
+    """The claims judged from the tables a run wrote (``age_tests``)."""
+    frame = tables["age_tests"].assign(error=tables["age_tests"]["error"].fillna(""))
+    known = {"proposed", *(r.label for r in RUNS)}
+    return _claims(frame, [a for a in dict.fromkeys(frame["release"])
+                           if a not in known and not str(a).startswith("age level")])
+
+
 def _claims(frame: pd.DataFrame, extra: list[str] = ()) -> list[Claim]:
     ok = frame[frame["error"] == ""]
     by = {reading: ok[ok["reading"] == reading].set_index("release") for reading in READINGS}

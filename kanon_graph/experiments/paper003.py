@@ -70,6 +70,13 @@ def run(source: ExperimentData, *, quick: bool, rows: int | None, out: Path | No
     return report
 
 
+def claims_from(tables: dict) -> list[Claim]:
+    """The claims judged from the tables a run wrote (``fig79``)."""
+    frame = tables["fig79"].assign(error=tables["fig79"]["error"].fillna(""))
+    known = {r.label for r in RUNS}
+    return _claims(frame, [a for a in dict.fromkeys(frame["algorithm"]) if a not in known])
+
+
 #: Why a claim fails, per metric (the paper's own procedure decides it).
 WHY = {"gcp": "the paper's fixed floor(n/k) - 1 cuts leave subtrees under k that are "
               "merged by NCP into a few large classes",

@@ -115,7 +115,7 @@ def run(source: ExperimentData, *, quick: bool, rows: int | None, out: Path | No
                  f"literal reading was not run")
     report = PaperReport("004", "Research-value global search against bottom-up: "
                          "patterns kept (6.2.2)", f"{data}; target {TARGET}", quick,
-                         _claims(frame, raws, [r.label for r in extra]), tables)
+                         _claims(frame, [r.label for r in extra]), tables)
     if out is not None:
         report.files += _draw(figures, out)
     return report
@@ -136,7 +136,11 @@ def _release(table, schema, k, r: Run):
     cu = classification_utility(table, res, TARGET)
     marks = _marks(pu)
     kept = pu.survives
+    capital = marks["capital"]
     return ({"loss": res.metrics["loss"], "suppressed": res.suppressed,
+             "largest_rule": str(pu.top[marks["largest"]]),
+             "purest_rule": str(pu.top[marks["purest"]]),
+             "capital_gain_rule": "" if capital is None else str(pu.top[capital]),
              "levels": str(res.levels) if res.levels else "",
              "at_top": ", ".join(a for a, level in (res.levels or {}).items()
                                  if level == schema.hierarchies[a].height),
@@ -165,23 +169,35 @@ def _marks(pu) -> dict:
 def _kept(ok, reading, algorithm, column, ks=(3, 5)):
     rows = [(k, ok.loc[(reading, algorithm, k), column]) for k in ks
             if (reading, algorithm, k) in ok.index]
-    text = ", ".join(f"k={k}: {'kept' if v else 'lost'}" for k, v in rows) or "not run"
+    text = ", ".join(f"k={k}: {'kept' if _true(v) else 'lost'}" for k, v in rows) or "not run"
     return rows, text
 
 
-def _claims(frame: pd.DataFrame, raws: dict, extra: list[str] = ()) -> list[Claim]:
-    if "ours" not in raws or frame.empty or "largest_kept" not in frame:
+def claims_from(tables: dict) -> list[Claim]:
+    """The claims judged from the tables a run wrote (``patterns``)."""
+    frame = tables["patterns"].copy()
+    frame["error"] = frame["error"].fillna("")
+    for column in ("at_top", "capital_gain_rule", "levels"):
+        if column in frame:
+            frame[column] = frame[column].fillna("")
+    known = {r.label for r in [*RUNS, *LITERAL_RUNS]}
+    return _claims(frame, [a for a in dict.fromkeys(frame["algorithm"]) if a not in known])
+
+
+def _claims(frame: pd.DataFrame, extra: list[str] = ()) -> list[Claim]:
+    if frame.empty or "largest_kept" not in frame:
         return [Claim("Every release could be analysed", "no release succeeded", False,
                       attribution=f"{SETUP}: no release of ours succeeded")]
     ok = frame[frame["error"] == ""].set_index(["reading", "algorithm", "k"])
-    literal = "literal" in raws
-    ours_pu = raws["ours"]
-    largest = f"the raw tree's largest leaf: {ours_pu.top[0]}"
-    if literal:
-        marks = _marks(raws["literal"])
-        purest = raws["literal"].top[marks["purest"]]
-        capital = (raws["literal"].top[marks["capital"]] if marks["capital"] is not None
-                   else None)
+    literal = "literal" in set(frame["reading"])
+
+    def first(reading, column):
+        values = ok.xs(reading, level="reading")[column] if reading in set(
+            ok.index.get_level_values(0)) else pd.Series(dtype=str)
+        return str(values.iloc[0]) if len(values) else ""
+
+    largest = f"the raw tree's largest leaf: {first('ours', 'largest_rule')}"
+    purest, capital = first("literal", "purest_rule"), first("literal", "capital_gain_rule")
     missing = "not run: UCI's adult.data (adult-uci/) not found"
     top_levels = _top_attributes(ok)
     recon = (f"{RECONSTRUCTION}: the paper gives neither its Adult hierarchies nor its "
@@ -203,7 +219,7 @@ def _claims(frame: pd.DataFrame, raws: dict, extra: list[str] = ()) -> list[Clai
         for algorithm in algorithms:
             rows, text = _kept(ok, reading, algorithm, column)
             texts.append(f"{algorithm} {text}" if len(algorithms) > 1 else text)
-            verdicts.append(bool(rows) and all(bool(v) == want for _, v in rows))
+            verdicts.append(bool(rows) and all(_true(v) == want for _, v in rows))
         return "; ".join(texts), any(verdicts)
 
     lit = (judged("literal", [GLOBAL, SUPPRESSED], "purest_kept", True) if literal
@@ -221,7 +237,7 @@ def _claims(frame: pd.DataFrame, raws: dict, extra: list[str] = ()) -> list[Clai
          judged("ours", [LOCAL], "largest_kept", False),
          f"{FAILS}: bottom-up's local recoding keeps the rule's cuts",
          f"{FAILS}: bottom-up's local recoding keeps the rule's cuts")
-    if literal and capital is not None:
+    if literal and capital:
         text, verdict = judged("literal", [GLOBAL, SUPPRESSED], "capital_gain_rule_kept", True)
         lit = (f"{capital}: {text}", verdict)
     else:
@@ -245,12 +261,17 @@ def _claims(frame: pd.DataFrame, raws: dict, extra: list[str] = ()) -> list[Clai
     return claims
 
 
+def _true(value) -> bool:
+    """A kept / lost flag, also as read back from a CSV (``True`` / ``"True"``)."""
+    return str(value) == "True"
+
+
 def _top_attributes(ok) -> str:
     """The attributes the literal (else our) global release at k = 5 takes to the top."""
     for reading in ("literal", "ours"):
         key = (reading, GLOBAL, 5)
         if key in ok.index:
-            return ok.loc[key, "at_top"] or "no attribute"
+            return str(ok.loc[key, "at_top"] or "no attribute")
     return "(no release)"
 
 
