@@ -107,6 +107,7 @@ def reproduce(paper: str | int, *, quick: bool = False, out: str | Path | None =
                         step=progress or (lambda text: None), extra=extra)
     report.seconds = time.perf_counter() - started
     report.full = not quick and rows is None and source.is_adult and not extra
+    report.notes += _failed_extras(report, extra)
     if folder is not None:
         report.write(folder)
         if not any(p.suffix == ".png" for p in report.files) and not _can_plot():
@@ -139,6 +140,23 @@ def rejudge(paper: str | int, folder: str | Path) -> PaperReport:
               if p.stem != f"{prefix}verdicts"}
     return PaperReport(key, PAPERS[key], f"re-judged from {folder}", False,
                        module.claims_from(tables), tables, full=True)
+
+
+def _failed_extras(report: PaperReport, extra) -> list[str]:
+    """A note for each added run that failed at every point (so it is in no verdict)."""
+    notes = []
+    for run in extra:
+        for frame in report.tables.values():
+            column = "algorithm" if "algorithm" in frame else "release"
+            if column not in frame or "error" not in frame:
+                continue
+            rows = frame[frame[column] == run.label]
+            errors = rows["error"].fillna("")
+            if len(rows) and (errors != "").all():
+                notes.append(f"added run {run.label!r} failed at every point: "
+                             f"{errors.iloc[0]}")
+            break
+    return notes
 
 
 def _can_plot() -> bool:

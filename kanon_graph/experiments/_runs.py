@@ -46,8 +46,8 @@ class Run:
     Examples
     --------
     >>> from kanon_graph.experiments import Run
-    >>> Run("mondrian (strict)", "mondrian", {"strict": True})
-    Run(label='mondrian (strict)', algorithm='mondrian', options={'strict': True}, \
+    >>> Run("mondrian (relaxed)", "mondrian", {"cut": "relaxed"})
+    Run(label='mondrian (relaxed)', algorithm='mondrian', options={'cut': 'relaxed'}, \
 hierarchies=True, role='extra')
     """
 

@@ -148,7 +148,7 @@ def _less(wide: pd.DataFrame, a: str, b: str) -> tuple[str, bool]:
 
 def _claims(frame: pd.DataFrame, six: pd.DataFrame, extra: list[str] = ()) -> list[Claim]:
     claims = []
-    tiny = six.set_index("algorithm")
+    tiny = six.set_index("algorithm") if "algorithm" in six else pd.DataFrame()
     if {PROPOSED, SYSTEMATIC, POOL, NOCAP} <= set(tiny.index) and "clusters" in tiny:
         ours = (tiny.loc[PROPOSED, "clusters"], tiny.loc[SYSTEMATIC, "clusters"])
         lit = (tiny.loc[POOL, "clusters"], tiny.loc[NOCAP, "clusters"])
