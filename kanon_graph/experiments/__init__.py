@@ -151,7 +151,7 @@ def _failed_extras(report: PaperReport, extra) -> list[str]:
             if column not in frame or "error" not in frame:
                 continue
             rows = frame[frame[column] == run.label]
-            errors = rows["error"].fillna("")
+            errors = rows["error"].astype(object).fillna("")
             if len(rows) and (errors != "").all():
                 notes.append(f"added run {run.label!r} failed at every point: "
                              f"{errors.iloc[0]}")

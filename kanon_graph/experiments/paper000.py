@@ -75,7 +75,8 @@ def run(source: ExperimentData, *, quick: bool, rows: int | None, out: Path | No
 
 def claims_from(tables: dict) -> list[Claim]:
     """The claims judged from the tables a run wrote (``fig45``)."""
-    frame = tables["fig45"].assign(error=tables["fig45"]["error"].fillna(""))
+    frame = tables["fig45"].copy()
+    frame["error"] = frame["error"].astype(object).fillna("")
     known = {r.label for r in RUNS}
     return _claims(frame, [a for a in dict.fromkeys(frame["algorithm"]) if a not in known])
 

@@ -130,7 +130,8 @@ def _table1():
 
 def claims_from(tables: dict) -> list[Claim]:
     """The claims judged from the tables a run wrote (``fig1to6``, ``table1``)."""
-    frame = tables["fig1to6"].assign(error=tables["fig1to6"]["error"].fillna(""))
+    frame = tables["fig1to6"].copy()
+    frame["error"] = frame["error"].astype(object).fillna("")
     known = {r.label for r in RUNS}
     return _claims(frame, tables["table1"],
                    [a for a in dict.fromkeys(frame["algorithm"]) if a not in known])
@@ -180,7 +181,8 @@ def _claims(frame: pd.DataFrame, six: pd.DataFrame, extra: list[str] = ()) -> li
         ours_text, ours = judge(wide[metric_ours], PROPOSED, SYSTEMATIC)
         alt_text, alt = judge(wide[metric_ours], PROPOSED, NOCAP)
         if alt != ours:
-            ours_text += f" (against the uncapped systematic: {'holds' if alt else 'does not hold'})"
+            ours_text += (f" (against the uncapped systematic: "
+                          f"{'holds' if alt else 'does not hold'})")
         lit_text, lit = judge(wide[metric_literal], POOL, NOCAP)
         if ours and lit:
             why = ""

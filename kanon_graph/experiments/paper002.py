@@ -147,7 +147,8 @@ def _width(cell) -> float:
 
 def claims_from(tables: dict) -> list[Claim]:
     """The claims judged from the tables a run wrote (``age_tests``)."""
-    frame = tables["age_tests"].assign(error=tables["age_tests"]["error"].fillna(""))
+    frame = tables["age_tests"].copy()
+    frame["error"] = frame["error"].astype(object).fillna("")
     known = {"proposed", *(r.label for r in RUNS)}
     return _claims(frame, [a for a in dict.fromkeys(frame["release"])
                            if a not in known and not str(a).startswith("age level")])

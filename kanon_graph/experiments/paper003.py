@@ -72,7 +72,8 @@ def run(source: ExperimentData, *, quick: bool, rows: int | None, out: Path | No
 
 def claims_from(tables: dict) -> list[Claim]:
     """The claims judged from the tables a run wrote (``fig79``)."""
-    frame = tables["fig79"].assign(error=tables["fig79"]["error"].fillna(""))
+    frame = tables["fig79"].copy()
+    frame["error"] = frame["error"].astype(object).fillna("")
     known = {r.label for r in RUNS}
     return _claims(frame, [a for a in dict.fromkeys(frame["algorithm"]) if a not in known])
 

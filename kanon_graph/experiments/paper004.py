@@ -176,10 +176,10 @@ def _kept(ok, reading, algorithm, column, ks=(3, 5)):
 def claims_from(tables: dict) -> list[Claim]:
     """The claims judged from the tables a run wrote (``patterns``)."""
     frame = tables["patterns"].copy()
-    frame["error"] = frame["error"].fillna("")
+    frame["error"] = frame["error"].astype(object).fillna("")
     for column in ("at_top", "capital_gain_rule", "levels"):
         if column in frame:
-            frame[column] = frame[column].fillna("")
+            frame[column] = frame[column].astype(object).fillna("")
     known = {r.label for r in [*RUNS, *LITERAL_RUNS]}
     return _claims(frame, [a for a in dict.fromkeys(frame["algorithm"]) if a not in known])
 
