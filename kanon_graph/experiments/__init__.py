@@ -2,9 +2,14 @@
 
 Each paper module runs the paper's own comparison on Adult (the shared data,
 found through ``data=`` or ``$KANON_GRAPH_DATA``; the synthetic census stands
-in when Adult is absent), writes CSV and PNG files, and returns a
-:class:`PaperReport` whose verdict table lists each claim of the paper, our
-figure for it, and whether it holds on this implementation.
+in when Adult is absent; paper 004 reads UCI's full ``adult-uci/adult.data``
+beside it), writes CSV and PNG files, and returns a :class:`PaperReport`
+whose verdict table judges each claim of the paper twice: under the
+paper-literal reading (the paper's columns, metric, formula and parameters
+as written) and under ours, with an attribution for every "does not hold"
+(:data:`FAILS`, :data:`SETUP`, :data:`RECONSTRUCTION`). Every paper's runs
+are :class:`Run` records; ``extra_runs`` adds yours to the comparisons, and
+:func:`rejudge` judges the claims again from the CSV files of a run.
 
 =====  ==============================================================  ==========
 paper  experiment                                                      module
@@ -16,7 +21,8 @@ paper  experiment                                                      module
 004    RV global search against bottom-up: patterns kept (6.2.2)       paper004
 =====  ==============================================================  ==========
 
-The same from the command line: ``kanon-graph reproduce 000 [--quick] [--out DIR]``.
+The same from the command line: ``kanon-graph reproduce 000 [--quick] [--out DIR]
+[--plugin MODULE] [--with ALGORITHM]``.
 """
 
 from __future__ import annotations
