@@ -206,3 +206,23 @@ def test_no_patient_name_or_generalized_value_in_the_patients_report(algorithm, 
         assert leaks(path.read_text(), forbidden) == []
     for column, value in excused:          # e.g. a zip a local class releases as is
         assert value in set(after[column])
+
+
+# ---------------------------------------------------------------- notebook
+def test_notebook_display_folds_in_the_report_sections(optimal):
+    from kanon_graph.viz.notebook import set_display
+
+    table, schema, res = optimal
+    shown = res._repr_html_()
+    assert "<details>" in shown
+    for key in ("risk", "loss", "classes", "hierarchies", "lattice"):
+        assert f'<section id="{key}">' in shown
+    assert '<section id="provenance">' not in shown
+    local = kg.anonymize(table, schema, k=3, algorithm="mst")._repr_html_()
+    assert '<section id="risk">' in local and '<section id="lattice">' not in local
+    old = set_display(max_report_rows=0)
+    try:
+        small = res._repr_html_()
+    finally:
+        set_display(**old)
+    assert "<details>" not in small and 'res.report(&quot;report.html&quot;)' in small

@@ -126,7 +126,7 @@ def loss_figure(loss):
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("information loss (0 = as is, 1 = suppressed)")
-    ax.legend(frameon=False, loc="lower right")
+    ax.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2)
     return _uri(fig)
 
 

@@ -29,9 +29,12 @@ _CSS = """
 .kg-report .fails { color: #b42318; font-weight: bold; }
 .kg-report img { max-width: 100%; display: block; margin: .5rem 0; }
 .kg-report code, .kg-report pre { background: #f6f6f6; padding: .1rem .3rem;
-  font-size: .85rem; overflow-x: auto; }
+  font-size: .85rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 .kg-report .note { color: #666; font-size: .85rem; }
 """
+
+
+_SIZES_SHOWN = 12        # rows of the class-size table (all of them are in the JSON)
 
 
 def _e(value):
@@ -45,6 +48,8 @@ def _fmt(value, digits=4):
         return "yes" if value else "no"
     if isinstance(value, int):
         return f"{value:,}"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return f"{int(value):,}"
     if isinstance(value, float):
         return f"{value:.{digits}g}"
     return str(value)
@@ -54,7 +59,8 @@ def _table(header, rows):
     head = "".join(f"<th>{_e(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{_e(_fmt(c))}</td>" for c in row) + "</tr>"
                    for row in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return (f'<table class="kg-table"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{body}</tbody></table>")
 
 
 def _picture(uri, alt):
@@ -134,9 +140,9 @@ def _loss(c):
 def _classes(c):
     cl = c["classes"]
     rows = [(h["size"], h["classes"], h["records"]) for h in cl["histogram"]]
-    shown = rows[:30]
-    more = (f'<p class="note">{len(rows) - 30} more sizes in the JSON report.</p>'
-            if len(rows) > 30 else "")
+    shown = rows[:_SIZES_SHOWN]
+    more = (f'<p class="note">{len(rows) - _SIZES_SHOWN} more sizes in the JSON report.</p>'
+            if len(rows) > _SIZES_SHOWN else "")
     return (_picture(_figures.class_size_figure(cl), "class-size histogram")
             + f"<p>{_e(_fmt(cl['count']))} classes, sizes {_e(_fmt(cl['min']))} to "
               f"{_e(_fmt(cl['max']))} (median {_e(_fmt(cl['median']))}).</p>"
