@@ -208,3 +208,10 @@ def test_population_uniqueness_of_a_release_falls():
     assert after["population_uniqueness"]["dankar"] == 0.0
     assert before["population_uniqueness"]["dankar"] > 0
     assert after["prosecutor"]["highest"] <= 1 / 5 < before["prosecutor"]["highest"]
+
+
+def test_pitman_has_no_estimate_when_every_record_is_unique():
+    rc = RiskClasses.from_sizes([1] * 10, sampling_fraction=0.1)
+    assert math.isnan(risk.pitman(rc))
+    # Dankar's rule then falls back to Zayatz: every sample unique is a population unique
+    assert risk.dankar(rc) == (pytest.approx(100.0), "zayatz")

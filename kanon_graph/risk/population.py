@@ -136,6 +136,8 @@ def pitman_parameters(classes: RiskClasses) -> tuple[float, float]:
         if best is None or fit.fun < best.fun:
             best = fit
     alpha = 1.0 / (1.0 + math.exp(-best.x[1]))
+    if not best.success:
+        return float("nan"), float("nan")
     return float(-alpha + math.exp(best.x[0])), float(alpha)
 
 
@@ -147,7 +149,10 @@ def pitman(classes: RiskClasses) -> float:
 
         U = Gamma(theta + 1) / Gamma(theta + alpha) * N ** alpha
 
-    NaN when the estimate is not in ``(0, N]``.
+    NaN when the estimate is not in ``(0, N]``, when the likelihood has no
+    maximum to find (every class of the table is a single record: the
+    likelihood grows without bound as ``theta`` does) or the search does not
+    converge.
 
     References
     ----------
@@ -169,7 +174,11 @@ def pitman(classes: RiskClasses) -> float:
     if not np.any(classes.sizes == 1):
         return 0.0
     population = classes.records / pi
+    if classes.sizes.max() == 1:
+        return float("nan")
     theta, alpha = pitman_parameters(classes)
+    if not np.isfinite(theta):
+        return float("nan")
     value = math.exp(gammaln(theta + 1) - gammaln(theta + alpha) + alpha * math.log(population))
     return float(value) if _valid(value, population) else float("nan")
 
