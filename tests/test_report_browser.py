@@ -4,7 +4,7 @@ Every section renders with its heading and content, every picture loads
 (``naturalWidth > 0``), nothing is fetched from the network (every request
 the page makes is recorded and must be the report file itself), and a
 screenshot is taken. Skips with the reason when Playwright or the browser is
-missing: ``pip install playwright`` and Debian's ``chromium`` package
+missing: ``pip install -e ".[browser]"`` (Playwright) and Debian's ``chromium`` package
 (``/usr/bin/chromium``; another binary through ``KANON_GRAPH_CHROMIUM``).
 ``playwright install`` is not needed.
 """
@@ -28,7 +28,7 @@ def _skip_reason():
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        return "Playwright is not installed (pip install playwright)"
+        return "Playwright is not installed (pip install -e \".[browser]\")"
     if not (os.path.isfile(CHROMIUM) or shutil.which(CHROMIUM)):
         return (f"no Chromium at {CHROMIUM} (apt-get install chromium, or set "
                 "KANON_GRAPH_CHROMIUM)")

@@ -66,7 +66,7 @@ def _table(header, rows):
 def _picture(uri, alt):
     if uri is None:
         return ('<p class="note picture-fallback">(no picture: matplotlib is not installed; '
-                'pip install "kanon_graph[plot]" draws it. The numbers are in the table.)</p>')
+                'the plot extra draws it. The numbers are in the table.)</p>')
     return f'<img src="{uri}" alt="{_e(alt)}">'
 
 
