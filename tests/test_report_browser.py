@@ -67,12 +67,26 @@ def open_report(path, action, *, width=1000):
             browser.close()
 
 
-def screenshot(path, target, *, width=1000):
-    """A full-page PNG of the report at ``path`` (used for docs/img too)."""
-    Path(target).parent.mkdir(parents=True, exist_ok=True)
+def screenshot(path, target, *, width=1000, colors=32):
+    """A full-page PNG of the report at ``path`` (used for docs/img too).
+
+    With Pillow (matplotlib's dependency) the picture is reduced to ``colors``
+    colours, which keeps a page of text, tables and flat charts legible at a
+    third of the size.
+    """
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
     open_report(path, lambda page: page.screenshot(path=str(target), full_page=True),
                 width=width)
-    return Path(target)
+    try:
+        from PIL import Image
+    except ImportError:
+        return target
+    with Image.open(target) as image:
+        reduced = image.convert("RGB").quantize(colors=colors,
+                                                method=Image.Quantize.FASTOCTREE)
+    reduced.save(target, optimize=True)
+    return target
 
 
 def _inspect(page):

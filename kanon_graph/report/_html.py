@@ -92,7 +92,7 @@ def _privacy(c):
     if p["t"] is not None:
         rows.append(("t (largest EMD)", p["t"], p["t_achieved"]))
     ids = p["identifier_columns"]
-    note = (f"Identifier columns {', '.join(ids)}: "
+    note = (f"Identifier column{'s' if len(ids) > 1 else ''} {', '.join(ids)}: "
             + ("NOT removed: " + ", ".join(p["identifier_columns_released"])
                if p["identifier_columns_released"] else "removed from the release")
             if ids else "No identifier column was declared.")
