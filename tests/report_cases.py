@@ -19,6 +19,7 @@ import contextlib
 import io
 import os
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -55,26 +56,29 @@ def _cli(*argv):
 
 
 def patients_report(folder, *, algorithm="optimal", format="html"):
-    """``(report path, original csv, released csv)`` for the patients, made by the CLI."""
-    folder = Path(folder)
-    original = folder / "patients.csv"
-    patients_table().to_csv(original, index=False)
+    """``(report path, original csv, released csv)`` for the patients, made by the CLI.
+
+    The commands run inside ``folder`` with relative file names, as a custodian
+    types them (so the report records ``patients.csv``, not a temporary path).
+    """
+    folder = Path(folder).resolve()
+    patients_table().to_csv(folder / "patients.csv", index=False)
     common = ["--qi", ",".join(PATIENT_QIS), "--dates", "birth", "--identifiers", "name",
               "--sensitive", "diagnosis"]
-    hierarchies = folder / "suggested"
-    _cli("hierarchy", "suggest", str(original), "--qi", ",".join(PATIENT_QIS), "--dates",
-         "birth", "-o", str(hierarchies))
-    with_h = ["--hierarchies", str(hierarchies)] if algorithm == "optimal" else []
-    released = folder / f"released-{algorithm}.csv"
-    made_by = ["anonymize", str(original), *common, *with_h, "-k", "5", "--algorithm",
-               algorithm, "--suppression", "0.02", "-o", str(released), "-q"]
-    _cli(*made_by)
-    report = folder / f"report-{algorithm}.{format}"
-    _cli("report", str(original), str(released), *common, *with_h, "-k", "5",
-         "--algorithm", algorithm, "--sampling-fraction", "0.05", "--title",
-         f"Patients, k=5, {algorithm}", "--made-by", "kanon-graph " + " ".join(made_by),
-         "-o", str(report), "-q")
-    return report, original, released
+    with_h = ["--hierarchies", "suggested"] if algorithm == "optimal" else []
+    released = f"released-{algorithm}.csv"
+    made_by = ["anonymize", "patients.csv", *common, *with_h, "-k", "5", "--algorithm",
+               algorithm, "--suppression", "0.02", "-o", released]
+    report = f"report-{algorithm}.{format}"
+    with contextlib.chdir(folder):
+        _cli("hierarchy", "suggest", "patients.csv", "--qi", ",".join(PATIENT_QIS), "--dates",
+             "birth", "-o", "suggested")
+        _cli(*made_by, "-q")
+        _cli("report", "patients.csv", released, *common, *with_h, "-k", "5",
+             "--algorithm", algorithm, "--sampling-fraction", "0.05", "--title",
+             f"Patients, k=5, {algorithm}", "--made-by", shlex.join(["kanon-graph", *made_by]),
+             "-o", report, "-q")
+    return folder / report, folder / "patients.csv", folder / released
 
 
 def adult_data():

@@ -127,9 +127,9 @@ def test_report_of_a_small_release_renders(tmp_path):
 def test_patients_report_renders(tmp_path):
     path, _, _ = patients_report(tmp_path)
     _check(path, expected_images=5)
-    _check(patients_report(tmp_path / "mst" if (tmp_path / "mst").mkdir() is None
-                           else tmp_path, algorithm="mst")[0],
-           expected_images=3)     # no hierarchy, no lattice node: risk, loss, classes
+    (tmp_path / "mst").mkdir()
+    local, _, _ = patients_report(tmp_path / "mst", algorithm="mst")
+    _check(local, expected_images=3)     # no hierarchy, no lattice node: risk, loss, classes
 
 
 def test_adult_report_renders(tmp_path):
