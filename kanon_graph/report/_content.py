@@ -105,7 +105,7 @@ def _classes(sizes):
                           for v, c in zip(values, counts)]}
 
 
-def _hierarchies(ev, schema):
+def _hierarchies(ev):
     """Per hierarchy: its height, and how many released records sit at each level."""
     out = {}
     release = ev.release
@@ -184,7 +184,7 @@ def build_report(original, released, schema, *, k=2, l=None, diversity="distinct
     release = ev.release
     kept_original = release.data.table
     mask = release.class_of < 0
-    hierarchies = _hierarchies(ev, schema)
+    hierarchies = _hierarchies(ev)
     n = int(release.class_of.shape[0])
     content = {
         "title": title or "Privacy report",

@@ -178,18 +178,17 @@ def risk_classes(table, quasi_identifiers, *, population=None, sampling_fraction
         raise ValueError("The 'suppressed' parameter must be a boolean array with one entry "
                          f"per row ({len(table)}). Got shape {suppressed.shape}.")
     kept = keys[~suppressed]
-    classes, first, sizes = np.unique(kept, return_index=True, return_counts=True)
-    order = np.argsort(first, kind="stable")          # classes by first appearance
-    sizes = sizes[order]
+    _, first, sizes = np.unique(kept, return_index=True, return_counts=True)
+    sizes = sizes[np.argsort(first, kind="stable")]   # classes by first appearance
     population_sizes = None
     if population is not None:
-        population_sizes = _population_counts(table, population, qis, ~suppressed, order)
+        population_sizes = _population_counts(table, population, qis, ~suppressed)
     return RiskClasses.from_sizes(sizes, population_sizes=population_sizes,
                                   sampling_fraction=sampling_fraction, threshold=threshold,
                                   suppressed=int(suppressed.sum()))
 
 
-def _population_counts(table, population, qis, kept, order):
+def _population_counts(table, population, qis, kept):
     """``F_j``: rows of ``population`` whose quasi-identifier texts equal class j's."""
     absent = [q for q in qis if q not in population.columns]
     if absent:
