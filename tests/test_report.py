@@ -90,6 +90,17 @@ def test_result_report_checksums_and_call(optimal, tmp_path):
         hashlib.sha256((tmp_path / "out.csv").read_bytes()).hexdigest()
 
 
+def test_result_report_counts_rows_dropped_for_missing_values(tmp_path):
+    table = kg.datasets.paper_003_table().astype({"age": float})
+    table.loc[4, "age"] = np.nan
+    res = kg.anonymize(table, kg.datasets.paper_003_schema(), k=3, algorithm="optimal",
+                       missing="drop")
+    c = json.loads(res.report(tmp_path / "r.json").read_text())
+    assert res.dropped == 1
+    assert c["summary"]["dropped"] == c["suppression"]["dropped_for_missing_values"] == 1
+    assert c["summary"]["records"] == 9 and c["privacy"]["holds"]
+
+
 def test_local_recoding_report(tmp_path):
     table = kg.datasets.make_census(500, seed=4)
     schema = kg.datasets.census_schema()

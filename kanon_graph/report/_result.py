@@ -41,12 +41,16 @@ def content_of_result(result, *, sampling_fraction=None, threshold=0.2, call=Non
         "output": file_checksum(output_file) if output_file is not None
         else table_checksum(released, "released table"),
     }
-    return build_report(original, released, schema, k=result.k, l=v.l,
+    content = build_report(original, released, schema, k=result.k, l=v.l,
                         diversity=v.diversity or "distinct", c=result.stats.get("c", 1.0),
                         t=v.t, sensitive=sensitive, suppressed=result.suppressed_mask,
                         sampling_fraction=sampling_fraction, threshold=threshold,
                         call=call or _call(result, schema), checksums=checksums,
                         algorithm=result.algorithm, title=title)
+    # the release's input already lacks the rows anonymize(missing="drop") dropped
+    content["summary"]["dropped"] = int(result.dropped)
+    content["suppression"]["dropped_for_missing_values"] = int(result.dropped)
+    return content
 
 
 def report_of_result(result, path, *, format=None, **options):
