@@ -202,7 +202,10 @@ def test_doc_pictures_are_drawn_by_make_pictures(tmp_path):
     spec.loader.exec_module(make_pictures)
     shown = {Path(t).name for page in PAGES
              for t in re.findall(r"!\[[^\]]*\]\((img/[^)]+)\)", page.read_text())}
-    assert shown and shown <= set(make_pictures.PICTURES)
+    assert shown and shown <= set(make_pictures.PICTURES) | set(make_pictures.SCREENSHOTS)
+    for name in make_pictures.SCREENSHOTS:    # taken in a browser by tests/report_cases.py
+        committed = ROOT / "docs" / "img" / name
+        assert committed.read_bytes()[:4] == b"\x89PNG" and committed.stat().st_size < 150_000
     for path in make_pictures.main(tmp_path):
         assert path.read_bytes()[:4] == b"\x89PNG"
         committed = ROOT / "docs" / "img" / path.name
