@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ._auto import AUTO_LATTICE_LIMIT, AUTO_LOCAL, choose_algorithm
+from ._auto import AUTO_LATTICE_LIMIT, measure, warn_if_collapsed
 from ._progress import Reporter, reporter
 from .encoding import encode
 from .exceptions import PrivacyError, SchemaError
@@ -43,8 +43,7 @@ if TYPE_CHECKING:
 Progress = Callable[[int, int, str], object]
 ProgressArg = Union[None, bool, Progress, Reporter]
 
-__all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation", "AUTO_LATTICE_LIMIT",
-           "AUTO_LOCAL", "choose_algorithm"]
+__all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation", "AUTO_LATTICE_LIMIT"]
 
 def _level_vector(levels: Sequence[int] | Mapping[str, int], data: EncodedTable,
                   where: str) -> tuple[int, ...]:
@@ -166,12 +165,14 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
         Every released equivalence class holds at least ``k`` records.
     algorithm : str, default "auto"
         A registered algorithm (:func:`kanon_graph.algorithms` lists them),
-        or ``"auto"``: ``optimal`` when every quasi-identifier has a
-        hierarchy and the lattice is small enough to search exactly
-        (:data:`AUTO_LATTICE_LIMIT` nodes), else ``mondrian``, the local
-        algorithm with the lowest loss on the project's benchmarks (see
-        :func:`choose_algorithm`). ``result.algorithm`` names the one that
-        ran, ``result.stats["auto"]`` says why.
+        or ``"auto"``: every candidate that fits the data (``optimal`` with
+        a 2% suppression budget when every quasi-identifier has a
+        hierarchy, ``mondrian``, ``sd``, ``mst``) runs on the table, or on a
+        seeded sample of 3,000 records, and the one with the lowest ARX Loss
+        runs (see :mod:`kanon_graph._auto`). ``result.algorithm`` names it;
+        ``result.stats["auto"]`` lists what was tried, with the measured
+        loss and seconds of each. A warning says so when most
+        quasi-identifiers of the chosen release are (almost) all ``*``.
     l : float, optional
         Required l-diversity of the sensitive attribute.
     diversity : {"distinct", "entropy", "recursive"}
@@ -264,12 +265,20 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
         info = get_algorithm(algorithm)
         _check_options(info, options)
     suppression = _check_fraction(suppression, "suppression", "anonymize")
+    if shard_size is not None:
+        shard_size = _check_int(shard_size, "shard_size", "anonymize", 1, 2**62)
     data = encode(table, schema, missing=missing, where="anonymize")
-    if auto:
-        algorithm, why = choose_algorithm(data)
-        info = get_algorithm(algorithm)
-        _check_options(info, options)
     model = _model(k, l, diversity, c, t, sensitive, data.n, "anonymize").bind(data)
+    seed = _check_seed(seed)
+    choice = None
+    if auto:                    # try the candidates that fit, keep the lowest loss (_auto.py)
+        choice = measure(data, model, seed=seed, suppression=suppression,
+                         respect_boundaries=respect_boundaries, options=options,
+                         shard_size=shard_size, scheduler=scheduler)
+        algorithm, suppression = choice.algorithm, choice.suppression
+        info = get_algorithm(algorithm)
+        options = {n: v for n, v in options.items() if n in info.options()
+                   or info.accepts_any_option()}
     _check_reachable(model, data, suppression, info, bool(respect_boundaries))
     if info.needs_hierarchies:
         lacking = [a.name for a in data.attributes if a.hierarchy is None]
@@ -286,18 +295,13 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
                                  f"boundaries; algorithms that can: {able}")
         else:
             options["respect_boundaries"] = bool(respect_boundaries)
-    if seed is None:            # randomness asked for: draw a seed, and record it below
-        seed = int(cast(int, np.random.SeedSequence().entropy))  # a fresh draw is an int
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"The 'seed' parameter of anonymize must be a non-negative integer "
-                         f"or None. Got {seed!r}.")
-    seed = int(seed)
     rng = np.random.default_rng(seed)
-    if shard_size is not None:
-        shard_size = _check_int(shard_size, "shard_size", "anonymize", 1, 2**62)
-    partition = run_algorithm(info, data, model, rng=rng, suppression=suppression,
-                              options=options, shard_size=shard_size, scheduler=scheduler,
-                              progress=progress)
+    if choice is not None and choice.partition is not None:
+        partition = choice.partition          # the winning trial ran on the whole table
+    else:
+        partition = run_algorithm(info, data, model, rng=rng, suppression=suppression,
+                                  options=options, shard_size=shard_size, scheduler=scheduler,
+                                  progress=progress)
     if not isinstance(partition, Partition):
         raise PrivacyError(f"algorithm {algorithm!r} returned {type(partition).__name__}, "
                            f"not a kg.Partition")
@@ -314,8 +318,9 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
         raise PrivacyError(f"algorithm {algorithm!r} suppressed {release.suppressed} records, "
                            f"more than the allowed {suppression:.2%} of {data.n}")
     stats = dict(partition.stats, seed=seed)
-    if auto:
-        stats["auto"] = f"chose {algorithm}: {why}"
+    if choice is not None:
+        stats["auto"] = dict(choice.stats)
+        warn_if_collapsed(release, stats["auto"], model.k)
     result = _result(data, release, verification, algorithm=algorithm, k=model.k,
                      metrics=metrics, stats=stats, table=table_out)
     if respect_boundaries or partition.capped:
@@ -325,6 +330,16 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
                                f"beyond their MAGVal, e.g. {broken[0]}; it is not returned")
     stats["seconds"] = time.perf_counter() - started
     return result
+
+
+def _check_seed(seed: int | None) -> int:
+    """``seed`` as a non-negative int; ``None`` draws one from the OS's entropy."""
+    if seed is None:            # randomness asked for: draw a seed, and record it
+        seed = int(cast(int, np.random.SeedSequence().entropy))  # a fresh draw is an int
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"The 'seed' parameter of anonymize must be a non-negative integer "
+                         f"or None. Got {seed!r}.")
+    return int(seed)
 
 
 def _check_options(info: AlgorithmInfo, options: dict[str, Any]) -> None:

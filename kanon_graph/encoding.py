@@ -15,15 +15,16 @@ use the same rule).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from ._cells import (column_kind, date_days, date_text, is_text_column, missing_mask,
-                     parse_date, parse_number)
-from .exceptions import DataError
-from .hierarchy import Hierarchy
+from ._cells import (column_kind, date_days, date_text, is_code_column, is_text_column,
+                     missing_mask, parse_date, parse_number)
+from .exceptions import DataError, InferenceWarning
+from .hierarchy import Hierarchy, masking
 from .schema import Schema
 
 __all__ = ["EncodedAttribute", "EncodedTable", "encode"]
@@ -327,6 +328,30 @@ def _date_cells(series, column, where):
     return rank[inverse], texts, days
 
 
+def _inferred(distinct, column, kind, hierarchy, where):
+    """Say what was inferred of an undeclared column; a code column's masking hierarchy.
+
+    ISO date text becomes a date, digit codes with leading zeros are masked
+    from the right when no hierarchy is given (:mod:`kanon_graph._cells`).
+    Each inference is one :class:`~kanon_graph.exceptions.InferenceWarning`.
+    """
+    if kind == "date" and is_text_column(distinct):
+        warnings.warn(f"{where}: column {column!r} holds ISO 8601 date text: taken as a date "
+                      f"(measured in days, released as date intervals); declare it "
+                      f"categorical (Schema(categorical=[{column!r}]), --categorical "
+                      f"{column}) to keep it as text", InferenceWarning, stacklevel=4)
+    elif kind == "categorical" and hierarchy is None and is_code_column(distinct):
+        texts = sorted(str(v) for v in distinct.dropna())
+        hierarchy = masking(texts, name=column)
+        example = " -> ".join(hierarchy.ancestors(texts[0]))
+        warnings.warn(f"{where}: column {column!r} holds digit codes with leading zeros: "
+                      f"generalized by masking trailing digits ({example}); declare it "
+                      f"categorical (Schema(categorical=[{column!r}]), --categorical "
+                      f"{column}) to release sets of codes instead, or give a hierarchy",
+                      InferenceWarning, stacklevel=4)
+    return hierarchy
+
+
 def _encode_attribute(series, column, schema, where):
     # hash the column once; its kind follows from its dtype and distinct values, so it is
     # inferred from one cell per distinct value (same dtype) instead of the whole column
@@ -335,6 +360,9 @@ def _encode_attribute(series, column, schema, where):
     first[inverse[::-1]] = np.arange(len(series) - 1, -1, -1)
     kind = column_kind(schema, column, series.iloc[first])
     hierarchy = schema.hierarchy(column)
+    declared = column in schema.numeric or column in schema.dates or column in schema.categorical
+    if not declared:
+        hierarchy = _inferred(series.iloc[first], column, kind, hierarchy, where)
     if kind == "date":
         codes, texts, days = _date_cells(series, column, where)
         if hierarchy is not None:

@@ -89,7 +89,8 @@ class AnonymizationResult:
         sizes = np.array([len(c) for c in self.classes or []])  # None: a Dask release
         lines = [f"algorithm {self.algorithm}, k={self.k}: {self.verification.describe()}"]
         if self.stats.get("auto"):                       # algorithm="auto" said why
-            lines.append(f"auto {self.stats['auto']}")
+            auto = self.stats["auto"]
+            lines.append(f"auto chose {auto['chose']}: {auto['reason']}")
         if sizes.size:
             lines.append(f"{len(sizes)} equivalence classes, sizes min {sizes.min()}, "
                          f"median {np.median(sizes):g}, max {sizes.max()}")
