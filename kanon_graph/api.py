@@ -192,8 +192,12 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
         ``supports_boundaries`` accept it; ``None`` keeps the algorithm's
         default. A release made within boundaries is checked to have no
         constraint violation.
-    missing : {"error", "drop"}
-        Rows with missing values: raise, or drop and count them.
+    missing : {"error", "drop", "keep"}
+        Rows with missing values: raise, drop and count them, or keep them:
+        a missing cell is then a value of its own (released as
+        ``(missing)``, or ``[20-29] or (missing)`` in a class that mixes it
+        with numbers), generalized like any other and counted in
+        ``result.stats["missing_kept"]`` (ARX's behaviour).
     metrics : list of str, optional
         Metrics to compute (default: every registered metric).
     seed : int or None, default 0
@@ -239,6 +243,9 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
     """
     with reporter(progress, "anonymize") as report:
         if is_dask_frame(table):
+            if missing == "keep":
+                raise ValueError("The 'missing' parameter of anonymize must be 'error' or "
+                                 "'drop' on a Dask DataFrame. Got 'keep'.")
             return _on_dask(anonymize, table, schema, "anonymize", scheduler, report, k,
                             algorithm=algorithm, l=l, diversity=diversity, c=c, t=t,
                             sensitive=sensitive, suppression=suppression,
@@ -318,6 +325,8 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
         raise PrivacyError(f"algorithm {algorithm!r} suppressed {release.suppressed} records, "
                            f"more than the allowed {suppression:.2%} of {data.n}")
     stats = dict(partition.stats, seed=seed)
+    if data.missing_kept:
+        stats["missing_kept"] = dict(data.missing_kept)
     if choice is not None:
         stats["auto"] = dict(choice.stats)
         warn_if_collapsed(release, stats["auto"], model.k)

@@ -27,7 +27,10 @@ from .exceptions import DataError, InferenceWarning
 from .hierarchy import Hierarchy, masking
 from .schema import Schema
 
-__all__ = ["EncodedAttribute", "EncodedTable", "encode"]
+__all__ = ["EncodedAttribute", "EncodedTable", "encode", "MISSING"]
+
+#: The released text of a missing cell kept as a value (``missing="keep"``).
+MISSING = "(missing)"
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,12 @@ class EncodedAttribute:
         for dates).
     date : bool
         Whether the attribute is a date (released as ``[first, last]``).
+    missing_code : int or None
+        With ``missing="keep"``, the code of the missing value
+        (:data:`MISSING`), when the column has one. A numeric or date
+        attribute without a hierarchy gives it code 0 and a value below the
+        smallest present one; with a hierarchy it is a leaf of its own
+        directly under the root.
     """
 
     name: str
@@ -58,6 +67,7 @@ class EncodedAttribute:
     domain: list
     values: np.ndarray | None = None
     date: bool = False
+    missing_code: int | None = None
 
     @property
     def height(self):
@@ -117,6 +127,9 @@ class EncodedTable:
         Index label and position in the input table of every kept row.
     dropped : int
         Rows removed for missing values (only with ``missing="drop"``).
+    missing_kept : dict of str to int
+        Missing cells kept as a value of their own, per column (only with
+        ``missing="keep"``).
     """
 
     table: pd.DataFrame
@@ -128,6 +141,7 @@ class EncodedTable:
     positions: np.ndarray | None = None
     dropped: int = 0
     sensitive_kinds: dict = field(default_factory=dict)
+    missing_kept: dict = field(default_factory=dict)
 
     @property
     def n(self):
@@ -189,12 +203,14 @@ def encode(table, schema, *, missing="error", where="anonymize"):
     ----------
     table : DataFrame
     schema : Schema
-    missing : {"error", "drop"}
+    missing : {"error", "drop", "keep"}
         What to do with rows that have a missing value (what pandas calls
         missing: ``NaN``, ``None``, ``NaT``) in a quasi-identifier or
-        sensitive column: raise, or drop them and count them in
-        ``EncodedTable.dropped``. Any other cell, ``?`` or a blank included,
-        is a value.
+        sensitive column: raise, drop them and count them in
+        ``EncodedTable.dropped``, or keep them: a missing cell is then a
+        value of its own, :data:`MISSING`, generalized like any other and
+        counted in ``EncodedTable.missing_kept``. Any other cell, ``?`` or
+        a blank included, is a value.
     where : str
         The public function to name in error messages.
 
@@ -206,23 +222,28 @@ def encode(table, schema, *, missing="error", where="anonymize"):
         raise DataError(f"{where}: the table must be a pandas DataFrame, got {type(table).__name__}")
     if not isinstance(schema, Schema):
         raise DataError(f"{where}: the schema must be a kg.Schema, got {type(schema).__name__}")
-    if missing not in ("error", "drop"):
-        raise DataError(
-            f"The 'missing' parameter of {where} must be 'error' or 'drop'. Got {missing!r}."
-        )
+    if missing not in ("error", "drop", "keep"):
+        raise DataError(f"The 'missing' parameter of {where} must be 'error', 'drop' or "
+                        f"'keep'. Got {missing!r}.")
     schema.check_table(table, where=where)
     if len(table) == 0:
         raise DataError(f"{where}: the table is empty (no rows)")
     checked = list(schema.quasi_identifiers) + list(schema.sensitive)
     bad = np.zeros(len(table), dtype=bool)
+    kept = {}
     for column in checked:
         mask = missing_mask(table[column])
         if mask.any() and missing == "error":
             row = int(np.flatnonzero(mask)[0])
             raise DataError(
                 f"{where}: column {column!r} has {int(mask.sum())} missing value(s) "
-                f"(first at row {table.index[row]!r}); clean them or pass missing='drop'"
+                f"(first at row {table.index[row]!r}); clean them, or pass missing='drop' "
+                f"or missing='keep'"
             )
+        if missing == "keep":
+            if mask.any():
+                kept[column] = mask
+            continue
         bad |= mask
     dropped = int(bad.sum())
     row_labels = table.index.to_numpy()[~bad]
@@ -233,10 +254,27 @@ def encode(table, schema, *, missing="error", where="anonymize"):
 
     attributes = []
     for column in schema.quasi_identifiers:
-        attributes.append(_encode_attribute(table[column], column, schema, where))
+        if column in kept:
+            attributes.append(_keep_missing(table[column], kept[column], column, schema, where))
+        else:
+            attributes.append(_encode_attribute(table[column], column, schema, where))
     sensitive, sensitive_domain, sensitive_kinds = {}, {}, {}
     for column in schema.sensitive:
         kind = column_kind(schema, column, table[column])
+        if column in kept:                     # the missing value first: code 0
+            mask = kept[column]
+            present = table[column][~mask].reset_index(drop=True)
+            if kind == "numeric":
+                inner, texts, _ = _numeric_cells(present, column, where)
+            elif kind == "date":
+                inner, texts, _ = _date_cells(present, column, where)
+            else:
+                texts, inner = _factorize(present)
+            codes = np.zeros(len(mask), dtype=np.int64)
+            codes[~mask] = inner + 1
+            sensitive[column], sensitive_domain[column] = codes, [MISSING] + list(texts)
+            sensitive_kinds[column] = kind
+            continue
         if kind == "numeric":
             codes, texts, _ = _numeric_cells(table[column], column, where)
         elif kind == "date":
@@ -248,7 +286,46 @@ def encode(table, schema, *, missing="error", where="anonymize"):
         sensitive_kinds[column] = kind
     return EncodedTable(table=table, schema=schema, attributes=attributes, sensitive=sensitive,
                         sensitive_domain=sensitive_domain, sensitive_kinds=sensitive_kinds,
-                        row_labels=row_labels, positions=positions, dropped=dropped)
+                        row_labels=row_labels, positions=positions, dropped=dropped,
+                        missing_kept={c: int(m.sum()) for c, m in kept.items()})
+
+
+def _missing_leaf(hierarchy):
+    """``hierarchy`` with a leaf :data:`MISSING` of its own under the root (if it lacks one)."""
+    if MISSING in hierarchy.leaf_labels:
+        return hierarchy
+    rows = hierarchy.to_rows()
+    rows.append([MISSING] * hierarchy.height + [rows[0][-1]])
+    return Hierarchy(rows, name=hierarchy.name, source=hierarchy.source)
+
+
+def _keep_missing(series, mask, column, schema, where):
+    """A quasi-identifier whose missing cells (``mask``) are a value of their own."""
+    present = _encode_attribute(series[~mask].reset_index(drop=True), column, schema, where)
+    n = len(series)
+    values = None
+    if present.values is not None:             # a value just below the smallest present one
+        lo, hi = float(np.min(present.values)), float(np.max(present.values))
+        values = np.empty(n)
+        values[~mask] = present.values
+        values[mask] = lo - (0.1 * (hi - lo) if hi > lo else 1.0)
+    codes = np.empty(n, dtype=np.int64)
+    if present.hierarchy is not None:
+        hierarchy = _missing_leaf(present.hierarchy)
+        leaf = int(hierarchy.encode(np.asarray([MISSING], dtype=object))[0])
+        codes[~mask] = present.codes             # old leaves keep their index: MISSING is last
+        codes[mask] = leaf
+        return EncodedAttribute(column, present.kind, codes, hierarchy, hierarchy.leaf_labels,
+                                values, present.date, leaf)
+    if present.values is not None:             # numeric / date: MISSING first, below every value
+        codes[~mask] = present.codes + 1
+        codes[mask] = 0
+        return EncodedAttribute(column, present.kind, codes, None,
+                                [MISSING] + list(present.domain), values, present.date, 0)
+    codes[~mask] = present.codes
+    codes[mask] = len(present.domain)
+    return EncodedAttribute(column, present.kind, codes, None,
+                            list(present.domain) + [MISSING], None, False, len(present.domain))
 
 
 def _factorize(series):

@@ -100,6 +100,10 @@ class AnonymizationResult:
             lines.append(f"{self.dropped} row{'' if self.dropped == 1 else 's'} with a "
                          f"missing value {'was' if self.dropped == 1 else 'were'} dropped "
                          f"before anonymizing")
+        kept = self.stats.get("missing_kept")
+        if kept:
+            lines.append(f"{sum(kept.values())} missing cell(s) kept as a value of their own: "
+                         + ", ".join(f"{c} {n}" for c, n in kept.items()))
         lines.append("metrics: " + ", ".join(f"{n}={v:.6g}" for n, v in self.metrics.items()))
         return "\n".join(lines)
 

@@ -183,7 +183,7 @@ def _check_missing(table, columns, args, text):
     """
     for column in columns:
         mask = missing_mask(table[column])
-        if not mask.any() or getattr(args, "missing", "error") in ("drop", "ignore"):
+        if not mask.any() or getattr(args, "missing", "error") in ("drop", "keep", "ignore"):
             continue
         row = int(np.flatnonzero(mask)[0])
         how = ("or pass --missing drop to drop such rows" if hasattr(args, "missing")
