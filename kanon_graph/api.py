@@ -168,7 +168,7 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
         or ``"auto"``: every candidate that fits the data (``optimal`` with
         a 2% suppression budget when every quasi-identifier has a
         hierarchy, ``mondrian``, ``sd``, ``mst``) runs on the table, or on a
-        seeded sample of 3,000 records, and the one with the lowest ARX Loss
+        seeded sample of 20,000 records, and the one with the lowest ARX Loss
         runs (see :mod:`kanon_graph._auto`). ``result.algorithm`` names it;
         ``result.stats["auto"]`` lists what was tried, with the measured
         loss and seconds of each. A warning says so when most
