@@ -213,10 +213,13 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
         medians of the quasi-identifiers; classes never cross shards and
         the release is verified as a whole (:mod:`kanon_graph.scale.sharding`).
     scheduler : None, str or distributed.Client
-        Where distributed work runs: the shards above as Dask tasks, and
-        ``rv-distributed``'s subsets. ``None`` runs shards in this process;
-        an address (``"tcp://host:8786"``) or a Client uses that cluster
-        (optional extra ``pip install "kanon_graph[dask]"``).
+        Where distributed work runs: a Dask table's partitions, the shards
+        above as Dask tasks, and ``rv-distributed``'s subsets. ``None``:
+        shards in this process, and a Dask table on the current Client (or
+        ``dask.config``'s), else on threads in this process; ``"local"``
+        starts a LocalCluster of worker processes; an address
+        (``"tcp://host:8786"``) or a Client uses that cluster (optional
+        extra ``pip install "kanon_graph[dask]"``).
     progress : None, bool or callable
         Report progress: ``True`` draws a tqdm bar on stderr, a callable is
         called as ``progress(done, total, text)`` with ``done`` rising to

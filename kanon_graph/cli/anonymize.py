@@ -57,7 +57,9 @@ def register(commands):
                       help="dask: read the input lazily (global algorithms) and write the "
                       "release partition by partition (needs kanon_graph[dask])")
     anon.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler "
-                      "(default: a LocalCluster); also shards and rv-distributed's subsets")
+                      "(tcp://host:8786), or 'local' to start a LocalCluster of worker "
+                      "processes (default: threads in this process); also shards and "
+                      "rv-distributed's subsets")
     anon.add_argument("--shard-size", type=int, metavar="N", help="largest shard of a local "
                       "algorithm (default 50000)")
     anon.add_argument("-o", "--output", required=True, metavar="OUT.csv",

@@ -42,7 +42,8 @@ def register(commands):
                     "files, row-aligned partition by partition, counted without collecting "
                     "the records (needs kanon_graph[dask])")
     ev.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler "
-                    "(tcp://host:8786) for --engine dask; default: a LocalCluster")
+                    "(tcp://host:8786) for --engine dask, or 'local' to start a "
+                    "LocalCluster of worker processes; default: threads in this process")
     ev.add_argument("-q", "--quiet", action="store_true", help="print nothing, no progress")
     ev.set_defaults(handler=run)
 
