@@ -101,7 +101,8 @@ _KNOWN_FILES = {
 _SAID: set[str] = set()
 
 
-def _read_known(note, rows, name, path, lines):
+def _read_known(note: str, rows: list[list[str]], name: str | None, path: Path,
+                lines: list[int]) -> Hierarchy:
     """Build a known published file's hierarchy; its known range warning said once."""
     from ..exceptions import HierarchyWarning
 
