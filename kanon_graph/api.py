@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ._auto import AUTO_LATTICE_LIMIT, measure, warn_if_collapsed
+from ._auto import AUTO_LATTICE_LIMIT, AUTO_SUPPRESSION, measure, warn_if_collapsed
 from ._progress import Reporter, reporter
 from .encoding import encode
 from .exceptions import PrivacyError, SchemaError
@@ -249,11 +249,19 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
             if missing == "keep":
                 raise ValueError("The 'missing' parameter of anonymize must be 'error' or "
                                  "'drop' on a Dask DataFrame. Got 'keep'.")
-            return _on_dask(anonymize, table, schema, "anonymize", scheduler, report, k,
-                            algorithm=algorithm, l=l, diversity=diversity, c=c, t=t,
-                            sensitive=sensitive, suppression=suppression,
-                            respect_boundaries=respect_boundaries, missing=missing,
-                            metrics=metrics, seed=seed, shard_size=shard_size, **options)
+            auto = algorithm == "auto"    # a Dask table takes global algorithms: optimal
+            if auto and suppression is None:
+                suppression = AUTO_SUPPRESSION
+            res = _on_dask(anonymize, table, schema, "anonymize", scheduler, report, k,
+                           algorithm="optimal" if auto else algorithm, l=l, diversity=diversity,
+                           c=c, t=t, sensitive=sensitive, suppression=suppression,
+                           respect_boundaries=respect_boundaries, missing=missing,
+                           metrics=metrics, seed=seed, shard_size=shard_size, **options)
+            if auto:
+                res.stats["auto"] = {"chose": "optimal", "tried": [], "reason": (
+                    f"a Dask table takes the global algorithms only; optimal with "
+                    f"suppression {suppression:g}")}
+            return res
         return _anonymize(table, schema, k, algorithm=algorithm, l=l, diversity=diversity, c=c,
                           t=t, sensitive=sensitive, suppression=suppression,
                           respect_boundaries=respect_boundaries, missing=missing,

@@ -62,3 +62,19 @@ def test_a_script_without_main_guard_starts_no_process(tmp_path):
                           timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "children 0 True" in done.stdout
+
+
+def test_default_algorithm_on_a_dask_table_is_the_global_optimum():
+    """algorithm='auto' (the default) on a Dask table used to fail ('Unknown algorithm')."""
+    import dask.dataframe as dd
+
+    import kanon_graph as kg
+
+    table, schema = kg.datasets.make_census(800, seed=2), kg.datasets.census_schema()
+    res = kg.anonymize(dd.from_pandas(table, npartitions=2), schema, k=5)
+    assert res.algorithm == "optimal" and "Dask table" in res.stats["auto"]["reason"]
+    alone = kg.anonymize(table, schema, k=5, algorithm="optimal", suppression=0.02)
+    assert res.levels == alone.levels and res.verification.holds
+    with pytest.raises(ValueError, match="'missing' parameter of anonymize must be 'error' or "
+                                         "'drop' on a Dask DataFrame"):
+        kg.anonymize(dd.from_pandas(table, npartitions=2), schema, k=5, missing="keep")
