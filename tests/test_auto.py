@@ -77,7 +77,8 @@ def test_auto_picks_local_over_a_collapsing_full_domain_release():
     n = 800
     table = pd.DataFrame({"zip": np.char.zfill(rng.integers(0, 99_999, n).astype(str), 5),
                           "age": rng.integers(18, 90, n), "sex": rng.choice(["F", "M"], n)})
-    hier = kg.hierarchy.suggest(table, kg.Schema(quasi_identifiers=["zip", "age", "sex"]))
+    made = kg.hierarchy.suggest(table, kg.Schema(quasi_identifiers=["zip", "age", "sex"]))
+    hier = {column: h for column, (h, _) in made.items()}
     schema = kg.Schema(quasi_identifiers=["zip", "age", "sex"], hierarchies=hier)
     res = kg.anonymize(table, schema, k=5)
     optimal = kg.anonymize(table, schema, k=5, algorithm="optimal")

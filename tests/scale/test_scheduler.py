@@ -21,15 +21,24 @@ def _workers(client):
 
 
 def test_default_runs_on_threads_in_this_process():
-    with client_for(None) as client:
-        workers = _workers(client)
-        assert len(workers) == 1
-        (address, info), = workers.items()
-        assert address.startswith("inproc://")          # no worker process
-        assert info["nthreads"] == (os.cpu_count() or 1)
-    with dask.config.set(scheduler="sync"):
-        with client_for(None) as client:
-            assert [w["nthreads"] for w in _workers(client).values()] == [1]
+    # in a fresh interpreter: the suite's session Client would be the current one here
+    script = (
+        "import os, dask\n"
+        "from kanon_graph.scale import client_for\n"
+        "with client_for(None) as client:\n"
+        "    workers = client.scheduler_info()['workers']\n"
+        "    assert len(workers) == 1, workers\n"
+        "    (address, info), = workers.items()\n"
+        "    assert address.startswith('inproc://'), address\n"
+        "    assert info['nthreads'] == (os.cpu_count() or 1), info\n"
+        "with dask.config.set(scheduler='sync'):\n"
+        "    with client_for(None) as client:\n"
+        "        threads = [w['nthreads'] for w in client.scheduler_info()['workers'].values()]\n"
+        "        assert threads == [1], threads\n"
+        "print('ok')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
 
 
 def test_a_current_client_is_used_and_left_open():
