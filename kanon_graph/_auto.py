@@ -188,6 +188,8 @@ def measure(data, model, *, seed, suppression=None, respect_boundaries=None, opt
     if best is None:
         reasons = "; ".join(f"{t['algorithm']}: {t['skipped']}" for t in tried)
         raise ValueError(f"algorithm='auto' found no algorithm that fits: {reasons}")
+    order = {n: i for i, n in enumerate(AUTO_CANDIDATES)}
+    tried.sort(key=lambda t: order.get(t["algorithm"], len(order)))     # candidate order
     loss, name, budget, partition = best
     where = "the table" if whole else f"a seeded sample of {AUTO_SAMPLE} of {data.n} records"
     losses = ", ".join(f"{t['algorithm']} {t['loss']:.4f}" for t in tried if "loss" in t)
