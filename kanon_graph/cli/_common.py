@@ -193,8 +193,10 @@ def _check_missing(table, columns, args, text):
         if not mask.any() or getattr(args, "missing", "error") in ("drop", "keep", "ignore"):
             continue
         row = int(np.flatnonzero(mask)[0])
-        how = ("or pass --missing drop to drop such rows" if hasattr(args, "missing")
-               else "('anonymize' and 'evaluate' can drop such rows, with --missing drop)")
+        how = ("or pass --missing drop to drop such rows (--missing keep keeps them, a "
+               "missing cell as a value of its own)" if hasattr(args, "missing")
+               else "('anonymize' and 'evaluate' can drop such rows with --missing drop, or "
+               "keep them with --missing keep)")
         raise DataProblem(
             f"{text.where(row)}: column {column!r} has a missing value "
             f"{text.frame[column].iloc[row]!r} ({int(mask.sum())} in the column; missing is "
