@@ -12,7 +12,7 @@ Quick start::
     print(res.summary())
 """
 
-import importlib
+import importlib as _importlib
 
 from . import hierarchy, metrics, privacy, recoding, registry
 from . import baselines  # noqa: F401  (registers the baseline algorithms)
@@ -41,7 +41,7 @@ _LAZY_SUBPACKAGES = ("datasets", "experiments", "io", "report", "risk", "scale",
 
 def __getattr__(name):
     if name in _LAZY_SUBPACKAGES:
-        module = importlib.import_module(f".{name}", __name__)
+        module = _importlib.import_module(f".{name}", __name__)
         globals()[name] = module
         return module
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,8 +10,14 @@ cell is a date and which cell is missing:
   when every present cell is a number without a leading zero: ``02139`` is a
   code, not a quantity;
 * a *date* is ISO 8601 (``1944-12-14``, ``1944-12-14T08:30``); a
-  ``datetime64`` column is a date column; a text column is one only when
-  declared (``Schema(dates=[...])``, ``--dates``);
+  ``datetime64`` column is a date column, and so is a text column whose every
+  present cell is an ISO date written with dashes (:func:`is_iso_date_column`);
+* a *code* column holds digit strings of one width, at least one with a
+  leading zero (ZIP ``02139``, ``007``): categorical, and generalized by
+  masking its trailing digits when no hierarchy is given
+  (:func:`is_code_column`);
+* a declared kind (``Schema(numeric=, dates=, categorical=)``, ``--dates``,
+  ``--categorical``) always wins over the inference;
 * a *missing* cell is what pandas calls missing (``NaN``, ``None``, ``NaT``):
   ``?``, ``NA`` or a blank cell are data unless the reader maps them.
 """
@@ -27,12 +33,14 @@ import pandas as pd
 
 __all__ = ["NUMBER", "parse_number", "is_number_text", "is_numeric_column",
            "is_text_column", "is_date_column", "parse_date", "date_text", "column_kind",
-           "missing_mask"]
+           "missing_mask", "is_iso_date_column", "is_code_column", "inferred_kind"]
 
 NUMBER = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$")
 _INTEGER = re.compile(r"^\s*[+-]?[0-9]+\s*$")
 _LEADING_ZERO = re.compile(r"^\s*[+-]?0[0-9]")
 _EPOCH = _dt.datetime(1970, 1, 1)
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$")
+_DIGITS = re.compile(r"^[0-9]+$")
 
 
 def parse_number(text):
@@ -81,12 +89,70 @@ def is_numeric_column(series):
                                       for u in uniques)
 
 
+def _text_uniques(series):
+    if not is_text_column(series):
+        return None
+    uniques = pd.unique(series.dropna())
+    if not len(uniques) or not all(isinstance(u, str) for u in uniques):
+        return None
+    return uniques
+
+
+def is_iso_date_column(series):
+    """Whether every present cell of a text column is an ISO date with dashes.
+
+    ``1944-12-14`` or ``1944-12-14T08:30``; the basic form ``19441214`` is a
+    number. A column with no present cell is not a date column.
+
+    >>> is_iso_date_column(pd.Series(["1944-12-14", None, "2001-02-28"]))
+    True
+    >>> is_iso_date_column(pd.Series(["1944-12-14", "2001-02-30"]))
+    False
+    """
+    uniques = _text_uniques(series)
+    return uniques is not None and all(
+        _ISO_DATE.match(u.strip()) and parse_date(u) is not None for u in uniques)
+
+
+def is_code_column(series):
+    """Whether a text column holds fixed-width digit codes with a leading zero.
+
+    Every present cell is digits only, all of one width (at least 2), and at
+    least one starts with ``0``: ``02139`` is a ZIP code, not the number 2139.
+
+    >>> is_code_column(pd.Series(["02139", "10001", None]))
+    True
+    >>> is_code_column(pd.Series(["2139", "10001"]))
+    False
+    """
+    uniques = _text_uniques(series)
+    if uniques is None or not all(_DIGITS.match(u) for u in uniques):
+        return False
+    widths = {len(u) for u in uniques}
+    return len(widths) == 1 and widths.pop() >= 2 and any(u[0] == "0" for u in uniques)
+
+
+def inferred_kind(series):
+    """The kind of an undeclared column, and whether it is a code column.
+
+    ``("date", False)`` for a ``datetime64`` or ISO date text column,
+    ``("numeric", False)`` for a numeric one (:func:`is_numeric_column`),
+    ``("categorical", True)`` for a code column (:func:`is_code_column`),
+    ``("categorical", False)`` otherwise.
+    """
+    if is_date_column(series) or is_iso_date_column(series):
+        return "date", False
+    if is_numeric_column(series):
+        return "numeric", False
+    return "categorical", is_code_column(series)
+
+
 def column_kind(schema, column, series):
     """``"numeric"``, ``"date"`` or ``"categorical"``: declared, else inferred.
 
     Declared kinds (``schema.numeric``, ``schema.dates``, ``schema.categorical``)
-    win; otherwise a ``datetime64`` column is a date, and a numeric one (see
-    :func:`is_numeric_column`) numeric.
+    win; otherwise a ``datetime64`` column or ISO date text is a date, and a
+    numeric one (see :func:`is_numeric_column`) numeric.
     """
     if column in schema.numeric:
         return "numeric"
@@ -94,9 +160,7 @@ def column_kind(schema, column, series):
         return "date"
     if column in schema.categorical:
         return "categorical"
-    if is_date_column(series):
-        return "date"
-    return "numeric" if is_numeric_column(series) else "categorical"
+    return inferred_kind(series)[0]
 
 
 def parse_date(value):

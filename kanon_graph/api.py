@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ._auto import AUTO_LATTICE_LIMIT, AUTO_LOCAL, choose_algorithm
+from ._auto import AUTO_LATTICE_LIMIT, AUTO_SUPPRESSION, measure, warn_if_collapsed
 from ._progress import Reporter, reporter
 from .encoding import encode
 from .exceptions import PrivacyError, SchemaError
@@ -43,8 +43,7 @@ if TYPE_CHECKING:
 Progress = Callable[[int, int, str], object]
 ProgressArg = Union[None, bool, Progress, Reporter]
 
-__all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation", "AUTO_LATTICE_LIMIT",
-           "AUTO_LOCAL", "choose_algorithm"]
+__all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation", "AUTO_LATTICE_LIMIT"]
 
 def _level_vector(levels: Sequence[int] | Mapping[str, int], data: EncodedTable,
                   where: str) -> tuple[int, ...]:
@@ -166,12 +165,14 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
         Every released equivalence class holds at least ``k`` records.
     algorithm : str, default "auto"
         A registered algorithm (:func:`kanon_graph.algorithms` lists them),
-        or ``"auto"``: ``optimal`` when every quasi-identifier has a
-        hierarchy and the lattice is small enough to search exactly
-        (:data:`AUTO_LATTICE_LIMIT` nodes), else ``mondrian``, the local
-        algorithm with the lowest loss on the project's benchmarks (see
-        :func:`choose_algorithm`). ``result.algorithm`` names the one that
-        ran, ``result.stats["auto"]`` says why.
+        or ``"auto"``: every candidate that fits the data (``optimal`` with
+        a 2% suppression budget when every quasi-identifier has a
+        hierarchy, ``mondrian``, ``sd``, ``mst``) runs on the table, or on a
+        seeded sample of 20,000 records, and the one with the lowest ARX Loss
+        runs (see :mod:`kanon_graph._auto`). ``result.algorithm`` names it;
+        ``result.stats["auto"]`` lists what was tried, with the measured
+        loss and seconds of each. A warning says so when most
+        quasi-identifiers of the chosen release are (almost) all ``*``.
     l : float, optional
         Required l-diversity of the sensitive attribute.
     diversity : {"distinct", "entropy", "recursive"}
@@ -191,8 +192,12 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
         ``supports_boundaries`` accept it; ``None`` keeps the algorithm's
         default. A release made within boundaries is checked to have no
         constraint violation.
-    missing : {"error", "drop"}
-        Rows with missing values: raise, or drop and count them.
+    missing : {"error", "drop", "keep"}
+        Rows with missing values: raise, drop and count them, or keep them:
+        a missing cell is then a value of its own (released as
+        ``(missing)``, or ``[20-29] or (missing)`` in a class that mixes it
+        with numbers), generalized like any other and counted in
+        ``result.stats["missing_kept"]`` (ARX's behaviour).
     metrics : list of str, optional
         Metrics to compute (default: every registered metric).
     seed : int or None, default 0
@@ -208,10 +213,13 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
         medians of the quasi-identifiers; classes never cross shards and
         the release is verified as a whole (:mod:`kanon_graph.scale.sharding`).
     scheduler : None, str or distributed.Client
-        Where distributed work runs: the shards above as Dask tasks, and
-        ``rv-distributed``'s subsets. ``None`` runs shards in this process;
-        an address (``"tcp://host:8786"``) or a Client uses that cluster
-        (optional extra ``pip install "kanon_graph[dask]"``).
+        Where distributed work runs: a Dask table's partitions, the shards
+        above as Dask tasks, and ``rv-distributed``'s subsets. ``None``:
+        shards in this process, and a Dask table on the current Client (or
+        ``dask.config``'s), else on threads in this process; ``"local"``
+        starts a LocalCluster of worker processes; an address
+        (``"tcp://host:8786"``) or a Client uses that cluster (optional
+        extra ``pip install "kanon_graph[dask]"``).
     progress : None, bool or callable
         Report progress: ``True`` draws a tqdm bar on stderr, a callable is
         called as ``progress(done, total, text)`` with ``done`` rising to
@@ -238,11 +246,22 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
     """
     with reporter(progress, "anonymize") as report:
         if is_dask_frame(table):
-            return _on_dask(anonymize, table, schema, "anonymize", scheduler, report, k,
-                            algorithm=algorithm, l=l, diversity=diversity, c=c, t=t,
-                            sensitive=sensitive, suppression=suppression,
-                            respect_boundaries=respect_boundaries, missing=missing,
-                            metrics=metrics, seed=seed, shard_size=shard_size, **options)
+            if missing == "keep":
+                raise ValueError("The 'missing' parameter of anonymize must be 'error' or "
+                                 "'drop' on a Dask DataFrame. Got 'keep'.")
+            auto = algorithm == "auto"    # a Dask table takes global algorithms: optimal
+            if auto and suppression is None:
+                suppression = AUTO_SUPPRESSION
+            res = _on_dask(anonymize, table, schema, "anonymize", scheduler, report, k,
+                           algorithm="optimal" if auto else algorithm, l=l, diversity=diversity,
+                           c=c, t=t, sensitive=sensitive, suppression=suppression,
+                           respect_boundaries=respect_boundaries, missing=missing,
+                           metrics=metrics, seed=seed, shard_size=shard_size, **options)
+            if auto:
+                res.stats["auto"] = {"chose": "optimal", "tried": [], "reason": (
+                    f"a Dask table takes the global algorithms only; optimal with "
+                    f"suppression {suppression:g}")}
+            return res
         return _anonymize(table, schema, k, algorithm=algorithm, l=l, diversity=diversity, c=c,
                           t=t, sensitive=sensitive, suppression=suppression,
                           respect_boundaries=respect_boundaries, missing=missing,
@@ -264,12 +283,20 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
         info = get_algorithm(algorithm)
         _check_options(info, options)
     suppression = _check_fraction(suppression, "suppression", "anonymize")
+    if shard_size is not None:
+        shard_size = _check_int(shard_size, "shard_size", "anonymize", 1, 2**62)
     data = encode(table, schema, missing=missing, where="anonymize")
-    if auto:
-        algorithm, why = choose_algorithm(data)
-        info = get_algorithm(algorithm)
-        _check_options(info, options)
     model = _model(k, l, diversity, c, t, sensitive, data.n, "anonymize").bind(data)
+    seed = _check_seed(seed)
+    choice = None
+    if auto:                    # try the candidates that fit, keep the lowest loss (_auto.py)
+        choice = measure(data, model, seed=seed, suppression=suppression,
+                         respect_boundaries=respect_boundaries, options=options,
+                         shard_size=shard_size, scheduler=scheduler)
+        algorithm, suppression = choice.algorithm, choice.suppression
+        info = get_algorithm(algorithm)
+        options = {n: v for n, v in options.items() if n in info.options()
+                   or info.accepts_any_option()}
     _check_reachable(model, data, suppression, info, bool(respect_boundaries))
     if info.needs_hierarchies:
         lacking = [a.name for a in data.attributes if a.hierarchy is None]
@@ -286,18 +313,13 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
                                  f"boundaries; algorithms that can: {able}")
         else:
             options["respect_boundaries"] = bool(respect_boundaries)
-    if seed is None:            # randomness asked for: draw a seed, and record it below
-        seed = int(cast(int, np.random.SeedSequence().entropy))  # a fresh draw is an int
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"The 'seed' parameter of anonymize must be a non-negative integer "
-                         f"or None. Got {seed!r}.")
-    seed = int(seed)
     rng = np.random.default_rng(seed)
-    if shard_size is not None:
-        shard_size = _check_int(shard_size, "shard_size", "anonymize", 1, 2**62)
-    partition = run_algorithm(info, data, model, rng=rng, suppression=suppression,
-                              options=options, shard_size=shard_size, scheduler=scheduler,
-                              progress=progress)
+    if choice is not None and choice.partition is not None:
+        partition = choice.partition          # the winning trial ran on the whole table
+    else:
+        partition = run_algorithm(info, data, model, rng=rng, suppression=suppression,
+                                  options=options, shard_size=shard_size, scheduler=scheduler,
+                                  progress=progress)
     if not isinstance(partition, Partition):
         raise PrivacyError(f"algorithm {algorithm!r} returned {type(partition).__name__}, "
                            f"not a kg.Partition")
@@ -314,8 +336,11 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
         raise PrivacyError(f"algorithm {algorithm!r} suppressed {release.suppressed} records, "
                            f"more than the allowed {suppression:.2%} of {data.n}")
     stats = dict(partition.stats, seed=seed)
-    if auto:
-        stats["auto"] = f"chose {algorithm}: {why}"
+    if data.missing_kept:
+        stats["missing_kept"] = dict(data.missing_kept)
+    if choice is not None:
+        stats["auto"] = dict(choice.stats)
+        warn_if_collapsed(release, stats["auto"], model.k)
     result = _result(data, release, verification, algorithm=algorithm, k=model.k,
                      metrics=metrics, stats=stats, table=table_out)
     if respect_boundaries or partition.capped:
@@ -325,6 +350,16 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
                                f"beyond their MAGVal, e.g. {broken[0]}; it is not returned")
     stats["seconds"] = time.perf_counter() - started
     return result
+
+
+def _check_seed(seed: int | None) -> int:
+    """``seed`` as a non-negative int; ``None`` draws one from the OS's entropy."""
+    if seed is None:            # randomness asked for: draw a seed, and record it
+        seed = int(cast(int, np.random.SeedSequence().entropy))  # a fresh draw is an int
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"The 'seed' parameter of anonymize must be a non-negative integer "
+                         f"or None. Got {seed!r}.")
+    return int(seed)
 
 
 def _check_options(info: AlgorithmInfo, options: dict[str, Any]) -> None:

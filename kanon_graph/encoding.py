@@ -15,18 +15,22 @@ use the same rule).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from ._cells import (column_kind, date_days, date_text, is_text_column, missing_mask,
-                     parse_date, parse_number)
-from .exceptions import DataError
-from .hierarchy import Hierarchy
+from ._cells import column_kind, is_code_column, is_text_column, missing_mask
+from ._encode_cells import _date_cells, _factorize, _numeric_cells
+from .exceptions import DataError, InferenceWarning
+from .hierarchy import Hierarchy, masking
 from .schema import Schema
 
-__all__ = ["EncodedAttribute", "EncodedTable", "encode"]
+__all__ = ["EncodedAttribute", "EncodedTable", "encode", "MISSING"]
+
+#: The released text of a missing cell kept as a value (``missing="keep"``).
+MISSING = "(missing)"
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,12 @@ class EncodedAttribute:
         for dates).
     date : bool
         Whether the attribute is a date (released as ``[first, last]``).
+    missing_code : int or None
+        With ``missing="keep"``, the code of the missing value
+        (:data:`MISSING`), when the column has one. A numeric or date
+        attribute without a hierarchy gives it code 0 and a value below the
+        smallest present one; with a hierarchy it is a leaf of its own
+        directly under the root.
     """
 
     name: str
@@ -57,6 +67,7 @@ class EncodedAttribute:
     domain: list
     values: np.ndarray | None = None
     date: bool = False
+    missing_code: int | None = None
 
     @property
     def height(self):
@@ -116,6 +127,9 @@ class EncodedTable:
         Index label and position in the input table of every kept row.
     dropped : int
         Rows removed for missing values (only with ``missing="drop"``).
+    missing_kept : dict of str to int
+        Missing cells kept as a value of their own, per column (only with
+        ``missing="keep"``).
     """
 
     table: pd.DataFrame
@@ -127,6 +141,7 @@ class EncodedTable:
     positions: np.ndarray | None = None
     dropped: int = 0
     sensitive_kinds: dict = field(default_factory=dict)
+    missing_kept: dict = field(default_factory=dict)
 
     @property
     def n(self):
@@ -188,12 +203,14 @@ def encode(table, schema, *, missing="error", where="anonymize"):
     ----------
     table : DataFrame
     schema : Schema
-    missing : {"error", "drop"}
+    missing : {"error", "drop", "keep"}
         What to do with rows that have a missing value (what pandas calls
         missing: ``NaN``, ``None``, ``NaT``) in a quasi-identifier or
-        sensitive column: raise, or drop them and count them in
-        ``EncodedTable.dropped``. Any other cell, ``?`` or a blank included,
-        is a value.
+        sensitive column: raise, drop them and count them in
+        ``EncodedTable.dropped``, or keep them: a missing cell is then a
+        value of its own, :data:`MISSING`, generalized like any other and
+        counted in ``EncodedTable.missing_kept``. Any other cell, ``?`` or
+        a blank included, is a value.
     where : str
         The public function to name in error messages.
 
@@ -205,23 +222,28 @@ def encode(table, schema, *, missing="error", where="anonymize"):
         raise DataError(f"{where}: the table must be a pandas DataFrame, got {type(table).__name__}")
     if not isinstance(schema, Schema):
         raise DataError(f"{where}: the schema must be a kg.Schema, got {type(schema).__name__}")
-    if missing not in ("error", "drop"):
-        raise DataError(
-            f"The 'missing' parameter of {where} must be 'error' or 'drop'. Got {missing!r}."
-        )
+    if missing not in ("error", "drop", "keep"):
+        raise DataError(f"The 'missing' parameter of {where} must be 'error', 'drop' or "
+                        f"'keep'. Got {missing!r}.")
     schema.check_table(table, where=where)
     if len(table) == 0:
         raise DataError(f"{where}: the table is empty (no rows)")
     checked = list(schema.quasi_identifiers) + list(schema.sensitive)
     bad = np.zeros(len(table), dtype=bool)
+    kept = {}
     for column in checked:
         mask = missing_mask(table[column])
         if mask.any() and missing == "error":
             row = int(np.flatnonzero(mask)[0])
             raise DataError(
                 f"{where}: column {column!r} has {int(mask.sum())} missing value(s) "
-                f"(first at row {table.index[row]!r}); clean them or pass missing='drop'"
+                f"(first at row {table.index[row]!r}); clean them, or pass missing='drop' "
+                f"or missing='keep'"
             )
+        if missing == "keep":
+            if mask.any():
+                kept[column] = mask
+            continue
         bad |= mask
     dropped = int(bad.sum())
     row_labels = table.index.to_numpy()[~bad]
@@ -232,10 +254,27 @@ def encode(table, schema, *, missing="error", where="anonymize"):
 
     attributes = []
     for column in schema.quasi_identifiers:
-        attributes.append(_encode_attribute(table[column], column, schema, where))
+        if column in kept:
+            attributes.append(_keep_missing(table[column], kept[column], column, schema, where))
+        else:
+            attributes.append(_encode_attribute(table[column], column, schema, where))
     sensitive, sensitive_domain, sensitive_kinds = {}, {}, {}
     for column in schema.sensitive:
         kind = column_kind(schema, column, table[column])
+        if column in kept:                     # the missing value first: code 0
+            mask = kept[column]
+            present = table[column][~mask].reset_index(drop=True)
+            if kind == "numeric":
+                inner, texts, _ = _numeric_cells(present, column, where)
+            elif kind == "date":
+                inner, texts, _ = _date_cells(present, column, where)
+            else:
+                texts, inner = _factorize(present)
+            codes = np.zeros(len(mask), dtype=np.int64)
+            codes[~mask] = inner + 1
+            sensitive[column], sensitive_domain[column] = codes, [MISSING] + list(texts)
+            sensitive_kinds[column] = kind
+            continue
         if kind == "numeric":
             codes, texts, _ = _numeric_cells(table[column], column, where)
         elif kind == "date":
@@ -247,84 +286,70 @@ def encode(table, schema, *, missing="error", where="anonymize"):
         sensitive_kinds[column] = kind
     return EncodedTable(table=table, schema=schema, attributes=attributes, sensitive=sensitive,
                         sensitive_domain=sensitive_domain, sensitive_kinds=sensitive_kinds,
-                        row_labels=row_labels, positions=positions, dropped=dropped)
+                        row_labels=row_labels, positions=positions, dropped=dropped,
+                        missing_kept={c: int(m.sum()) for c, m in kept.items()})
 
 
-def _factorize(series):
-    codes, uniques = pd.factorize(series, sort=True)
-    return list(uniques), codes.astype(np.int64)
+def _missing_leaf(hierarchy):
+    """``hierarchy`` with a leaf :data:`MISSING` of its own under the root (if it lacks one)."""
+    if MISSING in hierarchy.leaf_labels:
+        return hierarchy
+    rows = hierarchy.to_rows()
+    rows.append([MISSING] * hierarchy.height + [rows[0][-1]])
+    return Hierarchy(rows, name=hierarchy.name, source=hierarchy.source)
 
 
-def _number_text(value):
-    """Shortest text that reads back as ``value``: ints as ints, exactly."""
-    if isinstance(value, (int, np.integer)):
-        return str(int(value))
-    value = float(value)
-    if value.is_integer() and abs(value) < 2**53:
-        return str(int(value))
-    return repr(value)
+def _keep_missing(series, mask, column, schema, where):
+    """A quasi-identifier whose missing cells (``mask``) are a value of their own."""
+    present = _encode_attribute(series[~mask].reset_index(drop=True), column, schema, where)
+    n = len(series)
+    values = None
+    if present.values is not None:             # a value just below the smallest present one
+        lo, hi = float(np.min(present.values)), float(np.max(present.values))
+        values = np.empty(n)
+        values[~mask] = present.values
+        values[mask] = lo - (0.1 * (hi - lo) if hi > lo else 1.0)
+    codes = np.empty(n, dtype=np.int64)
+    if present.hierarchy is not None:
+        hierarchy = _missing_leaf(present.hierarchy)
+        leaf = int(hierarchy.encode(np.asarray([MISSING], dtype=object))[0])
+        codes[~mask] = present.codes             # old leaves keep their index: MISSING is last
+        codes[mask] = leaf
+        return EncodedAttribute(column, present.kind, codes, hierarchy, hierarchy.leaf_labels,
+                                values, present.date, leaf)
+    if present.values is not None:             # numeric / date: MISSING first, below every value
+        codes[~mask] = present.codes + 1
+        codes[mask] = 0
+        return EncodedAttribute(column, present.kind, codes, None,
+                                [MISSING] + list(present.domain), values, present.date, 0)
+    codes[~mask] = present.codes
+    codes[mask] = len(present.domain)
+    return EncodedAttribute(column, present.kind, codes, None,
+                            list(present.domain) + [MISSING], None, False, len(present.domain))
 
 
-def _numeric_cells(series, column, where):
-    """Per row, the code of its text; per code, its text and exact number.
+def _inferred(distinct, column, kind, hierarchy, where):
+    """Say what was inferred of an undeclared column; a code column's masking hierarchy.
 
-    Codes follow the numeric order (ties between texts of one number, such
-    as ``1.5`` and ``1.50``, by text), so the smallest code of a class is its
-    smallest value. Integers are compared as Python ints, never through
-    float, so ``2**53 + 1`` and ``2**53`` stay distinct and ordered.
+    ISO date text becomes a date, digit codes with leading zeros are masked
+    from the right when no hierarchy is given (:mod:`kanon_graph._cells`).
+    Each inference is one :class:`~kanon_graph.exceptions.InferenceWarning`.
     """
-    inverse, uniques = pd.factorize(series)
-    is_text = is_text_column(series)
-    pairs = []
-    for position, u in enumerate(uniques):
-        if isinstance(u, str):
-            number = parse_number(u)
-            if number is None:
-                row = series.index[int(np.flatnonzero(inverse == position)[0])]
-                raise DataError(
-                    f"{where}: numeric column {column!r} holds text {u!r} (row {row!r}) "
-                    f"that is not a number; declare it categorical=[{column!r}] or clean it"
-                )
-            pairs.append((number, u))
-        elif isinstance(u, (bool, np.bool_)) or not isinstance(u, (int, float, np.number)):
-            row = series.index[int(np.flatnonzero(inverse == position)[0])]
-            raise DataError(f"{where}: numeric column {column!r} holds {u!r} (row {row!r}), "
-                            f"which is not a number")
-        else:
-            number = int(u) if isinstance(u, (int, np.integer)) else float(u)
-            pairs.append((number, _number_text(number) if not is_text else str(u)))
-    order = sorted(range(len(pairs)), key=lambda i: (pairs[i][0], pairs[i][1]))
-    rank = np.empty(len(pairs), dtype=np.int64)
-    rank[order] = np.arange(len(pairs))
-    texts = [pairs[i][1] for i in order]
-    numbers = np.array([float(pairs[i][0]) for i in order], dtype=float)
-    codes = rank[inverse]
-    return codes, texts, numbers
-
-
-def _date_cells(series, column, where):
-    """Per row, the code of its date; per code, its text and its day number.
-
-    Codes follow the dates' order (ties between texts of one instant by
-    text). A text cell keeps its own text; a ``datetime64`` or date object
-    is written ``YYYY-MM-DD`` (with the time when it is not midnight).
-    """
-    inverse, uniques = pd.factorize(series)
-    triples = []
-    for position, u in enumerate(uniques):
-        when = parse_date(u)
-        if when is None:
-            row = series.index[int(np.flatnonzero(inverse == position)[0])]
-            raise DataError(
-                f"{where}: date column {column!r} holds {u!r} (row {row!r}), which is not an "
-                f"ISO 8601 date (YYYY-MM-DD); clean it, or do not declare the column a date")
-        triples.append((when, u if isinstance(u, str) else date_text(when)))
-    order = sorted(range(len(triples)), key=lambda i: triples[i])
-    rank = np.empty(len(triples), dtype=np.int64)
-    rank[order] = np.arange(len(triples))
-    texts = [triples[i][1] for i in order]
-    days = np.array([date_days(triples[i][0]) for i in order], dtype=float)
-    return rank[inverse], texts, days
+    if kind == "date" and is_text_column(distinct):
+        warnings.warn(f"{where}: column {column!r} holds ISO 8601 date text: taken as a date "
+                      f"(measured in days, released as date intervals); declare it "
+                      f"categorical (Schema(categorical=[{column!r}]), --categorical "
+                      f"{column}) to keep it as text", InferenceWarning, stacklevel=4)
+    elif kind == "categorical" and hierarchy is None and is_code_column(distinct):
+        texts = sorted(str(v) for v in distinct.dropna())
+        hierarchy = masking(texts, name=column)
+        example = " -> ".join(hierarchy.ancestors(texts[0]))
+        warnings.warn(f"{where}: column {column!r} holds digit codes with leading zeros: "
+                      f"generalized by masking trailing digits ({example}); declare it "
+                      f"categorical (Schema(categorical=[{column!r}]), --categorical "
+                      f"{column}) to release sets of codes instead, or give a hierarchy",
+                      InferenceWarning, stacklevel=4)
+    return hierarchy
 
 
 def _encode_attribute(series, column, schema, where):
@@ -335,6 +360,9 @@ def _encode_attribute(series, column, schema, where):
     first[inverse[::-1]] = np.arange(len(series) - 1, -1, -1)
     kind = column_kind(schema, column, series.iloc[first])
     hierarchy = schema.hierarchy(column)
+    declared = column in schema.numeric or column in schema.dates or column in schema.categorical
+    if not declared:
+        hierarchy = _inferred(series.iloc[first], column, kind, hierarchy, where)
     if kind == "date":
         codes, texts, days = _date_cells(series, column, where)
         if hierarchy is not None:

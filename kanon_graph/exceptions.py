@@ -5,7 +5,8 @@ Every error a user can trigger with bad input is a subclass of ``ValueError``
 the parameter, attribute, file, line or value at fault.
 """
 
-__all__ = ["HierarchyError", "HierarchyWarning", "SchemaError", "DataError", "PrivacyError"]
+__all__ = ["HierarchyError", "HierarchyWarning", "InferenceWarning", "SchemaError", "DataError",
+           "PrivacyError"]
 
 
 class HierarchyError(ValueError):
@@ -15,6 +16,13 @@ class HierarchyError(ValueError):
 class HierarchyWarning(UserWarning):
     """A hierarchy works but would publish something untrue, e.g. a range label
     (``35-39``) over a value outside it (40)."""
+
+
+class InferenceWarning(UserWarning):
+    """A column's kind was inferred from its cells in a way that changes the
+    release: ISO date text taken as a date, digit codes with leading zeros
+    generalized by masking. Declaring the kind (``Schema(dates=...)``,
+    ``Schema(categorical=...)``) silences it."""
 
 
 class SchemaError(ValueError):

@@ -89,7 +89,8 @@ class AnonymizationResult:
         sizes = np.array([len(c) for c in self.classes or []])  # None: a Dask release
         lines = [f"algorithm {self.algorithm}, k={self.k}: {self.verification.describe()}"]
         if self.stats.get("auto"):                       # algorithm="auto" said why
-            lines.append(f"auto {self.stats['auto']}")
+            auto = self.stats["auto"]
+            lines.append(f"auto chose {auto['chose']}: {auto['reason']}")
         if sizes.size:
             lines.append(f"{len(sizes)} equivalence classes, sizes min {sizes.min()}, "
                          f"median {np.median(sizes):g}, max {sizes.max()}")
@@ -99,6 +100,10 @@ class AnonymizationResult:
             lines.append(f"{self.dropped} row{'' if self.dropped == 1 else 's'} with a "
                          f"missing value {'was' if self.dropped == 1 else 'were'} dropped "
                          f"before anonymizing")
+        kept = self.stats.get("missing_kept")
+        if kept:
+            lines.append(f"{sum(kept.values())} missing cell(s) kept as a value of their own: "
+                         + ", ".join(f"{c} {n}" for c, n in kept.items()))
         lines.append("metrics: " + ", ".join(f"{n}={v:.6g}" for n, v in self.metrics.items()))
         return "\n".join(lines)
 

@@ -14,11 +14,14 @@ Each column has a *role*:
 
 and a *kind*, ``numeric``, ``date`` or ``categorical``, inferred from the
 column unless given (a numeric dtype or text that is all plain numbers is
-numeric, a ``datetime64`` dtype is a date; ISO date *text* is a date only
-when declared in ``dates``). A quasi-identifier may have a
+numeric; a ``datetime64`` dtype or text that is all ISO dates such as
+``1944-12-14`` is a date; digit codes of one width with a leading zero, such
+as ZIP ``02139``, are categorical codes). A quasi-identifier may have a
 :class:`~kanon_graph.Hierarchy`; one without falls back to the
 hierarchy-free definitions (numeric ranges ``[min-max]``, date intervals
-``[1944-12-14, 2008-01-10]``, categorical value sets ``{a,b}``).
+``[1944-12-14, 2008-01-10]``, codes masked from the right ``0213*``,
+categorical value sets ``{a,b}``). Declaring a column in ``numeric``,
+``dates`` or ``categorical`` overrides the inference.
 """
 
 from __future__ import annotations
@@ -73,11 +76,14 @@ class Schema:
         Hierarchies by column; entries for columns that are not
         quasi-identifiers are ignored.
     numeric, categorical : list of str, optional
-        Override the kind inferred from the column.
+        Override the kind inferred from the column; ``categorical`` also
+        keeps ISO date text as text and zero-padded codes as plain values
+        (released as sets ``{02139,02141}`` without a hierarchy).
     dates : list of str, optional
-        Date columns: ``datetime64`` columns are dates anyway; list text
-        columns of ISO 8601 dates (``1944-12-14``) here. A date is measured
-        in days and released, without a hierarchy, as a closed interval
+        Date columns: ``datetime64`` columns and text columns of ISO 8601
+        dates (``1944-12-14``) are dates anyway; list a column here to make
+        any cell that is no ISO date an error. A date is measured in days
+        and released, without a hierarchy, as a closed interval
         ``[1944-12-14, 2008-01-10]``.
 
     Examples

@@ -44,7 +44,7 @@ def test_anonymize_result_is_frozen(table, schema):
 
 
 def test_released_values_cover_originals(table, schema):
-    res = kg.anonymize(table, schema, k=3)
+    res = kg.anonymize(table, schema, k=3, algorithm="optimal")
     hier = schema.hierarchies
     released = set(np.concatenate(res.classes).tolist())
     for row in released:

@@ -1,35 +1,90 @@
-"""algorithm="auto", the default (issue 16 item 3): which one ran, and why."""
+"""algorithm="auto", the default: measured trials, the lowest loss wins (issues 16, 23)."""
 
+import warnings
+
+import numpy as np
 import pandas as pd
+import pytest
 
 import kanon_graph as kg
-from kanon_graph.api import AUTO_LATTICE_LIMIT, choose_algorithm
+from kanon_graph import _auto
 from kanon_graph.cli import main
+from kanon_graph.metrics import arx_loss
 
 
-def test_auto_searches_a_small_lattice_exactly():
+def _losses(res):
+    return {t["algorithm"]: t["loss"] for t in res.stats["auto"]["tried"] if "loss" in t}
+
+
+def test_auto_tries_every_fitting_candidate_and_keeps_the_lowest_loss():
     table, schema = kg.datasets.paper_003_table(), kg.datasets.paper_003_schema()
     res = kg.anonymize(table, schema, k=3)
-    assert res.algorithm == "optimal" and res.levels is not None
-    assert "chose optimal" in res.stats["auto"] and "lattice has" in res.stats["auto"]
-    assert "auto chose optimal" in res.summary()
-    exact = kg.anonymize(table, schema, k=3, algorithm="optimal")
-    assert res.levels == exact.levels and res.metrics == exact.metrics
+    losses = _losses(res)
+    assert set(losses) == {"optimal", "mondrian", "sd", "mst"}
+    assert res.algorithm == min(losses, key=losses.get)
+    # the trials ran on the whole (small) table: the released loss is the trial's
+    assert res.metrics["loss"] == pytest.approx(losses[res.algorithm], abs=1e-6)
+    for name, loss in losses.items():            # one formula: what each algorithm alone gets
+        opt = {"suppression": _auto.AUTO_SUPPRESSION} if name == "optimal" else {}
+        alone = kg.anonymize(table, schema, k=3, algorithm=name, **opt)
+        assert alone.metrics["loss"] == pytest.approx(loss, abs=1e-6), name
+    assert all(t["seconds"] >= 0 for t in res.stats["auto"]["tried"] if "loss" in t)
+    assert "auto chose" in res.summary()
 
 
-def test_auto_goes_local_without_hierarchies_or_with_a_large_lattice():
+def test_auto_skips_what_does_not_fit_and_says_why():
     table = kg.datasets.paper_003_table()
-    res = kg.anonymize(table, kg.Schema(quasi_identifiers=["age", "zip"]), k=3)
-    assert res.algorithm == "mondrian" and "no hierarchy for ['age', 'zip']" in res.stats["auto"]
+    res = kg.anonymize(table, kg.Schema(quasi_identifiers=["age", "zip"],
+                                        categorical=["zip"]), k=3)
+    skipped = {t["algorithm"]: t["skipped"] for t in res.stats["auto"]["tried"]
+               if "skipped" in t}
+    assert "needs a hierarchy" in skipped["optimal"]
+    assert res.algorithm in {"mondrian", "sd", "mst"}
     census, schema = kg.datasets.make_census(300, seed=1), kg.datasets.census_schema()
-    data = kg.encode(census, schema)
-    nodes = 1
-    for a in data.attributes:
-        nodes *= a.height + 1
-    assert nodes > AUTO_LATTICE_LIMIT
-    name, why = choose_algorithm(data)
-    assert name == "mondrian" and f"{nodes} nodes" in why
-    assert "auto" not in kg.anonymize(census, schema, k=5, algorithm="mondrian").stats
+    runnable, skipped = _auto.candidates(kg.encode(census, schema))
+    assert "optimal" not in dict(runnable) and "nodes" in dict(skipped)["optimal"]
+
+
+def test_auto_samples_a_large_table_reproducibly(monkeypatch):
+    monkeypatch.setattr(_auto, "AUTO_SAMPLE", 400)
+    census, schema = kg.datasets.make_census(1500, seed=3), kg.datasets.census_schema()
+    schema = kg.Schema(quasi_identifiers=["age", "sex", "race"], hierarchies={
+        a: schema.hierarchy(a) for a in ("age", "sex", "race")})
+    one = kg.anonymize(census, schema, k=5)
+    two = kg.anonymize(census, schema, k=5)
+    assert one.stats["auto"]["rows"] == 400 and "sample of 400 of 1500" in one.stats["auto"]["reason"]
+    assert _losses(one) == _losses(two) and one.algorithm == two.algorithm
+    assert one.table.equals(two.table) and one.verification.holds
+    other = kg.anonymize(census, schema, k=5, seed=7)
+    assert other.stats["seed"] == 7 and other.verification.holds
+
+
+def test_auto_warns_when_most_quasi_identifiers_collapse():
+    table = kg.datasets.paper_003_table()
+    schema = kg.datasets.paper_003_schema()
+    with pytest.warns(UserWarning, match="generalizes .* to \\(almost\\) nothing"):
+        res = kg.anonymize(table, schema, k=len(table))
+    assert len(res.stats["auto"]["collapsed"]) * 2 > len(schema.quasi_identifiers)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fine = kg.anonymize(table, schema, k=2)
+    assert len(fine.stats["auto"]["collapsed"]) * 2 <= len(schema.quasi_identifiers)
+
+
+def test_auto_picks_local_over_a_collapsing_full_domain_release():
+    """Issue 23 item 2: optimal without suppression put three QIs at the root."""
+    rng = np.random.default_rng(0)
+    n = 800
+    table = pd.DataFrame({"zip": np.char.zfill(rng.integers(0, 99_999, n).astype(str), 5),
+                          "age": rng.integers(18, 90, n), "sex": rng.choice(["F", "M"], n)})
+    made = kg.hierarchy.suggest(table, kg.Schema(quasi_identifiers=["zip", "age", "sex"]))
+    hier = {column: h for column, (h, _) in made.items()}
+    schema = kg.Schema(quasi_identifiers=["zip", "age", "sex"], hierarchies=hier)
+    res = kg.anonymize(table, schema, k=5)
+    optimal = kg.anonymize(table, schema, k=5, algorithm="optimal")
+    assert res.metrics["loss"] <= optimal.metrics["loss"]
+    assert res.metrics["loss"] == pytest.approx(min(_losses(res).values()), abs=1e-6)
+    assert arx_loss(res.release) == pytest.approx(res.metrics["loss"])
 
 
 def test_cli_default_is_auto_and_says_why(tmp_path, capsys):
@@ -38,9 +93,11 @@ def test_cli_default_is_auto_and_says_why(tmp_path, capsys):
     assert main(["anonymize", str(tmp_path / "t.csv"), "--qi", "age,zip", "-k", "3",
                  "-o", str(tmp_path / "o.csv"), "--report", str(tmp_path / "r.json")]) == 0
     printed = capsys.readouterr().out
-    assert "algorithm mondrian" in printed and "auto chose mondrian: no hierarchy" in printed
     report = pd.read_json(tmp_path / "r.json", typ="series")
-    assert report["algorithm"] == "mondrian" and report["parameters"]["algorithm"] == "auto"
-    assert "chose mondrian" in report["stats"]["auto"]
+    chose = report["stats"]["auto"]["chose"]
+    assert f"algorithm {chose}" in printed and f"auto chose {chose}: lowest ARX loss" in printed
+    assert report["algorithm"] == chose and report["parameters"]["algorithm"] == "auto"
+    assert [t["algorithm"] for t in report["stats"]["auto"]["tried"]] == list(
+        _auto.AUTO_CANDIDATES)
     assert main(["demo", "-n", "300"]) == 0
     assert "algorithm auto chose" in capsys.readouterr().out

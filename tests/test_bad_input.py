@@ -93,8 +93,8 @@ def test_missing_drop_counts_rows(table, schema):
     covered = sorted(np.concatenate(res.classes + [res.suppressed_rows]).tolist())
     assert covered == [0, 1, 2, 4, 5, 7, 8, 9]
     assert list(res.table.index) == [0, 1, 2, 4, 5, 7, 8, 9]
-    with pytest.raises(ValueError, match="'missing' parameter of anonymize must be 'error' or "
-                                         "'drop'. Got 'skip'."):
+    with pytest.raises(ValueError, match="'missing' parameter of anonymize must be 'error', "
+                                         "'drop' or 'keep'. Got 'skip'."):
         kg.anonymize(table, schema, k=2, missing="skip")
 
 

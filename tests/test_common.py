@@ -282,3 +282,59 @@ def test_bad_seed_is_refused(seed):
     with pytest.raises(ValueError, match=r"The 'seed' parameter of anonymize must be a "
                                          r"non-negative integer or None\. Got "):
         kg.anonymize(random_table(20, 0), random_schema(), k=2, algorithm="k-member", seed=seed)
+
+
+def _with_gaps(table, seed, share=0.06):
+    """``table`` with about ``share`` of its quasi-identifier / sensitive cells missing."""
+    rng = np.random.default_rng(seed)
+    table = table.astype({"age": float})
+    for column in ("age", "zip", "sex", "job", "disease"):
+        table.loc[rng.random(len(table)) < share, column] = None
+    return table
+
+
+def _covers_missing(released):
+    """Whether a released cell stands for a missing original (missing='keep')."""
+    gap = kg.encoding.MISSING
+    return (released in (gap, "*") or released.endswith(f" or {gap}")
+            or (released.startswith("{") and gap in released[1:-1].split(",")))
+
+
+KEEP_CASES = [(name, True) for name in kg.algorithms()] + [
+    (name, False) for name in kg.algorithms()
+    if not kg.registry.get_algorithm(name).needs_hierarchies]
+
+
+@pytest.mark.parametrize("name, hierarchies", KEEP_CASES,
+                         ids=[f"{n}-{'hierarchies' if h else 'free'}" for n, h in KEEP_CASES])
+def test_missing_keep_releases_every_row(name, hierarchies):
+    """missing='keep' (issue 23): a missing cell is a value, generalized like any other."""
+    table, k = _with_gaps(random_table(160, 9), 9), 4
+    schema = random_schema(with_hierarchies=hierarchies)
+    res = kg.anonymize(table, schema, k=k, algorithm=name, missing="keep", seed=3)
+    assert len(res.table) == len(table) and res.dropped == 0
+    assert res.verification.holds and res.verification.k_achieved >= k
+    positions = np.concatenate(res.classes + [res.suppressed_rows])
+    assert np.sort(positions).tolist() == list(range(len(table)))
+    kept = np.setdiff1d(np.arange(len(table)), res.suppressed_rows)
+    qis = list(schema.quasi_identifiers)
+    assert res.table.iloc[kept][qis].astype(str).value_counts().min() >= k
+    gaps = {c: int(table[c].isna().sum()) for c in qis + ["disease"] if table[c].isna().any()}
+    assert res.stats["missing_kept"] == gaps
+    for column in qis:
+        h = schema.hierarchy(column)
+        kind = "numeric" if column == "age" else "categorical"
+        for original, released in zip(table[column].to_numpy()[kept],
+                                      res.table[column].to_numpy()[kept]):
+            if pd.isna(original):
+                assert _covers_missing(released), (name, column, released)
+            elif h is None and kind == "numeric":    # '[20-29]', '20', '[20-29] or (missing)'
+                shown = released.split(" or ")[0]
+                number = kg._cells.parse_number(shown)
+                assert (number == original if number is not None
+                        else _covers(None, kind, original, shown)), (name, original, released)
+            else:
+                assert _covers(h, kind, original, released), (name, column, original, released)
+    again = kg.evaluate(table, res.table, schema, k, missing="keep",
+                        suppressed=res.suppressed_mask)
+    assert again.verification.k_achieved == res.verification.k_achieved

@@ -284,3 +284,26 @@ def test_quoted_star_label_is_not_a_mark_and_stale_sidecar_goes(tmp_path):
     write_hierarchy(h, path, mark_magvals=False)
     assert not path.with_name("h.csv.magval").exists()
     assert not read_hierarchy(path).has_magvals
+
+
+def test_arx_adult_age_file_says_its_known_flaw_once(adult_dir, tmp_path, monkeypatch):
+    """Issue 23 item 6: ARX's Adult age hierarchy warned on every run; now once, by name,
+    while any other untrue range label still warns as before."""
+    import warnings
+
+    from kanon_graph.exceptions import HierarchyWarning
+    from kanon_graph.hierarchy import _io
+
+    monkeypatch.setattr(_io, "_SAID", set())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        first = load_hierarchies(adult_dir)
+        load_hierarchies(adult_dir)
+    said = [w for w in caught if issubclass(w.category, HierarchyWarning)]
+    assert len(said) == 1 and "ARX's published Adult age hierarchy" in str(said[0].message)
+    assert first["age"].generalize("3", 1) == "0-4"          # read as published
+    text = (adult_dir / "adult_hierarchy_age.csv").read_text(encoding="utf-8-sig")
+    edited = tmp_path / "age.csv"
+    edited.write_text(text.replace("1;0-4;", "1;0-3;", 1), encoding="utf-8")
+    with pytest.warns(HierarchyWarning, match="outside the range it names"):
+        read_hierarchy(edited)

@@ -94,6 +94,9 @@ def add_schema_arguments(parser, *, sensitive=True):
     parser.add_argument("--dates", type=csv_list, default=[], metavar="COL,COL",
                         help="columns of ISO 8601 dates (1944-12-14): measured in days, "
                         "released as date intervals [first, last]")
+    parser.add_argument("--categorical", type=csv_list, default=[], metavar="COL,COL",
+                        help="columns to keep as categories: ISO date text and zero-padded "
+                        "digit codes are otherwise inferred as dates and masked codes")
     if sensitive:
         parser.add_argument("--sensitive", metavar="COL", help="the sensitive column")
     parser.add_argument("--sep", help="cell separator of the CSV files (sniffed by default)")
@@ -109,14 +112,18 @@ def schema_from_args(args):
     hierarchies = (load_hierarchies(args.hierarchies, columns=qis, missing="ignore")
                    if args.hierarchies else {})
     given = list(getattr(args, "dates", None) or ())
+    flat = list(getattr(args, "categorical", None) or ())
     if args.schema:
         schema = Schema.from_file(args.schema, hierarchies=hierarchies)
         extra = [c for c in given if c not in schema.dates]
-        return dataclasses.replace(schema, dates=tuple(schema.dates) + tuple(extra)) \
-            if extra else schema
+        more = [c for c in flat if c not in schema.categorical]
+        return dataclasses.replace(schema, dates=tuple(schema.dates) + tuple(extra),
+                                   categorical=tuple(schema.categorical) + tuple(more)) \
+            if extra or more else schema
     sensitive = getattr(args, "sensitive", None)
     return Schema(quasi_identifiers=args.qi, sensitive=[sensitive] if sensitive else [],
-                  identifiers=args.identifiers, hierarchies=hierarchies, dates=given)
+                  identifiers=args.identifiers, hierarchies=hierarchies, dates=given,
+                  categorical=flat)
 
 
 def read_input(args, progress, path=None):
@@ -183,11 +190,13 @@ def _check_missing(table, columns, args, text):
     """
     for column in columns:
         mask = missing_mask(table[column])
-        if not mask.any() or getattr(args, "missing", "error") in ("drop", "ignore"):
+        if not mask.any() or getattr(args, "missing", "error") in ("drop", "keep", "ignore"):
             continue
         row = int(np.flatnonzero(mask)[0])
-        how = ("or pass --missing drop to drop such rows" if hasattr(args, "missing")
-               else "('anonymize' and 'evaluate' can drop such rows, with --missing drop)")
+        how = ("or pass --missing drop to drop such rows (--missing keep keeps them, a "
+               "missing cell as a value of its own)" if hasattr(args, "missing")
+               else "('anonymize' and 'evaluate' can drop such rows with --missing drop, or "
+               "keep them with --missing keep)")
         raise DataProblem(
             f"{text.where(row)}: column {column!r} has a missing value "
             f"{text.frame[column].iloc[row]!r} ({int(mask.sum())} in the column; missing is "

@@ -43,10 +43,11 @@ def register(commands):
                       help="fraction of records that may be suppressed")
     anon.add_argument("--respect-boundaries", action="store_true",
                       help="never generalize a value beyond its MAGVal (hierarchy marks)")
-    anon.add_argument("--missing", choices=("error", "drop"), default="error",
+    anon.add_argument("--missing", choices=("error", "drop", "keep"), default="error",
                       help="rows with a missing quasi-identifier or sensitive value (the "
-                      "empty cell, or a --na-values text): fail (default) or drop and count "
-                      "them")
+                      "empty cell, or a --na-values text): fail (default), drop and count "
+                      "them, or keep them: a missing cell is a value of its own, released "
+                      "as '(missing)' or generalized with the others")
     anon.add_argument("--seed", type=int, default=0,
                       help="seed for randomized algorithms (default 0, so a run is "
                       "reproducible; the seed used is in the report's parameters)")
@@ -56,7 +57,9 @@ def register(commands):
                       help="dask: read the input lazily (global algorithms) and write the "
                       "release partition by partition (needs kanon_graph[dask])")
     anon.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler "
-                      "(default: a LocalCluster); also shards and rv-distributed's subsets")
+                      "(tcp://host:8786), or 'local' to start a LocalCluster of worker "
+                      "processes (default: threads in this process); also shards and "
+                      "rv-distributed's subsets")
     anon.add_argument("--shard-size", type=int, metavar="N", help="largest shard of a local "
                       "algorithm (default 50000)")
     anon.add_argument("-o", "--output", required=True, metavar="OUT.csv",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .._auto import auto_text
 from ..api import anonymize
 from ..registry import algorithms, get_algorithm
 from ._common import frame_text, metric_lines
@@ -37,7 +38,7 @@ def run_demo(args, out):
     print(f"Anonymized with {res.algorithm} at k={res.k} in {res.stats['seconds']:.2f} s: "
           f"{res.verification.describe()}.", file=out)
     if res.stats.get("auto"):
-        print(f"(algorithm auto {res.stats['auto']}.)", file=out)
+        print(f"(algorithm auto {auto_text(res.stats['auto'])}.)", file=out)
     if res.levels is not None:
         print("Generalization levels (level/height): " + ", ".join(
             f"{a} {l}/{schema.hierarchy(a).height}" for a, l in res.levels.items()), file=out)

@@ -29,10 +29,11 @@ def register(commands):
                     help="a class column of ORIGINAL: also compute the metrics that need a "
                     "target (classification_accuracy, classification_f1; needs scikit-learn, "
                     "pip install -e '.[ml]')")
-    ev.add_argument("--missing", choices=("error", "drop"), default="error",
+    ev.add_argument("--missing", choices=("error", "drop", "keep"), default="error",
                     help="rows of ORIGINAL with a missing quasi-identifier or sensitive "
-                    "value: fail (default), or leave them out as 'anonymize --missing drop' "
-                    "did (RELEASED then holds the other rows)")
+                    "value: fail (default), leave them out as 'anonymize --missing drop' "
+                    "did (RELEASED then holds the other rows), or keep them as "
+                    "'anonymize --missing keep' did")
     ev.add_argument("--report", metavar="REPORT.json", help="write the measures as JSON")
     ev.add_argument("--check", action="store_true",
                     help="exit with code 3 when a requested criterion does not hold")
@@ -41,7 +42,8 @@ def register(commands):
                     "files, row-aligned partition by partition, counted without collecting "
                     "the records (needs kanon_graph[dask])")
     ev.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler "
-                    "(tcp://host:8786) for --engine dask; default: a LocalCluster")
+                    "(tcp://host:8786) for --engine dask, or 'local' to start a "
+                    "LocalCluster of worker processes; default: threads in this process")
     ev.add_argument("-q", "--quiet", action="store_true", help="print nothing, no progress")
     ev.set_defaults(handler=run)
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from .._cells import column_kind, parse_number
+from .._cells import column_kind, is_code_column, parse_number
 from ..exceptions import HierarchyError, SchemaError
 from ._builders import intervals, masking
 from ._dates import dates
@@ -100,7 +100,7 @@ def _suggest_one(series: pd.Series, column: str, kind: str) -> tuple[Hierarchy, 
             return intervals(uniques, widths=widths, name=column), \
                 f"numeric: bands of width {shown}"
     texts = [str(u) for u in uniques]
-    if kind != "numeric" and _is_code_column(texts):
+    if kind != "numeric" and (_is_code_column(texts) or is_code_column(present)):
         return masking(texts, name=column), \
             f"code of {len(texts[0])} characters: masked from the right"
     rows = [[t, "*"] for t in sorted(texts)]

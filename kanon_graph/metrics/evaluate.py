@@ -36,7 +36,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from .._cells import date_days, parse_date
-from ..encoding import EncodedTable, encode
+from ..encoding import MISSING, EncodedTable, encode
 from ..exceptions import DataError
 from ..recoding._release import AttributeRelease, Release, _hierarchy_release
 from ._registry import compute_metrics
@@ -180,6 +180,17 @@ def _date_span(text: str) -> tuple[int, int] | None:
     return None if a is None or b is None else (date_days(a), date_days(b))
 
 
+def _number_span(attr: Any, text: str) -> tuple[float, float] | None:
+    """``(lo, hi)`` of a released number, range or date interval; None if it is none."""
+    if attr.date:
+        return _date_span(text)
+    try:
+        return float(text), float(text)
+    except ValueError:
+        match = _RANGE.match(text)
+        return (float(match.group(1)), float(match.group(2))) if match else None
+
+
 def _free_cells(attr: Any, labels: npt.NDArray[Any], rows: npt.NDArray[np.int64],
                 cls: npt.NDArray[np.int64], n_classes: int, index: Any,
                 kept: npt.NDArray[np.bool_]) -> AttributeRelease:
@@ -191,7 +202,21 @@ def _free_cells(attr: Any, labels: npt.NDArray[Any], rows: npt.NDArray[np.int64]
         values = attr.values
         present = np.unique(values[kept])
         lo, hi = np.empty(n_classes), np.empty(n_classes)
+        gap = None                            # missing="keep": the missing value's number
+        if attr.missing_code is not None:
+            gap = float(values[np.flatnonzero(attr.codes == attr.missing_code)[0]])
         for c, text in enumerate(class_labels):
+            if gap is not None and text == MISSING:
+                lo[c] = hi[c] = gap
+                continue
+            if gap is not None and text.endswith(f" or {MISSING}"):
+                text = text[:-len(f" or {MISSING}")]
+                span = _number_span(attr, text)
+                if span is None:
+                    raise _fail(attr.name, index[rows[first[c]]], class_labels[c],
+                                "is not a range 'or (missing)'")
+                lo[c], hi[c] = gap, span[1]
+                continue
             if text == "*":
                 lo[c], hi[c] = np.nanmin(values), np.nanmax(values)
                 continue
@@ -276,11 +301,12 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
     suppressed : array of bool, optional
         Which rows are suppressed (default: rows whose quasi-identifiers
         are all ``*``).
-    missing : {"error", "drop"}
+    missing : {"error", "drop", "keep"}
         Rows of ``original`` with a missing quasi-identifier or sensitive
         value: an error (default), or left out as ``anonymize(...,
         missing="drop")`` leaves them out (their number is in
-        ``evaluation.dropped``).
+        ``evaluation.dropped``), or ``"keep"``: a missing cell is a value of
+        its own, as ``anonymize(..., missing="keep")`` releases it.
     target : str, optional
         A class column of ``original`` (not a quasi-identifier); with it the
         metrics that need a target (``classification_accuracy``,

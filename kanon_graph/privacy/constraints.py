@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pandas as pd
+
 from ..exceptions import DataError
 
 __all__ = ["Violation", "constraint_violations"]
@@ -77,6 +79,8 @@ def constraint_violations(result, schema=None, original=None):
         cache = {}
         for row, value, out in zip(released.index[kept], source[column].to_numpy()[kept],
                                    released[column].to_numpy()[kept]):
+            if not isinstance(value, (list, tuple)) and pd.isna(value):
+                continue        # missing="keep": a missing cell has no boundary of its own
             shown = out
             if out == "*" and not h.is_leaf("*"):
                 out = h.root.name

@@ -260,6 +260,8 @@ def _free_release(attr, class_of, n_classes):
         distinct = np.bincount(pairs[:, 0], minlength=n_classes)
         labels = np.array([_range_label(attr.domain, a, b, attr.date) if b >= 0 else ""
                            for a, b in zip(lo_code, hi_code)], dtype=object)
+        if attr.missing_code is not None:      # missing="keep": code 0, below every value
+            labels = _with_missing(attr, labels, lo_code, hi_code, cls, rows)
         return AttributeRelease(labels, None, None, lo, hi, distinct)
     pairs = np.unique(np.column_stack([cls, attr.codes[rows]]), axis=0)
     distinct = np.bincount(pairs[:, 0], minlength=n_classes)
@@ -269,6 +271,20 @@ def _free_release(attr, class_of, n_classes):
     labels = np.array([m[0] if len(m) == 1 else "{" + ",".join(sorted(map(str, m))) + "}"
                        for m in members], dtype=object)
     return AttributeRelease(labels, None, None, None, None, distinct)
+
+
+def _with_missing(attr, labels, lo_code, hi_code, cls, rows):
+    """Range labels of classes holding the missing value: ``[lo-hi] or (missing)``."""
+    codes = attr.codes[rows]
+    mixed = np.flatnonzero((lo_code == attr.missing_code) & (hi_code > attr.missing_code))
+    if mixed.size:
+        present = codes != attr.missing_code
+        lo_present = np.full(len(lo_code), np.iinfo(np.int64).max)
+        np.minimum.at(lo_present, cls[present], codes[present])
+        for c in mixed:
+            inner = _range_label(attr.domain, lo_present[c], hi_code[c], attr.date)
+            labels[c] = f"{inner} or {attr.domain[attr.missing_code]}"
+    return labels
 
 
 def recode_partition(data, class_of):

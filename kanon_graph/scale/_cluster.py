@@ -1,4 +1,13 @@
-"""Where Dask work runs: a LocalCluster by default, or an existing scheduler.
+"""Where Dask work runs: the user's scheduler, threads in this process otherwise.
+
+``scheduler=None`` uses the ``distributed.Client`` current in the process
+(one the user opened, or ``dask.config``'s ``scheduler`` set to a Client);
+otherwise the work runs on threads inside this process (an in-process
+scheduler: no worker processes, so a script needs no ``__main__`` guard and
+no memory limit is imposed), one thread per core unless ``dask.config``'s
+``scheduler`` is ``"sync"`` / ``"single-threaded"`` / ``"synchronous"``
+(one thread) or ``num_workers`` is set. A LocalCluster of worker processes
+starts only when asked: ``scheduler="local"`` (``--scheduler local``).
 
 Dask (``dask[dataframe]`` and ``distributed``) is an optional extra
 (``pip install "kanon_graph[dask]"``); every entry point that needs it calls
@@ -9,10 +18,11 @@ Dask (``dask[dataframe]`` and ``distributed``) is an optional extra
 from __future__ import annotations
 
 import contextlib
+import os
 
 __all__ = ["dask_available", "require_dask", "client_for", "DEFAULT_WORKERS"]
 
-#: Workers of the LocalCluster started when no scheduler is given (a 2-core machine).
+#: Workers of the LocalCluster started for ``scheduler="local"`` (a 2-core machine).
 DEFAULT_WORKERS = 2
 #: Memory limit of each LocalCluster worker.
 WORKER_MEMORY = "4GiB"
@@ -42,20 +52,44 @@ def _check_workers(workers, where):
     return workers
 
 
+def _threads():
+    """Threads of the in-process scheduler: what ``dask.config`` says, else one per core."""
+    import dask
+
+    configured = dask.config.get("scheduler", None)
+    if configured in ("sync", "synchronous", "single-threaded"):
+        return 1
+    workers = dask.config.get("num_workers", None)
+    if isinstance(workers, int) and not isinstance(workers, bool) and workers > 0:
+        return workers
+    return max(os.cpu_count() or 1, 1)
+
+
+def _configured_client():
+    """A Client ``dask.config``'s ``scheduler`` names (a Client object), else None."""
+    import dask
+    from distributed import Client
+
+    configured = dask.config.get("scheduler", None)
+    return configured if isinstance(configured, Client) else None
+
+
 @contextlib.contextmanager
 def client_for(scheduler, *, workers=DEFAULT_WORKERS, where="kanon_graph", processes=True):
     """A ``distributed.Client`` for ``scheduler``, closed on exit when made here.
 
     Parameters
     ----------
-    scheduler : None, str or distributed.Client
-        ``None`` uses the Client current in this process if there is one,
-        else starts a LocalCluster of ``workers`` single-threaded
-        workers (``WORKER_MEMORY`` each) and shuts it down afterwards; a
-        string is the address of a running scheduler
-        (``"tcp://host:8786"``); a Client is used as it is and left open.
+    scheduler : None, "local", str or distributed.Client
+        ``None``: the Client current in this process (or set as
+        ``dask.config``'s ``scheduler``) if there is one, else threads in
+        this process (see the module docstring); ``"local"``: start a
+        LocalCluster of ``workers`` single-threaded worker processes
+        (``WORKER_MEMORY`` each) and shut it down afterwards; another string
+        is the address of a running scheduler (``"tcp://host:8786"``); a
+        Client is used as it is and left open.
     workers : int
-        Workers of the LocalCluster (ignored otherwise).
+        Workers of the LocalCluster (``"local"`` only).
     where : str
         The public function to name in error messages.
     processes : bool
@@ -72,9 +106,17 @@ def client_for(scheduler, *, workers=DEFAULT_WORKERS, where="kanon_graph", proce
         yield scheduler
         return
     if scheduler is not None and not isinstance(scheduler, str):
-        raise ValueError(f"The 'scheduler' parameter of {where} must be None (a LocalCluster), "
-                         f"a scheduler address such as 'tcp://host:8786' or a "
-                         f"distributed.Client. Got {scheduler!r}.")
+        raise ValueError(f"The 'scheduler' parameter of {where} must be None (the current "
+                         f"Client, else threads here), 'local' (a LocalCluster), a scheduler "
+                         f"address such as 'tcp://host:8786' or a distributed.Client. Got "
+                         f"{scheduler!r}.")
+    if scheduler == "local":
+        workers = _check_workers(workers, where)
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
+                          memory_limit=WORKER_MEMORY, dashboard_address=":0") as cluster, \
+                Client(cluster) as client:
+            yield client
+        return
     if isinstance(scheduler, str):
         try:
             client = Client(scheduler, timeout="10s")
@@ -87,13 +129,13 @@ def client_for(scheduler, *, workers=DEFAULT_WORKERS, where="kanon_graph", proce
     try:
         current = Client.current()
     except ValueError:
-        current = None
+        current = _configured_client()
     if current is not None:
         yield current
         return
-    workers = _check_workers(workers, where)
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
-                      memory_limit=WORKER_MEMORY, dashboard_address=":0") as cluster, \
+    # threads in this process: no worker processes to spawn, no memory limit imposed
+    with LocalCluster(n_workers=1, threads_per_worker=_threads(), processes=False,
+                      memory_limit=0, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         yield client
 

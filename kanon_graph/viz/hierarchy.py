@@ -18,9 +18,75 @@ __all__ = ["hierarchy_text", "hierarchy_dot", "hierarchy_figure", "hierarchy_to_
 MAGVAL_MARK = "MAGVal"
 
 
+#: Children drawn under one node before the rest are summarized in one box
+#: (``max_children``): a 300-leaf ZIP hierarchy stays readable.
+MAX_CHILDREN = 12
+
+
+class _Elided:
+    """The children of a wide node left out of a picture, shown as one summary node."""
+
+    def __init__(self, hidden, hierarchy):
+        self.hidden = hidden
+        self.level = hidden[0].level
+        self.leaves = sum(_leaves(hierarchy, n) for n in hidden)
+        self.name = f"... {len(hidden)} more"
+        self.children = ()
+        self.magval = False
+        self.index = f"{hidden[0].index}_more"
+
+
 def _leaves(hierarchy, node):
     """Leaves under ``node`` (anytree's own ``node.leaves`` is a tuple of nodes)."""
+    if isinstance(node, _Elided):
+        return node.leaves
     return int(hierarchy.leaf_counts[node.level][node.index])
+
+
+#: Leaves a figure draws before it starts at a higher level (``max_leaves``).
+MAX_LEAVES = 40
+
+
+def _check_max(value, where, name="max_children"):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 2:
+        raise ValueError(f"The {name!r} parameter of {where} must be None or an "
+                         f"integer >= 2. Got {value!r}.")
+    return value
+
+
+def _bottom_level(hierarchy, max_leaves, max_children):
+    """The lowest level whose drawing has at most ``max_leaves`` boxes side by side."""
+    if max_leaves is None:
+        return 0
+    for level in range(hierarchy.height + 1):
+        x, _ = _tree_positions(hierarchy, max_children, level)
+        if max(x.values()) + 1 <= max_leaves:
+            return level
+    return hierarchy.height
+
+
+def _children(node, hierarchy, max_children):
+    """``node``'s children as drawn: the first ``max_children - 1``, then one summary."""
+    children = list(node.children)
+    if max_children is None or len(children) <= max_children:
+        return children
+    keep = max_children - 1
+    return children[:keep] + [_Elided(children[keep:], hierarchy)]
+
+
+def _drawn(hierarchy, max_children):
+    """Every drawn node, parents before children, with its drawn parent."""
+    out = []
+
+    def walk(node, parent):
+        out.append((node, parent))
+        for child in _children(node, hierarchy, max_children):
+            walk(child, node)
+
+    walk(hierarchy.root, None)
+    return out
 
 
 def _count(n):
@@ -33,7 +99,7 @@ def _describe(hierarchy, node):
     return f"level {node.level}, {leaves}{mark}"
 
 
-def hierarchy_text(hierarchy, *, ascii=False):
+def hierarchy_text(hierarchy, *, ascii=False, max_children=MAX_CHILDREN):
     """The hierarchy as an indented tree, one line per node.
 
     Each line holds the node's label, then its level, the number of leaves
@@ -47,6 +113,10 @@ def hierarchy_text(hierarchy, *, ascii=False):
     ascii : bool
         Draw the branches with ``|--`` and ``` `-- ``` instead of box-drawing
         characters (for terminals without UTF-8).
+    max_children : int or None, default 12
+        A node with more children shows the first ``max_children - 1`` and
+        one line ``... N more`` with the leaves they cover; ``None`` shows
+        every node.
 
     Returns
     -------
@@ -64,13 +134,14 @@ def hierarchy_text(hierarchy, *, ascii=False):
     >>> print(hierarchy_text(kg.datasets.paper_002_location(), ascii=True).splitlines()[1])
     |-- South Egypt  (level 1, 3 leaves, MAGVal)
     """
+    max_children = _check_max(max_children, "hierarchy_text")
     tee, last, pipe, blank = ("|-- ", "`-- ", "|   ", "    ") if ascii \
         else ("├── ", "└── ", "│   ", "    ")
     lines = []
 
     def walk(node, prefix, connector, child_prefix):
         lines.append(f"{prefix}{connector}{node.name}  ({_describe(hierarchy, node)})")
-        children = node.children
+        children = _children(node, hierarchy, max_children)
         for i, child in enumerate(children):
             is_last = i == len(children) - 1
             walk(child, child_prefix, last if is_last else tee,
@@ -89,7 +160,7 @@ def _node_id(node):
     return f"n{node.level}_{node.index}"
 
 
-def hierarchy_dot(hierarchy, *, name=None, rankdir="TB"):
+def hierarchy_dot(hierarchy, *, name=None, rankdir="TB", max_children=MAX_CHILDREN):
     """Graphviz DOT lines of the hierarchy (a generator; nothing is written).
 
     Nodes are named ``n<level>_<index>`` and labelled with the value and a
@@ -104,6 +175,9 @@ def hierarchy_dot(hierarchy, *, name=None, rankdir="TB"):
         The graph's name (default: the hierarchy's attribute name).
     rankdir : {"TB", "LR", "BT", "RL"}
         Graphviz layout direction; ``"LR"`` suits wide hierarchies.
+    max_children : int or None, default 12
+        As for :func:`hierarchy_text`: wider nodes get one dashed summary
+        node ``... N more``.
 
     Yields
     ------
@@ -132,15 +206,21 @@ def hierarchy_dot(hierarchy, *, name=None, rankdir="TB"):
     yield f"digraph {_quote(title)} {{"
     yield f"  rankdir={rankdir};"
     yield '  node [shape=box, fontname="Helvetica"];'
-    nodes = list(hierarchy)
+    max_children = _check_max(max_children, "hierarchy_dot")
+    drawn = _drawn(hierarchy, max_children)
+    shown = {id(node) for node, _ in drawn}
+    nodes = [node for node in hierarchy if id(node) in shown]     # the hierarchy's order
+    nodes += [node for node, _ in drawn if isinstance(node, _Elided)]
     for node in nodes:
         leaves = _count(_leaves(hierarchy, node))
         mark = f"\n{MAGVAL_MARK}" if node.magval else ""
         label = _quote(f"{node.name}\nlevel {node.level}, {leaves}{mark}").replace("\n", "\\n")
         style = ', style="filled,bold", fillcolor="#ffd580", peripheries=2' if node.magval else ""
+        if isinstance(node, _Elided):
+            style = ', style="dashed"'
         yield f"  {_node_id(node)} [label={label}{style}];"
     for node in nodes:
-        for child in node.children:
+        for child in _children(node, hierarchy, max_children):
             yield f"  {_node_id(node)} -> {_node_id(child)};"
     yield "}"
 
@@ -182,25 +262,33 @@ def hierarchy_to_networkx(hierarchy):
     return graph
 
 
-def _tree_positions(hierarchy):
-    """x of every node: leaves 0, 1, ... in hierarchy order, a parent centred over its children."""
+def _tree_positions(hierarchy, max_children=None, bottom=0):
+    """x of every drawn node and the drawn nodes with their parents.
+
+    Leaves (and summary nodes) at 0, 1, ... in hierarchy order, a parent
+    centred over its drawn children.
+    """
     x = {}
     next_leaf = [0]
+    drawn = []
 
-    def place(node):
-        if not node.children:
+    def place(node, parent):
+        drawn.append((node, parent))
+        children = [] if node.level <= bottom else _children(node, hierarchy, max_children)
+        if not children:
             x[id(node)] = float(next_leaf[0])
             next_leaf[0] += 1
         else:
-            for child in node.children:
-                place(child)
-            x[id(node)] = sum(x[id(c)] for c in node.children) / len(node.children)
+            for child in children:
+                place(child, node)
+            x[id(node)] = sum(x[id(c)] for c in children) / len(children)
 
-    place(hierarchy.root)
-    return x
+    place(hierarchy.root, None)
+    return x, drawn
 
 
-def hierarchy_figure(hierarchy, *, ax=None, leaf_fontsize=None):
+def hierarchy_figure(hierarchy, *, ax=None, leaf_fontsize=None, max_children=MAX_CHILDREN,
+                     max_leaves=MAX_LEAVES):
     """A matplotlib drawing of the hierarchy tree, level by level.
 
     Levels run bottom-up (level 0, the original values, at the bottom; the
@@ -216,6 +304,15 @@ def hierarchy_figure(hierarchy, *, ax=None, leaf_fontsize=None):
         Draw into this axes (default: a new figure sized by the leaves).
     leaf_fontsize : float, optional
         Font size of the leaf labels (default: smaller for wide trees).
+    max_children : int or None, default 12
+        A node with more children draws the first ``max_children - 1`` and
+        one summary box ``... N more`` with the leaves they cover, so a
+        300-leaf ZIP hierarchy stays readable; ``None`` draws every node.
+    max_leaves : int or None, default 40
+        When more than this many boxes would stand side by side, the
+        drawing starts at the lowest level where they fit; each node there
+        shows how many values it covers, and the title says from which level
+        it is drawn. ``None`` draws down to the leaves.
 
     Returns
     -------
@@ -244,21 +341,24 @@ def hierarchy_figure(hierarchy, *, ax=None, leaf_fontsize=None):
     plt = pyplot("hierarchy_figure")  # first: a clear error when matplotlib is absent
     from matplotlib.collections import LineCollection
 
-    nodes = list(hierarchy)
-    x = _tree_positions(hierarchy)
-    n = hierarchy.n_leaves
+    max_children = _check_max(max_children, "hierarchy_figure")
+    bottom = _bottom_level(hierarchy, _check_max(max_leaves, "hierarchy_figure", "max_leaves"),
+                           max_children)
+    x, drawn = _tree_positions(hierarchy, max_children, bottom)
+    nodes = [node for node, _ in drawn]
+    n = int(max(x.values())) + 1           # drawn leaves and summaries, side by side
     if ax is None:
         fig, ax = plt.subplots(figsize=(min(max(4.0, (0.9 if n <= 20 else 0.3) * n), 40.0),
                                         1.4 * (hierarchy.height + 1) + 0.8))
     else:
         fig = ax.figure
     small = leaf_fontsize or (9 if n <= 20 else 7 if n <= 50 else 5)
-    segments = [[(x[id(node.parent)], node.parent.level), (x[id(node)], node.level)]
-                for node in nodes if node.parent is not None]
+    segments = [[(x[id(parent)], parent.level), (x[id(node)], node.level)]
+                for node, parent in drawn if parent is not None]
     ax.add_collection(LineCollection(segments, colors="#888888", linewidths=0.8, zorder=1))
     for node in nodes:
         count = _leaves(hierarchy, node)
-        leaf = node.level == 0
+        leaf = node.level <= bottom or isinstance(node, _Elided)
         text = f"{node.name}" if leaf and count == 1 else f"{node.name}\n({count})"
         face = "#ffd580" if node.magval else ("#eef3fb" if not leaf else "white")
         ax.text(x[id(node)], node.level, text, ha="center", va="center", zorder=3,
@@ -272,13 +372,15 @@ def hierarchy_figure(hierarchy, *, ax=None, leaf_fontsize=None):
     if marks:
         ax.legend(loc="upper right", fontsize=8, frameon=False)
     ax.set_xlim(-0.8, n - 0.2)
-    ax.set_ylim(-0.7, hierarchy.height + 0.7)
-    ax.set_yticks(range(hierarchy.height + 1))
-    ax.set_yticklabels([f"level {lv}" for lv in range(hierarchy.height + 1)])
+    ax.set_ylim(bottom - 0.7, hierarchy.height + 0.7)
+    ax.set_yticks(range(bottom, hierarchy.height + 1))
+    ax.set_yticklabels([f"level {lv}" for lv in range(bottom, hierarchy.height + 1)])
     ax.set_xticks([])
     for side in ("top", "right", "bottom"):
         ax.spines[side].set_visible(False)
+    total = hierarchy.n_leaves
     ax.set_title(f"{hierarchy.name or 'hierarchy'}: height {hierarchy.height}, "
-                 f"{n} {'leaf' if n == 1 else 'leaves'}")
+                 f"{total} {'leaf' if total == 1 else 'leaves'}"
+                 + (f"; drawn from level {bottom} up" if bottom else ""))
     fig.tight_layout()
     return fig

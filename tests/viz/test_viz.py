@@ -137,3 +137,35 @@ def test_metric_curves_figure_from_real_runs():
 def test_write_dot_writes_the_lines(tmp_path):
     path = viz.write_dot(viz.mst_dot(paper_003_data(), 3), tmp_path / "mst.dot")
     assert path.read_text().count(" -- ") == 9
+
+
+def test_a_300_leaf_zip_hierarchy_is_summarized():
+    """Issue 23 item 6: a wide hierarchy's picture is drawn from a level that fits, and
+    wide nodes collapse into '... N more' in every picture."""
+    from kanon_graph.hierarchy import masking
+
+    zips = [f"{z:05d}" for z in range(2100, 2400)]
+    h = masking(zips, name="zip")
+    ax = viz.hierarchy_figure(h).axes[0]
+    texts = [t.get_text() for t in ax.texts]
+    assert ax.get_title() == "zip: height 5, 300 leaves; drawn from level 1 up"
+    bottom = [t for t in texts if t.split("\n")[0] in h.labels(1)]
+    assert len(bottom) == 30 and len(texts) == 30 + 3 + 1 + 1 + 1
+    assert sum(int(t.split("(")[1].rstrip(")")) for t in bottom) == 300
+    full = viz.hierarchy_figure(h, max_leaves=None).axes[0]
+    assert len(full.texts) == len(list(h))
+    wide = kg.Hierarchy.from_rows([[z, "*"] for z in zips], name="zip")      # flat
+    flat = viz.hierarchy_figure(wide).axes[0]
+    assert len(flat.texts) == 1 + 11 + 1 and "... 289 more\n(289)" in [
+        t.get_text() for t in flat.texts]
+    lines = viz.hierarchy_text(wide).splitlines()
+    summaries = [line for line in lines if "... " in line]
+    assert summaries and all("more  (level" in line for line in summaries)
+    shown = sum(1 for line in lines if "(level 0, 1 leaf)" in line)
+    hidden = sum(int(line.split(", ")[1].split(" ")[0]) for line in summaries)
+    assert shown + hidden == wide.n_leaves
+    dot = list(viz.hierarchy_dot(wide))
+    assert sum('style="dashed"' in line for line in dot) == len(summaries)
+    assert len(viz.hierarchy_text(wide, max_children=None).splitlines()) == len(list(wide))
+    with pytest.raises(ValueError, match="'max_children' parameter of hierarchy_text"):
+        viz.hierarchy_text(h, max_children=1)

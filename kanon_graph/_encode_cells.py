@@ -1,0 +1,91 @@
+"""How :func:`kanon_graph.encoding.encode` turns one column's cells into codes.
+
+Numbers keep their own texts and exact values, dates their texts and day
+numbers, categories their sorted distinct values; the kinds themselves are
+decided in :mod:`kanon_graph._cells`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ._cells import date_days, date_text, is_text_column, parse_date, parse_number
+from .exceptions import DataError
+
+
+def _factorize(series):
+    codes, uniques = pd.factorize(series, sort=True)
+    return list(uniques), codes.astype(np.int64)
+
+
+def _number_text(value):
+    """Shortest text that reads back as ``value``: ints as ints, exactly."""
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    value = float(value)
+    if value.is_integer() and abs(value) < 2**53:
+        return str(int(value))
+    return repr(value)
+
+
+def _numeric_cells(series, column, where):
+    """Per row, the code of its text; per code, its text and exact number.
+
+    Codes follow the numeric order (ties between texts of one number, such
+    as ``1.5`` and ``1.50``, by text), so the smallest code of a class is its
+    smallest value. Integers are compared as Python ints, never through
+    float, so ``2**53 + 1`` and ``2**53`` stay distinct and ordered.
+    """
+    inverse, uniques = pd.factorize(series)
+    is_text = is_text_column(series)
+    pairs = []
+    for position, u in enumerate(uniques):
+        if isinstance(u, str):
+            number = parse_number(u)
+            if number is None:
+                row = series.index[int(np.flatnonzero(inverse == position)[0])]
+                raise DataError(
+                    f"{where}: numeric column {column!r} holds text {u!r} (row {row!r}) "
+                    f"that is not a number; declare it categorical=[{column!r}] or clean it"
+                )
+            pairs.append((number, u))
+        elif isinstance(u, (bool, np.bool_)) or not isinstance(u, (int, float, np.number)):
+            row = series.index[int(np.flatnonzero(inverse == position)[0])]
+            raise DataError(f"{where}: numeric column {column!r} holds {u!r} (row {row!r}), "
+                            f"which is not a number")
+        else:
+            number = int(u) if isinstance(u, (int, np.integer)) else float(u)
+            pairs.append((number, _number_text(number) if not is_text else str(u)))
+    order = sorted(range(len(pairs)), key=lambda i: (pairs[i][0], pairs[i][1]))
+    rank = np.empty(len(pairs), dtype=np.int64)
+    rank[order] = np.arange(len(pairs))
+    texts = [pairs[i][1] for i in order]
+    numbers = np.array([float(pairs[i][0]) for i in order], dtype=float)
+    codes = rank[inverse]
+    return codes, texts, numbers
+
+
+def _date_cells(series, column, where):
+    """Per row, the code of its date; per code, its text and its day number.
+
+    Codes follow the dates' order (ties between texts of one instant by
+    text). A text cell keeps its own text; a ``datetime64`` or date object
+    is written ``YYYY-MM-DD`` (with the time when it is not midnight).
+    """
+    inverse, uniques = pd.factorize(series)
+    triples = []
+    for position, u in enumerate(uniques):
+        when = parse_date(u)
+        if when is None:
+            row = series.index[int(np.flatnonzero(inverse == position)[0])]
+            raise DataError(
+                f"{where}: date column {column!r} holds {u!r} (row {row!r}), which is not an "
+                f"ISO 8601 date (YYYY-MM-DD); clean it, or do not declare the column a date")
+        triples.append((when, u if isinstance(u, str) else date_text(when)))
+    order = sorted(range(len(triples)), key=lambda i: triples[i])
+    rank = np.empty(len(triples), dtype=np.int64)
+    rank[order] = np.arange(len(triples))
+    texts = [triples[i][1] for i in order]
+    days = np.array([date_days(triples[i][0]) for i in order], dtype=float)
+    return rank[inverse], texts, days
