@@ -171,7 +171,9 @@ class FrequencyEngine:
         How many of them were steps: when the best cached source has more
         than ``_STEP_FROM`` groups, the node one level below the target (in
         every attribute) is rolled up and kept first, and the target (and
-        later its neighbours) roll up from it.
+        later its neighbours) roll up from it. Steps stop when most of them
+        did not shrink the source by a quarter (wide tables, where nodes
+        one level down still hold most groups).
     row_scans : int
         Group-bys over the rows (frequency sets from rows, and class labels
         for l-diversity / t-closeness checks).
@@ -209,6 +211,7 @@ class FrequencyEngine:
         self.frequency_sets_computed = 0
         self.rollups = 0
         self.step_sets = 0
+        self._steps_paid = self._steps_missed = 0
         self.row_scans = 0
 
     # -------------------------------------------------------------- helpers
@@ -355,11 +358,17 @@ class FrequencyEngine:
             return source
         hit = self._cache.get(step)
         if hit is None:
+            if self._steps_missed > 2 * self._steps_paid + 4:
+                return source           # steps do not shrink on this table: stop taking them
             hit = self._rollup(source, step)
             self.rollups += 1
             self.step_sets += 1
             self.frequency_sets_computed += 1
             self._cache.store(hit)
+            if len(hit.counts) * 4 <= len(source.counts) * 3:
+                self._steps_paid += 1
+            else:
+                self._steps_missed += 1
         return hit
 
     def class_of(self, levels):
