@@ -14,41 +14,48 @@ Quick start::
 
 import importlib as _importlib
 
-from . import hierarchy, metrics, privacy, recoding, registry
-from . import baselines  # noqa: F401  (registers the baseline algorithms)
-from . import clustering  # noqa: F401  (registers "sensitive-clustering" and SD)
-from . import constrained  # noqa: F401  (generalization boundaries; registers "boundaries")
-from . import lattice  # noqa: F401  (the lattice and its searches; registers "optimal")
-from . import records  # noqa: F401  (the record graph; registers "mst")
-from .api import Violation, anonymize, apply_levels, constraint_violations
-from .clustering import sd_value_distances
-from .comparison import compare
-from .encoding import EncodedTable, encode
-from .exceptions import DataError, HierarchyError, PrivacyError, SchemaError
-from .hierarchy import Hierarchy, load_hierarchies, read_hierarchy, write_hierarchy
-from .metrics import evaluate, register_metric
-from .registry import Partition, algorithms, register_algorithm
-from .records import RecordGraph, register_distance
-from .result import AnonymizationResult
-from .schema import Schema
-
 __version__ = "0.1.0"
 
-#: Subpackages loaded on first use (``kg.viz``, ``kg.io.read_table``...): no algorithm
-#: registers itself in them, and a plain ``import kanon_graph`` does not pay for them.
-_LAZY_SUBPACKAGES = ("datasets", "experiments", "io", "report", "risk", "scale", "viz")
+#: Every public name and the module that defines it. ``import kanon_graph`` loads none
+#: of them (nor pandas or numpy): each loads on first use, ``kg.anonymize`` included.
+#: Algorithms register themselves when first looked up by name
+#: (:data:`kanon_graph.registry.BUILTIN_ALGORITHMS`).
+_LAZY_NAMES = {
+    "Violation": "api", "anonymize": "api", "apply_levels": "api",
+    "constraint_violations": "api",
+    "sd_value_distances": "clustering",
+    "compare": "comparison",
+    "EncodedTable": "encoding", "encode": "encoding",
+    "DataError": "exceptions", "HierarchyError": "exceptions", "PrivacyError": "exceptions",
+    "SchemaError": "exceptions",
+    "Hierarchy": "hierarchy", "load_hierarchies": "hierarchy", "read_hierarchy": "hierarchy",
+    "write_hierarchy": "hierarchy",
+    "evaluate": "metrics", "register_metric": "metrics",
+    "Partition": "registry", "algorithms": "registry", "register_algorithm": "registry",
+    "RecordGraph": "records", "register_distance": "records",
+    "AnonymizationResult": "result",
+    "Schema": "schema",
+}
+
+#: Subpackages loaded on first use (``kg.viz``, ``kg.io.read_table``, ``kg.lattice``...).
+_LAZY_SUBPACKAGES = ("baselines", "clustering", "constrained", "datasets", "experiments",
+                     "hierarchy", "io", "lattice", "metrics", "privacy", "recoding", "records",
+                     "registry", "report", "risk", "scale", "viz")
 
 
 def __getattr__(name):
     if name in _LAZY_SUBPACKAGES:
         module = _importlib.import_module(f".{name}", __name__)
-        globals()[name] = module
-        return module
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    elif name in _LAZY_NAMES:
+        module = getattr(_importlib.import_module(f".{_LAZY_NAMES[name]}", __name__), name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = module
+    return module
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY_SUBPACKAGES))
+    return sorted(set(globals()) | set(_LAZY_SUBPACKAGES) | set(_LAZY_NAMES))
 
 __all__ = [
     "AnonymizationResult",

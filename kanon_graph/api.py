@@ -17,7 +17,6 @@ from ._auto import AUTO_LATTICE_LIMIT, AUTO_SUPPRESSION, measure, warn_if_collap
 from ._progress import Reporter, reporter
 from .encoding import encode
 from .exceptions import PrivacyError, SchemaError
-from .metrics import compute_metrics
 from .privacy import PrivacyModel
 from .privacy._check import released_k
 from .privacy.constraints import Violation, constraint_violations
@@ -29,8 +28,6 @@ from .recoding import recode_levels, recode_partition
 from .registry import Partition, get_algorithm
 from .registry import algorithms as algorithm_names
 from .result import AnonymizationResult
-from .scale.dask_input import is_dask_frame
-from .scale.dask_input import run_on_dask as _on_dask
 from .scale.sharding import run_algorithm
 
 if TYPE_CHECKING:
@@ -44,6 +41,21 @@ Progress = Callable[[int, int, str], object]
 ProgressArg = Union[None, bool, Progress, Reporter]
 
 __all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation", "AUTO_LATTICE_LIMIT"]
+
+def is_dask_frame(table: Any) -> bool:
+    """A Dask DataFrame? (Dask, and the module that runs on it, load only for one.)"""
+    if type(table).__module__.split(".")[0] not in ("dask", "dask_expr"):
+        return False
+    from .scale.dask_input import is_dask_frame as dask_frame
+
+    return bool(dask_frame(table))
+
+
+def _on_dask(*args: Any, **kwargs: Any) -> AnonymizationResult:
+    from .scale.dask_input import run_on_dask
+
+    return cast(AnonymizationResult, run_on_dask(*args, **kwargs))
+
 
 def _level_vector(levels: Sequence[int] | Mapping[str, int], data: EncodedTable,
                   where: str) -> tuple[int, ...]:
@@ -129,6 +141,8 @@ def _result(data: EncodedTable, release: Release, verification: Verification, *,
     suppressed_rows = np.asarray(table.index)[suppressed_mask]
     levels = dict(zip(data.names, release.levels)) if release.levels is not None else None
     labels = _level_labels(data, release.levels) if release.levels is not None else None
+    from .metrics import compute_metrics     # the metrics package loads on the first result
+
     values = compute_metrics(release, k, metrics)
     return AnonymizationResult(
         table=table, classes=classes, levels=levels, level_labels=labels, metrics=values,

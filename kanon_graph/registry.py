@@ -16,11 +16,14 @@ from any module, and ``kg.anonymize(..., algorithm="name")`` finds it.
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import math
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["Partition", "AlgorithmInfo", "register_algorithm", "get_algorithm", "algorithms"]
 
@@ -71,7 +74,7 @@ class AlgorithmInfo:
             return 0
         if self.default_suppression == "k":
             return min(int(k), int(n))
-        return int(np.floor(float(self.default_suppression) * n + 1e-9))
+        return int(math.floor(float(self.default_suppression) * n + 1e-9))
 
     def options(self) -> list[str]:
         """Names of the keyword options the function accepts beyond the protocol."""
@@ -95,6 +98,39 @@ class AlgorithmInfo:
 
 
 _ALGORITHMS: dict[str, AlgorithmInfo] = {}
+
+#: The built-in algorithms and the module that registers each. They register on first
+#: use (:func:`get_algorithm`, :func:`algorithms`, or a registration under the same
+#: name), so ``import kanon_graph`` loads none of them. The record-graph algorithms also
+#: load :mod:`kanon_graph.clustering`, which registers the ``"sd"`` record distance.
+BUILTIN_ALGORITHMS: dict[str, tuple[str, ...]] = {
+    "bottom-up": ("kanon_graph.baselines.bottom_up",),
+    "boundaries": ("kanon_graph.constrained.boundaries",),
+    "datafly": ("kanon_graph.baselines.datafly",),
+    "incognito": ("kanon_graph.baselines.incognito",),
+    "k-member": ("kanon_graph.baselines.kmember",),
+    "mondrian": ("kanon_graph.baselines.mondrian",),
+    "mst": ("kanon_graph.records", "kanon_graph.clustering"),
+    "optimal": ("kanon_graph.lattice.optimal",),
+    "rv-distributed": ("kanon_graph.lattice.search_distributed",),
+    "rv-global": ("kanon_graph.lattice.search_global",),
+    "rv-hybrid": ("kanon_graph.lattice.search_hybrid",),
+    "rv-local": ("kanon_graph.lattice.search_local",),
+    "sd": ("kanon_graph.records", "kanon_graph.clustering"),
+    "sensitive-clustering": ("kanon_graph.records", "kanon_graph.clustering"),
+    "systematic": ("kanon_graph.baselines.systematic",),
+}
+
+
+def _load_builtin(name: str) -> None:
+    """Import the module(s) that register the built-in algorithm ``name`` (if it is one)."""
+    for module in BUILTIN_ALGORITHMS.get(name, ()):
+        importlib.import_module(module)
+
+
+def _load_builtins() -> None:
+    for name in BUILTIN_ALGORITHMS:
+        _load_builtin(name)
 
 
 def register_algorithm(name: str, function: Callable[..., Partition] | None = None, *,
@@ -142,6 +178,8 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
                          f"{list(RECODINGS)}. Got {recoding!r}.")
 
     def decorate(fn: Callable[..., Partition]) -> Callable[..., Partition]:
+        if name not in _ALGORITHMS and not str(fn.__module__).startswith("kanon_graph."):
+            _load_builtin(name)     # a built-in of that name registers first, as before
         if name in _ALGORITHMS and not replace:
             raise ValueError(f"An algorithm named {name!r} is already registered; "
                              f"pass replace=True to replace it.")
@@ -164,6 +202,15 @@ def get_algorithm(name: str) -> AlgorithmInfo:
     try:
         return _ALGORITHMS[name]
     except (KeyError, TypeError):
+        pass
+    if isinstance(name, str) and name in BUILTIN_ALGORITHMS:
+        _load_builtin(name)
+        if name in _ALGORITHMS:
+            return _ALGORITHMS[name]
+    _load_builtins()
+    try:
+        return _ALGORITHMS[name]
+    except (KeyError, TypeError):
         raise ValueError(
             f"Unknown algorithm {name!r}. Known algorithms: {sorted(_ALGORITHMS)}."
         ) from None
@@ -171,4 +218,5 @@ def get_algorithm(name: str) -> AlgorithmInfo:
 
 def algorithms() -> list[str]:
     """Names of the registered algorithms, sorted."""
+    _load_builtins()
     return sorted(_ALGORITHMS)

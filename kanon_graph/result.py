@@ -24,7 +24,10 @@ class AnonymizationResult:
     table : DataFrame
         The released table: identifiers removed, quasi-identifiers recoded,
         suppressed records' quasi-identifiers replaced by ``*``. Rows keep
-        the input's order and index.
+        the input's order and index. A quasi-identifier released as text is
+        a pandas categorical (a small code per row, each label once):
+        compare and print it as text, or ``.astype(str)`` it before setting
+        a cell to a label it does not hold.
     classes : list of ndarray or None
         Per equivalence class, the row *positions* of the input table it
         holds (use them with ``table.iloc`` on the input; suppressed records

@@ -54,6 +54,7 @@ def test_a_released_cell_that_breaks_k_is_caught(monkeypatch):
 
     def change(frame, release):
         row = int(np.flatnonzero(release.class_of >= 0)[0])
+        frame[qi] = frame[qi].astype("str")     # released as a categorical: open it up
         frame.loc[frame.index[row], qi] = "a value no other record shows"
 
     _forge(monkeypatch, change)
@@ -105,7 +106,39 @@ def test_columns_left_alone_keep_their_values_and_dtype():
     for column in ("visits", "colour"):
         pd.testing.assert_series_equal(result.table[column], table[column])
     for column in schema.quasi_identifiers:
-        assert result.table[column].dtype == pd.Series(["x"]).dtype
+        # released text: a categorical whose categories are texts, each once
+        dtype = result.table[column].dtype
+        assert isinstance(dtype, pd.CategoricalDtype)
+        assert dtype.categories.dtype == pd.Series(["x"]).dtype
+        assert dtype.categories.is_unique
+
+
+def test_a_released_category_that_breaks_k_is_caught(monkeypatch):
+    # the cells are read through the categorical's own codes and categories: moving one
+    # record's code to another category changes its text, and the check sees it
+    table, schema = _census()
+    qi = schema.quasi_identifiers[0]
+
+    def change(frame, release):
+        column = frame[qi].cat.add_categories(["a value no other record shows"])
+        codes = np.asarray(column.cat.codes).copy()
+        codes[int(np.flatnonzero(release.class_of >= 0)[0])] = len(column.cat.categories) - 1
+        frame[qi] = pd.Categorical.from_codes(codes, dtype=column.dtype)
+
+    _forge(monkeypatch, change)
+    with pytest.raises(PrivacyError, match="fails its privacy check"):
+        kg.anonymize(table, schema, k=5, algorithm="datafly")
+
+
+def test_released_k_reads_a_categorical_like_its_text():
+    texts = ["[1-5]", "[1-5]", "[6-9]", "*", "[6-9]", "[6-9]"]
+    released = np.array([True, True, True, False, True, True])
+    as_text = pd.DataFrame({"a": texts})
+    as_category = pd.DataFrame({"a": pd.Categorical(texts, categories=["*", "[6-9]", "[1-5]",
+                                                                        "unused"])})
+    assert released_k(as_category, ["a"], released) == released_k(as_text, ["a"], released) == 2
+    with_missing = pd.DataFrame({"a": pd.Categorical(["x", None, "x"])})
+    assert released_k(with_missing, ["a"], np.ones(3, bool)) == 1
 
 
 def test_released_table_is_the_same_text_as_before(monkeypatch):

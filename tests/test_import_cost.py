@@ -48,6 +48,70 @@ def test_import_loads_no_heavy_library_and_registers_every_algorithm():
         <= set(report["algorithms"])
 
 
+def test_import_loads_neither_pandas_nor_numpy_until_a_name_is_used():
+    report = _fresh("""
+        import json, sys
+        import kanon_graph as kg
+        before = sorted(m for m in ("numpy", "pandas") if m in sys.modules)
+        anonymize = kg.anonymize
+        after = sorted(m for m in ("numpy", "pandas") if m in sys.modules)
+        lattice = "kanon_graph.lattice" in sys.modules
+        kg.registry.get_algorithm("optimal")
+        print(json.dumps({"before": before, "after": after, "lattice": lattice,
+                          "optimal": "kanon_graph.lattice.optimal" in sys.modules,
+                          "records": "kanon_graph.records" in sys.modules}))
+    """)
+    assert report == {"before": [], "after": ["numpy", "pandas"], "lattice": False,
+                      "optimal": True, "records": False}
+
+
+def test_every_public_name_resolves():
+    import kanon_graph as kg
+    for name in kg.__all__:
+        assert getattr(kg, name) is not None, name
+    assert set(kg.__all__) <= set(dir(kg))
+
+
+def test_builtin_table_names_the_module_that_registers_each_algorithm():
+    from kanon_graph import registry
+    assert set(registry.BUILTIN_ALGORITHMS) <= set(registry.algorithms())
+    assert len(registry.BUILTIN_ALGORITHMS) == 15
+    for name, modules in registry.BUILTIN_ALGORITHMS.items():
+        function = registry.get_algorithm(name).function
+        assert any(function.__module__ == m or function.__module__.startswith(m + ".")
+                   for m in modules), (name, function.__module__)
+
+
+def test_a_plugin_registering_a_builtin_name_meets_the_builtin_first():
+    report = _fresh("""
+        import json
+        import kanon_graph as kg
+        def mine(data, model, *, rng, suppression=None):
+            return kg.Partition(None)
+        try:
+            kg.register_algorithm("mondrian", mine, recoding="local")
+            first = "registered"
+        except ValueError as exc:
+            first = str(exc)
+        kg.register_algorithm("mondrian", mine, recoding="local", replace=True)
+        kg.register_algorithm("my-own", mine, recoding="local")
+        print(json.dumps({"first": first,
+                          "replaced": kg.registry.get_algorithm("mondrian").function is mine,
+                          "count": len(kg.algorithms())}))
+    """)
+    assert "already registered" in report["first"]
+    assert report["replaced"] is True and report["count"] == 16
+
+
+def test_record_distance_sd_is_found_without_loading_clustering_first():
+    report = _fresh("""
+        import json
+        from kanon_graph.records import get_distance
+        print(json.dumps(get_distance("sd").__name__))
+    """)
+    assert report == "sd_attribute_distance"
+
+
 def test_cli_help_loads_no_heavy_library():
     report = _fresh("""
         import contextlib, io, json, sys
@@ -57,9 +121,24 @@ def test_cli_help_loads_no_heavy_library():
                 main(["--help"])
             except SystemExit:
                 pass
-        print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in %r)))
-    """ % (HEAVY,))
-    assert report == []
+        print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in %r
+                                or m.startswith("kanon_graph.cli."))))
+    """ % (HEAVY + ("numpy", "pandas"),))
+    assert report == ["kanon_graph.cli._parser"]
+
+
+def test_cli_help_without_commands_is_the_full_parsers_help():
+    from kanon_graph.cli import COMMANDS, build_parser
+    full = build_parser()
+    assert build_parser("").format_help() == full.format_help()
+    for name, _, _ in COMMANDS:
+        # a command's own parser is the same however the rest of the line is built
+        lazy = build_parser(name)
+        assert lazy.format_help() == full.format_help()
+        sub = {a.dest: a for a in full._subparsers._group_actions[0]._choices_actions}
+        assert sub[name].help == [h for n, _, h in COMMANDS if n == name][0]
+        assert (lazy._subparsers._group_actions[0].choices[name].format_help()
+                == full._subparsers._group_actions[0].choices[name].format_help())
 
 
 def test_a_kernel_loads_numba_on_its_first_call():

@@ -2,6 +2,15 @@
 
 The baseline of paper 004 (section 6.2.2): groups grow from single tuples by
 merging, always with the partner that costs the least certainty penalty.
+
+A reference implementation of the method as published, not a fast one: each
+small group looks for its partner among all live groups (a compiled scan,
+:func:`~kanon_graph.baselines._bottom_up_kernels.best_partner`), so a run
+costs O(u^2 d) for u distinct quasi-identifier tuples and d attributes
+(about u merges, each scanning up to u groups). On 20,000 rows of continuous
+columns (u close to 20,000) that is 10-20 times mondrian's time
+(docs/performance.md, "Continuous columns"); use ``mondrian`` (O(n log n))
+for large tables with continuous quasi-identifiers.
 """
 
 from __future__ import annotations

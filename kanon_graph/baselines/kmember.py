@@ -5,6 +5,16 @@ loss IL that paper 001 uses. It walks the record distance graph
 (:class:`~kanon_graph.records.RecordGraph`): records with the same
 quasi-identifier tuple are one node with a multiplicity, so the work per step
 is proportional to the number of distinct tuples, not of records.
+
+A reference implementation of the method as published, not a fast one: every
+one of the n / k clusters starts with a scan of the remaining tuples for the
+furthest record and grows by k - 1 scans for the cheapest one (pruned by a
+pair-cost bound, :mod:`~kanon_graph.baselines._kmember_kernels`), so a run
+costs O(n u d) in the worst case for n records, u distinct tuples and d
+attributes -- quadratic when the tuples are all distinct, as on continuous
+columns. On 20,000 such rows that is several times mondrian's
+time (docs/performance.md, "Continuous columns"); use ``mondrian``
+(O(n log n)) for large tables with continuous quasi-identifiers.
 """
 
 from __future__ import annotations

@@ -7,8 +7,6 @@
                 -k 5 [--algorithm auto] [--l 2 --sensitive COL] [--suppression 0.02]
                 -o OUT.csv [--report REPORT.json] [--sep ';']
     kanon-graph evaluate ORIGINAL.csv RELEASED.csv (--schema S.yaml | --qi a,b) [-k K] ...
-    kanon-graph report ORIGINAL.csv RELEASED.csv (--schema S.yaml | --qi a,b) [-k K] ...
-                -o REPORT.html [--format html|json] [--sampling-fraction 0.01]
     kanon-graph hierarchy show FILE [--format text|dot]
     kanon-graph hierarchy build (--intervals 5,10,20 | --cuts ... | --mask 3)
                 (--values 1..100 | --values-from DATA.csv --column COL) [-o OUT.csv]
@@ -30,22 +28,48 @@ to see the full traceback instead.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 import warnings
 
 from .. import __version__
 from ..exceptions import PrivacyError
-from . import anonymize, compare, demo, evaluate, hierarchy, lattice, report, reproduce
-from ._common import PROG, Parser, UsageError, load_plugin
+from ._parser import PROG, Parser, UsageError
 
 __all__ = ["main", "build_parser"]
 
-_GROUPS = (demo, anonymize, evaluate, report, hierarchy, lattice, compare, reproduce)
+#: Every command: (name, the module that registers it, its one-line help). ``kanon-graph
+#: --help`` is drawn from this table alone; a command's module (and with it pandas and
+#: numpy) is imported only when that command is parsed. tests/test_cli_lazy.py checks the
+#: help lines against the modules' own.
+COMMANDS = (
+    ("demo", "demo", "anonymize the built-in synthetic census table"),
+    ("algorithms", "demo", "list the registered algorithms"),
+    ("anonymize", "anonymize", "anonymize a CSV file"),
+    ("evaluate", "evaluate", "check and measure a released table (ours or another tool's)"),
+    ("report", "report", "write the privacy report of a release (HTML or JSON)"),
+    ("hierarchy", "hierarchy", "inspect and build hierarchies"),
+    ("lattice", "lattice", "draw the generalization lattice"),
+    ("compare", "compare", "compare algorithms on one table"),
+    ("reproduce", "reproduce", "run one paper's experiment and judge its claims"),
+)
 
 
-def build_parser():
-    """The argparse parser of ``kanon-graph`` (exposed for documentation and tests)."""
+def _command_module(name):
+    return importlib.import_module(f".{name}", __name__)
+
+
+def build_parser(command=None):
+    """The argparse parser of ``kanon-graph`` (exposed for documentation and tests).
+
+    Parameters
+    ----------
+    command : str, optional
+        Build the full parser of this command only, and a one-line stand-in
+        for every other (what ``main`` does, so that ``kanon-graph --help``
+        imports no command). ``None`` (default) builds every command in full.
+    """
     parser = Parser(prog=PROG, description="k-anonymization of tabular microdata with "
                     "hierarchy trees, record graphs and generalization lattices.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
@@ -53,9 +77,29 @@ def build_parser():
                         help="import this Python file or module first, so the algorithms "
                         "and metrics it registers can be used (repeatable)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for group in _GROUPS:
-        group.register(commands)
+    wanted = {module for name, module, _ in COMMANDS if command is None or name == command}
+    registered = set()
+    for name, module, help_text in COMMANDS:
+        if module not in wanted:
+            commands.add_parser(name, help=help_text)
+        elif module not in registered:      # a module registers all its commands at once
+            registered.add(module)
+            _command_module(module).register(commands)
     return parser
+
+
+def _command_of(argv):
+    """The command named on the command line (``None`` when there is none)."""
+    names = {name for name, _, _ in COMMANDS}
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--plugin":
+            skip = True
+        elif not arg.startswith("-"):
+            return arg if arg in names else None
+    return None
 
 
 def _fail(message, code):
@@ -91,9 +135,14 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 
 def _run(argv, out):
     try:
-        args = build_parser().parse_args(argv)
-        for plugin in args.plugin:
-            load_plugin(plugin)
+        argv = sys.argv[1:] if argv is None else list(argv)
+        command = _command_of(argv)
+        args = build_parser(command if command is not None else "").parse_args(argv)
+        if args.plugin:
+            from ._common import load_plugin
+
+            for plugin in args.plugin:
+                load_plugin(plugin)
         return args.handler(args, out)
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else 0

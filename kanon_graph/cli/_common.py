@@ -20,23 +20,10 @@ from ..hierarchy import load_hierarchies
 from ..io import numeric_columns, read_input_table
 from ..metrics import get_metric
 from ..schema import Schema
-
-PROG = "kanon-graph"
-
-
-class UsageError(Exception):
-    """A malformed command line (exit code 2)."""
-
+from ._parser import PROG, Parser, UsageError  # noqa: F401  (re-exported: the commands use them)
 
 class DataProblem(ValueError):
     """A problem with files given on the command line (exit code 1)."""
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse, but errors are one line and do not exit the interpreter."""
-
-    def error(self, message):
-        raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
 def csv_list(text):

@@ -20,18 +20,41 @@
   2016; :mod:`kanon_graph.lattice.capped`).
 """
 
-from .lattice import MAX_NODES, STATUSES, Lattice, PruningState, StatusMap, chain_up
-from .capped import binding_boundaries, boundary_levels
-from .frequency import FrequencyEngine, FrequencySet, suppression_budget
-from .dot import lattice_dot, lattice_dot_lines
-from .sql import SQLFrequencyEngine, duckdb_available
+import importlib
+
+# "optimal" and "prepruning" name both a function and its submodule: imported here, so
+# the package attribute is the function whatever imports the submodule later
 from .optimal import NODE_METRICS, OptimalResult, node_metric, optimal, optimal_search
-from .rv import ResearchValues, Rule, correlation_weights, research_values
 from .prepruning import PrePruning, prepruning
-from .search_global import rv_global
-from .search_local import rv_local
-from .search_hybrid import rv_hybrid
-from .search_distributed import rv_distributed
+
+#: Every other public name and the submodule that defines it, loaded on first use: the
+#: ``optimal`` search does not pay for the RV searches, the SQL engine or the DOT export.
+_NAMES = {
+    "MAX_NODES": "lattice", "STATUSES": "lattice", "Lattice": "lattice",
+    "PruningState": "lattice", "StatusMap": "lattice", "chain_up": "lattice",
+    "binding_boundaries": "capped", "boundary_levels": "capped",
+    "FrequencyEngine": "frequency", "FrequencySet": "frequency",
+    "suppression_budget": "frequency",
+    "lattice_dot": "dot", "lattice_dot_lines": "dot",
+    "SQLFrequencyEngine": "sql", "duckdb_available": "sql",
+    "ResearchValues": "rv", "Rule": "rv", "correlation_weights": "rv",
+    "research_values": "rv",
+    "rv_global": "search_global", "rv_local": "search_local", "rv_hybrid": "search_hybrid",
+    "rv_distributed": "search_distributed",
+}
+
+
+def __getattr__(name):
+    if name not in _NAMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_NAMES[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_NAMES))
+
 
 __all__ = [
     "FrequencyEngine",

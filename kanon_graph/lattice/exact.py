@@ -120,7 +120,7 @@ def exact_search(lattice, model, scorer, engine, budget, spread, report):
         extra = scorer.bound_from(fs)
         if scorer.monotone:                 # every strictly more general node
             own = dominated[i]
-            counts["tagged"] += space.fill_above(i, dominated, True) - 1
+            counts["tagged"] += space.fill_above(i, dominated, True, closed=True) - 1
             dominated[i] = own
         if extra is not None:
             space.fill_above(i, bound, extra, keep_max=True)
@@ -147,10 +147,10 @@ def exact_search(lattice, model, scorer, engine, budget, spread, report):
         # node is a union of classes of a more specific one (see lattice/capped.py)
         checked.append((node, ok))
         if ok:
-            counts["tagged"] += space.fill_above(i, state, 1)
+            counts["tagged"] += space.fill_above(i, state, 1, closed=True)
             score(i, fs, failing)
         else:
-            counts["tagged"] += space.fill_below(i, state, 2)
+            counts["tagged"] += space.fill_below(i, state, 2, closed=True)
             extra = scorer.bound_from(fs)
             if extra is not None:
                 space.fill_above(i, bound, extra, keep_max=True)

@@ -139,6 +139,10 @@ def _level_to_level(attr, low, high):
     return out
 
 
+#: A roll-up source with more groups than this first steps to the node below the target.
+_STEP_FROM = 1024
+
+
 class FrequencyEngine:
     """Frequency sets and anonymity checks of lattice nodes for one encoded table.
 
@@ -163,6 +167,13 @@ class FrequencyEngine:
         Frequency sets computed (from rows or rolled up); cache hits do not count.
     rollups : int
         How many of them were rolled up from a cached more specific node.
+    step_sets : int
+        How many of them were steps: when the best cached source has more
+        than ``_STEP_FROM`` groups, the node one level below the target (in
+        every attribute) is rolled up and kept first, and the target (and
+        later its neighbours) roll up from it. Steps stop when most of them
+        did not shrink the source by a quarter (wide tables, where nodes
+        one level down still hold most groups).
     row_scans : int
         Group-bys over the rows (frequency sets from rows, and class labels
         for l-diversity / t-closeness checks).
@@ -199,6 +210,8 @@ class FrequencyEngine:
         self._flat = np.zeros(0, dtype=np.int64)
         self.frequency_sets_computed = 0
         self.rollups = 0
+        self.step_sets = 0
+        self._steps_paid = self._steps_missed = 0
         self.row_scans = 0
 
     # -------------------------------------------------------------- helpers
@@ -320,6 +333,8 @@ class FrequencyEngine:
             # keep them as the root every later roll-up can start from
             source = self.frequency_set(bottom, rollup=False)
         if source is not None:
+            if len(source.counts) > _STEP_FROM:
+                source = self._step_toward(source, levels)
             fs = self._rollup(source, levels)
             self.rollups += 1
         else:
@@ -329,6 +344,32 @@ class FrequencyEngine:
         self.frequency_sets_computed += 1
         self._cache.store(fs)
         return fs
+
+    def _step_toward(self, source, levels):
+        """A cached node one level below ``levels`` (in every attribute) to roll up from.
+
+        A search checks neighbouring nodes: rolling a large source up to the
+        node just below the target first, and keeping it, lets the target's
+        neighbours roll up from far fewer groups. The counts do not depend on
+        the source, only the time.
+        """
+        step = tuple(max(a, b - 1) for a, b in zip(source.levels, levels))
+        if step == source.levels or step == levels:
+            return source
+        hit = self._cache.get(step)
+        if hit is None:
+            if self._steps_missed > 2 * self._steps_paid + 4:
+                return source           # steps do not shrink on this table: stop taking them
+            hit = self._rollup(source, step)
+            self.rollups += 1
+            self.step_sets += 1
+            self.frequency_sets_computed += 1
+            self._cache.store(hit)
+            if len(hit.counts) * 4 <= len(source.counts) * 3:
+                self._steps_paid += 1
+            else:
+                self._steps_missed += 1
+        return hit
 
     def class_of(self, levels):
         """Class label of every record at ``levels`` (index into the frequency set's groups).

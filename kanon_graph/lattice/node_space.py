@@ -80,6 +80,59 @@ def _box_apply(position, radix, low, high, target, value, keep_max):
         key += stride[j]
 
 
+@njit(cache=True, nogil=True)
+def _closed_fill(position, radix, low, high, target, value, up):
+    """Set ``target`` to ``value`` on the box ``[low, high]``, skipping what is already set.
+
+    The nodes already at ``value`` must be closed upwards (``up``: every node
+    more general than a set node is set, as the search's "anonymous" and
+    "dominated" tags are) or downwards ("not anonymous"). The box is walked
+    one attribute at a time from its corner nearest ``low`` (``up``) or
+    ``high``; when the corner of a sub-box is set, that sub-box and the rest
+    of its attribute's range in the walk's direction are set too, and are
+    skipped. The cost follows the nodes newly set, not the box.
+    """
+    d = len(radix)
+    stride = np.ones(d, dtype=np.int64)
+    for j in range(d - 2, -1, -1):
+        stride[j] = stride[j + 1] * radix[j + 1]
+    # rest[j]: the key of attributes after j at the walk's starting corner
+    rest = np.zeros(d, dtype=np.int64)
+    for j in range(d - 2, -1, -1):
+        rest[j] = rest[j + 1] + (low[j + 1] if up else high[j + 1]) * stride[j + 1]
+    cur = np.empty(d, dtype=np.int64)
+    prefix = np.zeros(d, dtype=np.int64)      # the key of attributes up to j
+    j = 0
+    cur[0] = low[0] if up else high[0]
+    prefix[0] = cur[0] * stride[0]
+    while True:
+        i = position[prefix[j] + rest[j]]
+        descend = False
+        if target[i] != value:
+            if j == d - 1:
+                target[i] = value
+                sibling = True
+            else:
+                descend = True
+                sibling = False
+        else:
+            sibling = False         # set: so are its siblings further in this direction
+        if descend:
+            j += 1
+            cur[j] = low[j] if up else high[j]
+            prefix[j] = prefix[j - 1] + cur[j] * stride[j]
+            continue
+        while True:
+            if sibling and (cur[j] < high[j] if up else cur[j] > low[j]):
+                cur[j] += 1 if up else -1
+                prefix[j] = (prefix[j - 1] if j > 0 else 0) + cur[j] * stride[j]
+                break
+            j -= 1
+            if j < 0:
+                return 0
+            sibling = True
+
+
 class NodeSpace:
     """Every node of ``lattice`` (height-then-lexicographic order) and its bound.
 
@@ -129,27 +182,39 @@ class NodeSpace:
         """Indices of the nodes at most as general as node ``i`` (itself included)."""
         return self._box((0,) * self.lattice.dimension, self.nodes[i])
 
-    def fill_above(self, i, target, value, keep_max=False):
+    def fill_above(self, i, target, value, keep_max=False, closed=False):
         """``target[above(i)] = value`` (or raised to ``value``), without building ``above(i)``.
+
+        ``closed=True`` promises that the nodes already at ``value`` are
+        closed upwards (every node more general than one of them is at
+        ``value`` too): the walk then skips them (:func:`_closed_fill`).
 
         Returns
         -------
         int
             The number of nodes at least as general as node ``i``.
         """
-        return self._fill(self.nodes[i], self._top, target, value, keep_max)
+        return self._fill(self.nodes[i], self._top, target, value, keep_max, closed, True)
 
-    def fill_below(self, i, target, value):
-        """``target[below(i)] = value``; returns the number of nodes in ``below(i)``."""
-        return self._fill(self._bottom, self.nodes[i], target, value, False)
+    def fill_below(self, i, target, value, closed=False):
+        """``target[below(i)] = value``; returns the number of nodes in ``below(i)``.
 
-    def _fill(self, low, high, target, value, keep_max):
+        ``closed=True``: the nodes already at ``value`` are closed downwards.
+        """
+        return self._fill(self._bottom, self.nodes[i], target, value, False, closed, False)
+
+    def _fill(self, low, high, target, value, keep_max, closed=False, up=True):
+        low = np.asarray(low, dtype=np.int64)
+        high = np.asarray(high, dtype=np.int64)
         if not HAVE_NUMBA:          # pragma: no cover - the kernel as plain Python is slow
             idx = self._box(low, high)
             target[idx] = np.maximum(target[idx], value) if keep_max else value
             return len(idx)
-        return int(_box_apply(self.position, self.radix, np.asarray(low, dtype=np.int64),
-                              np.asarray(high, dtype=np.int64), target,
+        if closed and not keep_max:
+            _closed_fill(self.position, self.radix, low, high, target,
+                         target.dtype.type(value), bool(up))
+            return int(np.prod(high - low + 1))
+        return int(_box_apply(self.position, self.radix, low, high, target,
                               target.dtype.type(value), bool(keep_max)))
 
     def index(self, node):

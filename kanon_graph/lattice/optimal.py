@@ -161,6 +161,7 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
                          f"respect_boundaries={respect_boundaries}")
     computed_before = engine.frequency_sets_computed
     rollups_before = engine.rollups
+    steps_before = getattr(engine, "step_sets", 0)
     budget = suppression_budget(suppression, data.n)
     spread = spreads(model, budget)
     scorer = node_metric(metric, data, budget, respect_boundaries)
@@ -178,7 +179,8 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
             time_limit=time_limit)
         stats.update(lattice_size=lattice.size, metric=metric, metric_value=value,
                      boundary_levels=list(heights), rollups=engine.rollups - rollups_before,
-                     frequency_sets=engine.frequency_sets_computed - computed_before)
+                     frequency_sets=engine.frequency_sets_computed - computed_before,
+                     step_sets=getattr(engine, "step_sets", 0) - steps_before)
         stats["search_seconds"] = stats["seconds"] = time.perf_counter() - started
         status = StatusMap(lattice.dimension)
         status.tags.update({} if levels is None else {levels: "chosen"})
@@ -189,6 +191,7 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
     stats.update({
         "frequency_sets": engine.frequency_sets_computed - computed_before,
         "rollups": engine.rollups - rollups_before,
+        "step_sets": getattr(engine, "step_sets", 0) - steps_before,
         "metric": metric,
         "metric_value": value,
         "boundary_levels": list(heights),

@@ -33,6 +33,14 @@ def _text_codes(column):
     already text is compared as ``str`` (the number ``1`` and the text ``"1"``
     read alike). Returns the codes and the texts, in code order.
     """
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        # a categorical of texts (what anonymize releases): its categories are distinct
+        # texts, so its codes already number the texts one to one
+        categories = column.cat.categories
+        codes = np.asarray(column.cat.codes, dtype=np.int64)
+        if categories.inferred_type in ("string", "empty") and not (codes < 0).any():
+            return codes, categories
+        column = column.astype(object)
     if not isinstance(column.dtype, pd.StringDtype):
         column = column.astype(str)
     codes, texts = pd.factorize(column, use_na_sentinel=False)
@@ -81,7 +89,13 @@ def released_k(table, quasi_identifiers, released):
     if not np.any(released):
         return 0
     keys, _ = _row_keys(table, list(quasi_identifiers))
-    _, sizes = np.unique(keys[released], return_counts=True)
+    keys = keys[released]
+    top = int(keys.max()) + 1
+    if top <= 4 * len(keys) + 4096:     # few possible keys: count them without sorting
+        sizes = np.bincount(keys, minlength=top)
+        sizes = sizes[sizes > 0]
+    else:
+        _, sizes = np.unique(keys, return_counts=True)
     return int(sizes.min())
 
 

@@ -106,14 +106,17 @@ class Release:
 def _released_column(labels, index):
     """The released cells of one attribute: ``labels`` (then ``*``) taken at ``index``.
 
-    Text labels are taken from a string array of ``n_classes + 1`` entries,
-    so the column is built without a Python object per row; its dtype is the
-    one pandas infers for those texts. Other labels go through numpy as
-    objects.
+    Text labels become a categorical: one small integer code per row and
+    every distinct label once, so the column costs a byte or two per row
+    and is built without a Python object or a string per row. Other labels
+    go through numpy as objects.
     """
     texts = np.append(np.asarray(labels, dtype=object), SUPPRESSED)
     if all(isinstance(text, str) for text in texts):
-        return pd.array(texts, dtype=pd.Series(texts).dtype).take(index)
+        code_of_class, distinct = pd.factorize(texts)
+        categories = pd.Index(distinct, dtype=pd.Series(distinct).dtype)
+        return pd.Categorical.from_codes(code_of_class[index],
+                                         dtype=pd.CategoricalDtype(categories))
     return texts[index]
 
 

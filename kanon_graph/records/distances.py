@@ -132,6 +132,8 @@ def unregister_distance(name):
 
 def get_distance(name):
     """The per-attribute distance registered as ``name``; unknown names list the known ones."""
+    if name not in _DISTANCES and isinstance(name, str):
+        import kanon_graph.clustering  # noqa: F401  (registers "sd"; loaded on first use)
     try:
         return _DISTANCES[name]
     except (KeyError, TypeError):

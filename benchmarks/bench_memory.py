@@ -1,0 +1,95 @@
+"""Peak memory of the command line on large CSV files (issue 25, item 4).
+
+Usage::
+
+    python benchmarks/bench_memory.py [--n 1000000 2000000] [--dir /tmp/kg_memory]
+        [--algorithm optimal]
+
+For every n it writes ``make_census(n, seed=0)`` as a CSV (once; kept in
+``--dir``) with the census hierarchies as ARX-format files beside it, then
+runs, in a fresh process,
+
+    kanon-graph anonymize census_N.csv --qi ... --hierarchies DIR -k 5
+        --algorithm optimal -o release_N.csv
+
+and prints the CSV's size, the child's peak resident set (``ru_maxrss`` of
+the finished child), their ratio against issue 25's target (at most 4 times
+the file), and the wall and CPU seconds of the child, with the load average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import kanon_graph as kg
+
+TARGET_RATIO = 4.0
+
+
+def load():
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def prepare(n, folder):
+    """The CSV of ``make_census(n)`` and its hierarchy folder (written once)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    schema = kg.datasets.census_schema()
+    hierarchies = folder / "hierarchies"
+    if not hierarchies.exists():
+        hierarchies.mkdir()
+        for name, hierarchy in schema.hierarchies.items():
+            kg.write_hierarchy(hierarchy, hierarchies / f"census_hierarchy_{name}.csv")
+    path = folder / f"census_{n}.csv"
+    if not path.exists():
+        kg.datasets.make_census(n, seed=0).to_csv(path, index=False)
+    return path, hierarchies, list(schema.quasi_identifiers)
+
+
+def run(path, hierarchies, qis, algorithm, out):
+    """Run the CLI in a child; its peak RSS (bytes), wall and CPU seconds and exit code."""
+    command = [sys.executable, "-c", "from kanon_graph.cli import main; raise SystemExit(main())",
+               "anonymize", str(path), "--qi", ",".join(qis), "--hierarchies", str(hierarchies),
+               "-k", "5", "--algorithm", algorithm, "-o", str(out)]
+    before = os.times()
+    wall = time.perf_counter()
+    proc = subprocess.run(command, capture_output=True, text=True)
+    wall = time.perf_counter() - wall
+    after = os.times()
+    cpu = (after.children_user + after.children_system
+           - before.children_user - before.children_system)
+    # ru_maxrss of RUSAGE_CHILDREN: the largest peak of the children waited for so far
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+    return peak, wall, cpu, proc
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, nargs="+", default=[1_000_000, 2_000_000])
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/kg_memory"))
+    parser.add_argument("--algorithm", default="optimal")
+    args = parser.parse_args(argv)
+    print(f"# load average before: {load()}")
+    print(f"{'rows':>10} {'csv_MiB':>8} {'peak_MiB':>9} {'ratio':>6} {'wall_s':>7} {'cpu_s':>7}"
+          f"  target <= {TARGET_RATIO:g}x the CSV")
+    for n in sorted(args.n):    # ascending: RUSAGE_CHILDREN keeps the largest peak so far
+        path, hierarchies, qis = prepare(n, args.dir)
+        peak, wall, cpu, proc = run(path, hierarchies, qis, args.algorithm,
+                                    args.dir / f"release_{n}.csv")
+        size = path.stat().st_size
+        if proc.returncode != 0:
+            print(f"{n:>10,} failed ({proc.returncode}): {proc.stderr.strip()[-300:]}")
+            continue
+        ratio = peak / size
+        print(f"{n:>10,} {size / 2**20:8.1f} {peak / 2**20:9.1f} {ratio:6.1f} {wall:7.1f} "
+              f"{cpu:7.1f}  {'met' if ratio <= TARGET_RATIO else 'missed'}", flush=True)
+    print(f"# load average after: {load()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,33 @@
+"""The node arrays of the exact search (kanon_graph.lattice.node_space)."""
+
+import numpy as np
+
+from kanon_graph.lattice import Lattice
+
+
+def test_closed_fill_sets_what_the_plain_walk_sets():
+    # the search's tags are closed (anonymous / dominated upwards, not anonymous downwards):
+    # the pruned walk must leave the same arrays and report the same box sizes
+    from kanon_graph.lattice.node_space import NodeSpace
+
+    class Height:
+        def lower_bound(self, nodes):
+            return nodes.sum(axis=1).astype(float)
+
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        heights = [int(h) for h in rng.integers(0, 4, size=int(rng.integers(1, 6)))]
+        space = NodeSpace(Lattice(heights), Height())
+        up_plain, up_closed = np.zeros(space.total, bool), np.zeros(space.total, bool)
+        down_plain = np.zeros(space.total, np.int8)
+        down_closed = down_plain.copy()
+        for _ in range(10):
+            i = int(rng.integers(space.total))
+            own = up_closed[i]
+            assert space.fill_above(i, up_plain, True) == space.fill_above(
+                i, up_closed, True, closed=True)
+            if rng.random() < 0.5:          # the dominated pattern: the origin keeps its own
+                up_plain[i] = up_closed[i] = own
+            assert space.fill_below(i, down_plain, 2) == space.fill_below(
+                i, down_closed, 2, closed=True)
+            assert (up_plain == up_closed).all() and (down_plain == down_closed).all()
