@@ -176,6 +176,24 @@ def check_cells(table, text, schema, args, numeric):
             _check_numbers(table[column], column, args, text)
         elif column in schema.dates:
             _check_dates(table[column], column, text)
+    return floats_as_text(table, schema.quasi_identifiers)
+
+
+def floats_as_text(table, columns):
+    """Typed float quasi-identifiers (Parquet) as the text a CSV file would hold.
+
+    ``74.0`` becomes ``"74.0"`` (``str`` of the float, as pandas writes CSV),
+    so a release labels it ``[64.3-74.0]`` from a Parquet file exactly as
+    from the same table in CSV; missing cells stay missing.
+    """
+    for column in columns:
+        series = table[column]
+        if pd.api.types.is_float_dtype(series.dtype):
+            table = table.copy()
+            values = series.to_numpy(dtype=float)
+            text = np.array([str(v) for v in values.tolist()], dtype=object)
+            text[np.isnan(values)] = np.nan
+            table[column] = pd.Series(text, index=series.index, dtype=object)
     return table
 
 

@@ -24,8 +24,9 @@ import numpy as np
 
 from ..io import read_input_table
 from ..io.release import ORDER_STREAM, formula_cells, publishable
+from ..io.tables import CRLF
 from ..io.write import atomic_folder
-from ._common import DataProblem, _missing_as_nan, check_cells
+from ._common import DataProblem, _missing_as_nan, check_cells, floats_as_text
 
 __all__ = ["is_many", "read_dask_table", "write_dask_table", "unshuffle_dask",
            "partition_order", "quiet_dask_logs"]
@@ -113,6 +114,7 @@ def read_dask_table(path, sep=None, *, schema=None, args=None):
             if column not in meta.columns:
                 raise DataProblem(f"column {column!r} is not in {files[0]!r}; its columns "
                                   f"are {list(meta.columns)}")
+        meta = floats_as_text(meta, schema.quasi_identifiers)
     columns = [str(c) for c in meta.columns]
     parts = [dask.delayed(_read_file, pure=True)(f, sep, columns, schema, rules)
              for f in files]
@@ -197,9 +199,9 @@ def write_dask_table(table, path, *, seed=None, keep_order=False, escape_formula
     folder = Path(path).parent if is_csv else Path(path)
     with atomic_folder(folder) as tmp:
         if is_csv:
-            # "\r\n" (RFC 4180): a cell holding a bare "\r" is quoted
+            # CRLF (RFC 4180): a cell holding a bare carriage return is quoted
             write = table.to_csv(str(tmp / Path(path).name), index=False, compute=False,
-                                 name_function=lambda i: f"{i:0{width}d}", lineterminator="\r\n",
+                                 name_function=lambda i: f"{i:0{width}d}", lineterminator=CRLF,
                                  quoting=csv.QUOTE_MINIMAL)
         else:
             write = table.to_parquet(str(tmp), write_index=False, compute=False,

@@ -29,7 +29,7 @@ from .._cells import parse_number
 __all__ = ["ORDER_STREAM", "order_of", "formula_cells", "publishable", "Publishable"]
 
 ORDER_STREAM = 0x0DE7
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_START = ("=", "+", "-", "@", "\t", chr(13))
 
 
 def order_of(n: int, seed: int) -> np.ndarray:

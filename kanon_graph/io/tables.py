@@ -27,7 +27,10 @@ if TYPE_CHECKING:
 
     from ..result import AnonymizationResult
 
-__all__ = ["write_table", "result_report", "write_json"]
+__all__ = ["write_table", "result_report", "write_json", "CRLF"]
+
+#: The RFC 4180 line end: with it Python's CSV writer quotes a cell holding a bare CR.
+CRLF = chr(13) + chr(10)
 
 
 def write_table(table: pd.DataFrame, path: str | os.PathLike[str], *, sep: str = ",",
@@ -73,8 +76,8 @@ def _line_end(table: pd.DataFrame) -> str:
     for column in table.columns:
         cells = table[column]
         if cells.dtype == object or str(cells.dtype).startswith("string"):
-            if cells.map(lambda v: isinstance(v, str) and "\r" in v).any():
-                return "\r\n"
+            if cells.map(lambda v: isinstance(v, str) and chr(13) in v).any():
+                return CRLF
     return "\n"
 
 
