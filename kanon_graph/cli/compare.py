@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..comparison import DEFAULT_METRICS, compare
 from ..io import write_table
+from ..io.write import save_figure
 from ..metrics import get_metric
 from ..registry import get_algorithm
 from ._common import (Progress, add_schema_arguments, check_writable, csv_list, fraction,
@@ -77,7 +78,7 @@ def _plot(frame, metrics, path):
         fig = metric_curves_figure(ok, list(metrics))
     except ImportError:
         raise DataProblem("--plot needs matplotlib (pip install -e '.[plot]')") from None
-    fig.savefig(path, dpi=110, bbox_inches="tight")
+    save_figure(fig, path, dpi=110, bbox_inches="tight")
     import matplotlib.pyplot as plt
 
     plt.close(fig)

@@ -28,7 +28,8 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["atomic_file", "atomic_folder", "temporary_name", "fsync_tree", "replace_folder",
+__all__ = ["atomic_file", "atomic_folder", "write_text", "save_figure", "temporary_name",
+           "fsync_tree", "replace_folder",
            "TEMP_MARK"]
 
 TEMP_MARK = ".kg-tmp-"
@@ -174,3 +175,18 @@ def atomic_folder(target: str | os.PathLike[str]) -> Iterator[Path]:
     except BaseException:
         _remove(tmp)
         raise
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` atomically; returns the path."""
+    with atomic_file(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return Path(path)
+
+
+def save_figure(fig, path: str | os.PathLike[str], **options) -> Path:
+    """``fig.savefig(path, **options)``, atomically (the format is taken from the suffix)."""
+    fmt = options.pop("format", None) or (Path(path).suffix[1:].lower() or "png")
+    with atomic_file(path) as tmp:
+        fig.savefig(tmp, format=fmt, **options)
+    return Path(path)
