@@ -133,7 +133,7 @@ def publishable(table: pd.DataFrame, *, seed: int | None, keep_order: bool = Fal
     if escape_formulas and formulas:
         out = out.copy()
         for column in formulas:
-            cells = out[column]
+            cells = out[column].astype(object)
             out[column] = cells.where(~cells.map(_is_formula).to_numpy(dtype=bool),
                                       "'" + cells.astype(object).astype(str))
     return Publishable(out, shuffled=not keep_order, formulas=formulas,

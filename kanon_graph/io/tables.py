@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from pathlib import Path
 
 import numpy as np
+from pandas.api.types import is_string_dtype
 
 from ..exceptions import DataError
 from ..metrics import get_metric
@@ -75,7 +76,7 @@ def _line_end(table: pd.DataFrame) -> str:
     """
     for column in table.columns:
         cells = table[column]
-        if cells.dtype == object or str(cells.dtype).startswith("string"):
+        if cells.dtype == object or is_string_dtype(cells.dtype):
             if cells.map(lambda v: isinstance(v, str) and chr(13) in v).any():
                 return CRLF
     return "\n"
