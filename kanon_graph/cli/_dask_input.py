@@ -62,10 +62,10 @@ def _meta(file, parquet, sep):
         try:
             import pyarrow.parquet as pq
 
-            return pq.read_schema(file).empty_table().to_pandas()
-        except Exception as exc:  # pyarrow's errors have no common base class
-            raise DataProblem(f"input file {file!r} is not a readable Parquet file: "
-                              f"{str(exc).splitlines()[0]}") from None
+            return _plain(pq.read_schema(file).empty_table().to_pandas())
+        except Exception:  # pyarrow's errors have no common base class
+            read_input_table(file)     # the pandas engine's own message for this file
+            raise
     text = read_input_table(file, sep=sep)      # the whole first file: its errors now
     return pd.DataFrame({c: pd.Series(dtype=object) for c in text.frame.columns})
 
@@ -77,12 +77,23 @@ def _read_file(file, sep, columns, schema, rules):
         raise DataProblem(f"input file {file!r} has the columns {list(text.frame.columns)}; "
                           f"the first file has {columns}: every file needs the same header")
     if schema is None:
-        return text.frame
+        return _plain(text.frame)
     checked = list(schema.quasi_identifiers) + list(schema.sensitive)
     table = _missing_as_nan(text, checked, rules)
     numeric = list(schema.numeric) + [c for c in checked if c not in schema.numeric
                                       and table[c].dtype.kind == "f"]
-    return check_cells(table, text, schema, rules, numeric)
+    return _plain(check_cells(table, text, schema, rules, numeric))
+
+
+def _plain(frame):
+    """Categorical columns as their values: each file has its own categories, and the
+    partitions of one Dask frame must agree on their dtypes."""
+    import pandas as pd
+
+    columns = [c for c in frame.columns if isinstance(frame[c].dtype, pd.CategoricalDtype)]
+    if columns:
+        frame = frame.astype({c: object for c in columns})
+    return frame
 
 
 def read_dask_table(path, sep=None, *, schema=None, args=None):
