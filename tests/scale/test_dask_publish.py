@@ -43,6 +43,8 @@ CSV_CASES = {
     "not a date": (GOOD + "F,flu,33,14/12/1944\n", ["--dates", "day", "--qi", "sex,day"]),
     "duplicate header": ("sex,diag,sex,day\nF,flu,30,2001-01-01\n", []),
     "not utf-8": (GOOD.encode() + b"F,fl\xff,33,2001-01-01\n", []),
+    "cell over the 131,072-character limit": (GOOD + "F," + "x" * 131_073 + ",3,2001-01-01\n",
+                                              []),
 }
 
 
@@ -114,6 +116,27 @@ def test_parquet_cases_match_too(tmp_path, hierarchies, dask_client, capsys, cas
     (pandas_code, pandas_err, _), (dask_code, dask_err, written) = runs
     assert pandas_code == 1 and "people.parquet" in pandas_err, pandas_err
     assert dask_code == 1 and dask_err == pandas_err and not written
+
+
+def test_a_dask_error_is_one_line_naming_the_file_without_worker_tracebacks(tmp_path,
+                                                                            hierarchies):
+    # a real process with its own LocalCluster: the workers' log is the terminal's
+    folder = tmp_path / "in"
+    folder.mkdir()
+    pd.DataFrame({"sex": list("FFMM"), "diag": list("abab")}).to_parquet(
+        folder / "a.parquet", index=False)
+    (folder / "b.parquet").write_bytes(b"PAR1" + os.urandom(64) + b"PAR1")
+    done = subprocess.run(
+        [sys.executable, "-m", "kanon_graph", "anonymize", str(folder), "--qi", "sex",
+         "--hierarchies", str(hierarchies), "-k", "2", "--algorithm", "optimal", "--engine",
+         "dask", "-o", str(tmp_path / "out")],
+        capture_output=True, text=True, timeout=300,
+        env={k: v for k, v in os.environ.items() if k != "KANON_GRAPH_DEBUG"})
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "b.parquet" in lines[0], done.stderr
+    assert lines[0].startswith("kanon-graph: error: input file")
+    assert not (tmp_path / "out").exists()
 
 
 # finding 5: an existing release folder is replaced as a whole ------------------------------
