@@ -23,7 +23,8 @@ import pytest
 import kanon_graph as kg
 from kanon_graph.cli import main
 from kanon_graph.io import read_input_table
-from kanon_graph.io.write import TEMP_MARK, atomic_file, atomic_folder
+
+TEMP_MARK = ".kg-tmp-"        # kanon_graph.io.write.TEMP_MARK (spelled out: runs on old code)
 
 ROWS = 30_000
 QIS = "sex,age,race,education"
@@ -107,11 +108,13 @@ def test_a_signal_before_the_rename_keeps_the_previous_release(files, tmp_path, 
 
 
 def test_two_runs_on_one_output_leave_one_whole_release(files, tmp_path):
-    # two inputs told apart by their occupation column: the output must be one of them
-    table = read_input_table(files / "people.csv").frame.iloc[:5_000]
-    a, b = table.copy(), table.copy()
+    # two inputs of the same size told apart by their occupation column, started together so
+    # that their writes overlap: the output must be exactly one of the two releases
+    table = read_input_table(files / "people.csv").frame
+    table["pad"] = "x" * 300          # a long write (9 MB), so that the two writes overlap
+    b = table.copy()
     b["occupation"] = "B-" + b["occupation"]
-    a.to_csv(tmp_path / "a.csv", index=False)
+    table.to_csv(tmp_path / "a.csv", index=False)
     b.to_csv(tmp_path / "b.csv", index=False)
     (tmp_path / "h").symlink_to(files / "h")
     out = tmp_path / "out" / "release.csv"
@@ -127,6 +130,8 @@ def test_two_runs_on_one_output_leave_one_whole_release(files, tmp_path):
 
 
 def test_atomic_file_failure_keeps_the_old_file(tmp_path):
+    from kanon_graph.io.write import atomic_file
+
     target = tmp_path / "report.json"
     target.write_text("old")
     with pytest.raises(RuntimeError), atomic_file(target) as tmp:
@@ -136,6 +141,8 @@ def test_atomic_file_failure_keeps_the_old_file(tmp_path):
 
 
 def test_atomic_folder_replaces_the_whole_folder(tmp_path):
+    from kanon_graph.io.write import atomic_folder
+
     target = tmp_path / "release"
     target.mkdir()
     (target / "part-00007.parquet").write_text("stale")
