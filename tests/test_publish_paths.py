@@ -104,3 +104,18 @@ def test_evaluate_report_naming_an_input_is_refused(people, tmp_path, capsys):
     code = main(["evaluate", str(people), str(people), "--qi", "sex", "--report", str(people)])
     assert code == 1 and "would overwrite the input" in _error(capsys)
     assert people.read_bytes() == before
+
+
+def test_other_commands_refuse_writing_over_their_input(people, tmp_path, capsys):
+    before = people.read_bytes()
+    assert main(["compare", str(people), "--qi", "sex,age", "--algorithms", "mondrian",
+                 "-k", "2", "-o", str(people), "-q"]) == 1
+    assert "would overwrite the input" in _error(capsys)
+    assert main(["lattice", "show", str(people), "--qi", "sex", "-k", "2", "-o",
+                 str(people)]) == 1
+    assert "would overwrite the input" in _error(capsys)
+    assert people.read_bytes() == before
+    # hierarchy suggest writes new files into a folder, which may hold the input
+    assert main(["hierarchy", "suggest", str(people), "--qi", "sex", "-o",
+                 str(people.parent)]) == 0
+    assert (people.parent / "sex.csv").exists() and people.read_bytes() == before

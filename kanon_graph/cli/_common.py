@@ -278,16 +278,18 @@ def _check_dates(series, column, text):
                               f"(YYYY-MM-DD)")
 
 
-def check_writable(path, what):
+def check_writable(path, what, *, inputs=(), kind="file"):
     """Fail early (before a long run) when ``path`` cannot be written.
 
-    Its folder must exist and be writable, and ``path`` must not be a folder
-    (see :func:`kanon_graph.cli._outputs.check_outputs` for collisions).
+    Its folder must exist and be writable, ``path`` must not be a folder
+    (unless ``kind="files"``: a folder to write files into), nor one of the
+    ``inputs`` (``(flag, path)`` pairs); see
+    :func:`kanon_graph.cli._outputs.check_outputs`.
     """
     from ._outputs import Output, check_outputs
 
     flag = {"output": "-o", "report": "--report", "plot": "--plot"}.get(what, what)
-    check_outputs([], [Output(flag, path)])
+    check_outputs(list(inputs), [Output(flag, path, kind)])
 
 
 _FIRST_METRICS = ("loss", "gcp", "ncp", "discernibility", "cavg")

@@ -28,8 +28,10 @@ _RELEASE_NAMES = ("_metadata", "_common_metadata", "_SUCCESS")
 class Output:
     """One path a command will write: ``flag`` (``-o``), ``path``, and its ``kind``.
 
-    ``kind`` is ``"file"``, ``"folder"`` (a Dask Parquet folder) or
-    ``"pattern"`` (a Dask ``out/part-*.csv``: its folder is the output).
+    ``kind`` is ``"file"``, ``"folder"`` (a Dask Parquet folder, replaced
+    whole), ``"pattern"`` (a Dask ``out/part-*.csv``: its folder is the
+    output) or ``"files"`` (a folder new files are written into, e.g.
+    ``hierarchy suggest -o DIR``).
     """
 
     def __init__(self, flag, path, kind="file"):
@@ -91,7 +93,7 @@ def check_outputs(inputs, outputs):
             files = _input_files(path)
             hit = (_same(target, source) if source.exists() else False) or any(
                 _same(target, f) for f in files if f.exists())
-            if not hit and out.kind != "file":
+            if not hit and out.kind in ("folder", "pattern"):       # replaced as a whole
                 hit = any(_inside(f, target) for f in files) or (
                     source.exists() and _inside(source, target))
             if hit:
@@ -99,8 +101,9 @@ def check_outputs(inputs, outputs):
                                   f"{flag} {str(path)!r}; write the output elsewhere")
         for other in outputs[:i]:
             a, b = other.target, target
-            if _same(a, b) or (other.kind != "file" and _inside(b, a)) or (
-                    out.kind != "file" and _inside(a, b)):
+            whole = ("folder", "pattern")
+            if _same(a, b) or (other.kind in whole and _inside(b, a)) or (
+                    out.kind in whole and _inside(a, b)):
                 raise DataProblem(f"{other.flag} {other.path!r} and {out.flag} {out.path!r} "
                                   f"name the same place; give each output its own path")
 
@@ -113,6 +116,10 @@ def _check_folder(out, target):
     if not os.access(parent, os.W_OK | os.X_OK):
         raise DataProblem(f"{out.flag}: cannot write {out.path!r}: folder {str(parent)!r} "
                           f"is not writable")
+    if out.kind == "files":
+        if target.exists() and not target.is_dir():
+            raise DataProblem(f"{out.flag}: {out.path!r} exists and is not a folder")
+        return
     if out.kind == "file":
         if target.is_dir():
             raise DataProblem(f"{out.flag}: cannot write {out.path!r}: it is a folder")

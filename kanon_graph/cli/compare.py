@@ -7,8 +7,9 @@ from ..io import write_table
 from ..io.write import save_figure
 from ..metrics import get_metric
 from ..registry import get_algorithm
-from ._common import (Progress, add_schema_arguments, check_writable, csv_list, fraction,
+from ._common import (Progress, add_schema_arguments, csv_list, fraction,
                       frame_text, int_list, read_input)
+from ._outputs import Output, check_outputs
 
 
 def register(commands):
@@ -40,10 +41,9 @@ def run(args, out):
         get_algorithm(name)                      # unknown names fail before any run
     for name in args.metrics:
         get_metric(name)
-    if args.output:
-        check_writable(args.output, "output")
-    if args.plot:
-        check_writable(args.plot, "plot")
+    outputs = [Output(flag, path) for flag, path in (("-o", args.output),
+                                                     ("--plot", args.plot)) if path]
+    check_outputs([("INPUT", args.input)], outputs)
     progress = Progress(args.quiet)
     try:
         table, schema, _ = read_input(args, progress)

@@ -155,7 +155,7 @@ def run_suggest(args, out):
     folder = Path(args.output)
     if folder.exists() and not folder.is_dir():
         raise DataProblem(f"-o: {str(folder)!r} exists and is not a folder")
-    check_writable(folder, "output")
+    check_writable(folder, "output", kind="files", inputs=[("INPUT", args.input)])
     progress = Progress(quiet=True)
     table, schema, _ = read_input(args, progress)
     made = suggest(table, schema)

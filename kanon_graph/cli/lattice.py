@@ -64,7 +64,7 @@ def run(args, out):
     if args.format == "png" and not args.output:
         raise UsageError("--format png needs -o OUT.png")
     if args.output:
-        check_writable(args.output, "output")
+        check_writable(args.output, "output", inputs=[("INPUT", args.input)])
     progress = Progress(args.quiet)
     try:
         table, schema, _ = read_input(args, progress)

@@ -43,9 +43,9 @@ def write_table(table: pd.DataFrame, path: str | os.PathLike[str], *, sep: str =
     included); a missing cell is written empty. The file is written
     beside ``path`` and renamed into place (:mod:`kanon_graph.io.write`):
     an interrupted write leaves the previous file or none. Parquet (the
-    ``parquet`` extra, pyarrow): every column keeps its dtype, so released quasi-identifiers are text and the
-    other columns what they were. ``format`` (``"csv"`` or ``"parquet"``)
-    overrides the choice by suffix.
+    ``parquet`` extra, pyarrow): every column keeps its dtype, so released
+    quasi-identifiers are text and the other columns what they were.
+    ``format`` (``"csv"`` or ``"parquet"``) overrides the choice by suffix.
     """
     from .read import is_parquet
 

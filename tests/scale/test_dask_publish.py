@@ -140,6 +140,21 @@ def test_a_dask_error_is_one_line_naming_the_file_without_worker_tracebacks(tmp_
     assert not (tmp_path / "out").exists()
 
 
+def test_dask_formula_cells_counted_and_escaped(tmp_path, hierarchies, dask_client, capsys):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.csv").write_text("sex,diag,note\nF,a,=1+1\nF,b,x\nM,a,@cmd\nM,b,-2\n")
+    report = tmp_path / "r.json"
+    assert main(["anonymize", str(folder), "--qi", "sex", "--hierarchies", str(hierarchies),
+                 "-k", "2", "--algorithm", "optimal", "--engine", "dask", "--escape-formulas",
+                 "-o", str(tmp_path / "out"), "--report", str(report)]) == 0
+    assert "2 cell(s) a spreadsheet would run as formulas, in note (2)" in \
+        capsys.readouterr().out
+    assert json.loads(report.read_text())["publication"]["formula_cells"] == {"note": 2}
+    notes = sorted(pd.read_parquet(tmp_path / "out")["note"])
+    assert notes == sorted(["'=1+1", "x", "'@cmd", "-2"])
+
+
 # finding 5: an existing release folder is replaced as a whole ------------------------------
 
 @pytest.fixture
