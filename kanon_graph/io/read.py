@@ -159,7 +159,7 @@ def _read_plain(path: Path, sep: str) -> TextTable | None:
     row-by-row reader gives the answer and the message naming the line.
     """
     data = path.read_bytes()
-    if (b'"' in data or b"\r" in data or b"\n\n" in data or data.startswith(b"\n")
+    if (b'"' in data or bytes([13]) in data or b"\n\n" in data or data.startswith(b"\n")
             or len(sep.encode()) != 1 or sep in ('"', "\n")):
         return None
     try:

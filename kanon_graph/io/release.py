@@ -44,7 +44,7 @@ def order_of(n: int, seed: int) -> np.ndarray:
     return np.random.default_rng([int(seed), ORDER_STREAM]).permutation(int(n))
 
 
-def _is_formula(value) -> bool:
+def _is_formula(value: object) -> bool:
     return (isinstance(value, str) and value.startswith(_FORMULA_START)
             and parse_number(value) is None)
 

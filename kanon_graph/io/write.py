@@ -27,6 +27,7 @@ import secrets
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 __all__ = ["atomic_file", "atomic_folder", "write_text", "save_figure", "temporary_name",
            "fsync_tree", "replace_folder",
@@ -184,7 +185,7 @@ def write_text(path: str | os.PathLike[str], text: str) -> Path:
     return Path(path)
 
 
-def save_figure(fig, path: str | os.PathLike[str], **options) -> Path:
+def save_figure(fig: Any, path: str | os.PathLike[str], **options: Any) -> Path:
     """``fig.savefig(path, **options)``, atomically (the format is taken from the suffix)."""
     fmt = options.pop("format", None) or (Path(path).suffix[1:].lower() or "png")
     with atomic_file(path) as tmp:
