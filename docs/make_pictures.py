@@ -15,6 +15,10 @@ from kanon_graph.viz import hierarchy_figure, lattice_figure, metric_curves_figu
 PICTURES = ("hierarchy_location.png", "hierarchy_paper003_age.png", "lattice_paper003.png",
             "mst_paper003_k3.png", "metric_curves.png")
 
+#: Pages of the privacy report as headless Chromium renders them (docs/report.md); a
+#: browser takes them, not matplotlib: ``python tests/report_cases.py docs/img``.
+SCREENSHOTS = ("report_adult.png", "report_patients.png")
+
 
 def lattice_status(table, schema, k):
     """Status of every node of the paper 003 lattice: chosen = the optimal node."""

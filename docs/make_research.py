@@ -5,15 +5,19 @@ Usage::
     kanon-graph reproduce 000 --out runs      # ... and 001 to 004, full runs
     python docs/make_research.py runs
 
-Copies each ``paperNNN_verdicts.csv`` and the PNG figures from ``runs`` into
-``docs/research/`` and replaces the block between ``<!-- verdicts:NNN -->``
-and ``<!-- /verdicts:NNN -->`` in ``docs/research.md`` with the table.
-tests/test_experiments.py checks that every block equals its CSV and that
-the CSV's claims are the ones the code judges today.
+Copies every ``paperNNN_*.csv`` (the verdicts and the measured tables they
+are judged from) and the PNG figures from ``runs`` into ``docs/research/``,
+replaces the block between ``<!-- verdicts:NNN -->`` and
+``<!-- /verdicts:NNN -->`` in ``docs/research.md`` with the verdict table,
+and writes ``kanon_graph/experiments/_full.py`` (the full runs' verdicts, so
+a quick run can say where it differs). tests/test_experiments.py checks that
+every block equals its CSV, that the code judges the committed tables to
+exactly these verdicts, and that ``_full.py`` holds them.
 """
 
 from __future__ import annotations
 
+import pprint
 import re
 import shutil
 import sys
@@ -27,16 +31,35 @@ from kanon_graph.experiments._report import verdicts_markdown
 DOCS = Path(__file__).resolve().parent
 PAGE = DOCS / "research.md"
 FOLDER = DOCS / "research"
+FULL = DOCS.parent / "kanon_graph" / "experiments" / "_full.py"
+
+
+def verdicts(paper: str) -> pd.DataFrame:
+    """The committed full run's verdict table of ``paper``."""
+    return pd.read_csv(FOLDER / f"paper{paper}_verdicts.csv", keep_default_na=False)
 
 
 def block(paper: str) -> str:
     """The Markdown the page holds for ``paper``, from the committed CSV."""
-    frame = pd.read_csv(FOLDER / f"paper{paper}_verdicts.csv")
-    return f"<!-- verdicts:{paper} -->\n{verdicts_markdown(frame)}\n<!-- /verdicts:{paper} -->"
+    return (f"<!-- verdicts:{paper} -->\n{verdicts_markdown(verdicts(paper))}\n"
+            f"<!-- /verdicts:{paper} -->")
 
 
 def pattern(paper: str) -> re.Pattern:
     return re.compile(rf"<!-- verdicts:{paper} -->.*?<!-- /verdicts:{paper} -->", re.S)
+
+
+def full_module() -> str:
+    """The text of ``_full.py`` for the committed verdict CSVs."""
+    full = {}
+    for paper in PAPERS:
+        if (FOLDER / f"paper{paper}_verdicts.csv").exists():
+            frame = verdicts(paper)
+            full[paper] = [(r.claim, r.literal_verdict, r.verdict)
+                           for r in frame.itertuples(index=False)]
+    head = FULL.read_text().split("FULL:")[0] if FULL.exists() else '"""Full runs."""\n\n'
+    return head + "FULL: dict[str, list[tuple[str, str, str]]] = " + \
+        pprint.pformat(full, width=96, sort_dicts=True) + "\n"
 
 
 def main(runs: str) -> None:
@@ -48,12 +71,14 @@ def main(runs: str) -> None:
         if not csv.exists():
             print(f"paper {paper}: no {csv}; its table is left as it is")
             continue
-        shutil.copy(csv, FOLDER / csv.name)
-        for png in source.glob(f"paper{paper}_*.png"):
-            shutil.copy(png, FOLDER / png.name)
+        for old in FOLDER.glob(f"paper{paper}_*"):
+            old.unlink()
+        for path in [*source.glob(f"paper{paper}_*.csv"), *source.glob(f"paper{paper}_*.png")]:
+            shutil.copy(path, FOLDER / path.name)
         text = pattern(paper).sub(lambda _: block(paper), text)
-        print(f"paper {paper}: table and figures copied")
+        print(f"paper {paper}: tables and figures copied")
     PAGE.write_text(text)
+    FULL.write_text(full_module())
 
 
 if __name__ == "__main__":

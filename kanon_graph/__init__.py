@@ -36,7 +36,7 @@ __version__ = "0.1.0"
 
 #: Subpackages loaded on first use (``kg.viz``, ``kg.io.read_table``...): no algorithm
 #: registers itself in them, and a plain ``import kanon_graph`` does not pay for them.
-_LAZY_SUBPACKAGES = ("datasets", "experiments", "io", "scale", "viz")
+_LAZY_SUBPACKAGES = ("datasets", "experiments", "io", "report", "risk", "scale", "viz")
 
 
 def __getattr__(name):
@@ -83,6 +83,8 @@ __all__ = [
     "register_distance",
     "register_metric",
     "registry",
+    "report",
+    "risk",
     "sd_value_distances",
     "viz",
     "write_hierarchy",

@@ -166,6 +166,55 @@ class AnonymizationResult:
         lines.append("metrics: " + ", ".join(f"{n}={v:.6g}" for n, v in self.metrics.items()))
         return "\n".join(lines)
 
+    def report(self, path: Any, *, format: str | None = None,
+               sampling_fraction: float | None = None, threshold: float = 0.2,
+               call: str | None = None, title: str | None = None,
+               input_file: Any = None, output_file: Any = None) -> Any:
+        """Write the privacy report of this release (HTML, or JSON) to ``path``.
+
+        The report re-checks the privacy model from the released cells, and
+        shows risk before and after, information loss, class sizes, levels,
+        suppression, the call and SHA-256 checksums (see
+        :mod:`kanon_graph.report`). It holds no identifier value and no
+        original value of a generalized quasi-identifier.
+
+        Parameters
+        ----------
+        path : str or path-like
+            ``.json`` writes JSON; anything else one self-contained HTML file.
+        format : {"html", "json"}, optional
+            Overrides the extension.
+        sampling_fraction : float, optional
+            ``n / N``, for the population-uniqueness models.
+        threshold : float
+            Risk above which a record counts as at risk (default 0.2).
+        call : str, optional
+            How the release was made (default: rebuilt from the result).
+        title : str, optional
+        input_file, output_file : path-like, optional
+            The files the tables were read from / written to: their bytes are
+            checksummed. By default the checksums are those of the tables
+            written as CSV (``to_csv(index=False)``).
+
+        Returns
+        -------
+        Path
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> import kanon_graph as kg
+        >>> res = kg.anonymize(kg.datasets.paper_003_table(), kg.datasets.paper_003_schema(),
+        ...                    k=3, algorithm="mst")
+        >>> path = res.report(os.path.join(tempfile.mkdtemp(), "report.html"))
+        >>> "Privacy model" in path.read_text()
+        True
+        """
+        from .report._result import report_of_result
+        return report_of_result(self, path, format=format, sampling_fraction=sampling_fraction,
+                                threshold=threshold, call=call, title=title,
+                                input_file=input_file, output_file=output_file)
+
     def __repr__(self) -> str:
         return (f"AnonymizationResult(algorithm={self.algorithm!r}, k={self.k}, "
                 f"rows={len(self.table)}, "

@@ -66,6 +66,26 @@ def schema():
     return kg.datasets.paper_003_schema()
 
 
+def _uses_dask(item):
+    """True for a test that needs the optional Dask extra (it skips without it)."""
+    path = Path(str(item.fspath)).as_posix()
+    if "/tests/scale/" in path or "dask_client" in getattr(item, "fixturenames", ()):
+        return True
+    page = getattr(item, "callspec", None) and item.callspec.params.get("page")
+    if page is not None and Path(page).suffix == ".md":      # a docs page that runs Dask
+        text = Path(page).read_text()
+        return "import dask" in text or "--engine dask" in text
+    return item.name.startswith("test_default_scheduler_is_the_current_client")
+
+
+def pytest_collection_modifyitems(config, items):
+    # `pytest -m dask` runs exactly the tests that skip without the extra: .ci/run runs the
+    # README's command first (no extra installed), then installs the extra and runs these
+    for item in items:
+        if _uses_dask(item):
+            item.add_marker(pytest.mark.dask)
+
+
 def pytest_addoption(parser):
     parser.addoption("--fuzz", type=int, default=None, metavar="N",
                      help="run N fuzz cases per algorithm in tests/fuzz (the long run; "

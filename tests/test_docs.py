@@ -202,7 +202,10 @@ def test_doc_pictures_are_drawn_by_make_pictures(tmp_path):
     spec.loader.exec_module(make_pictures)
     shown = {Path(t).name for page in PAGES
              for t in re.findall(r"!\[[^\]]*\]\((img/[^)]+)\)", page.read_text())}
-    assert shown and shown <= set(make_pictures.PICTURES)
+    assert shown and shown <= set(make_pictures.PICTURES) | set(make_pictures.SCREENSHOTS)
+    for name in make_pictures.SCREENSHOTS:    # taken in a browser by tests/report_cases.py
+        committed = ROOT / "docs" / "img" / name
+        assert committed.read_bytes()[:4] == b"\x89PNG" and committed.stat().st_size < 150_000
     for path in make_pictures.main(tmp_path):
         assert path.read_bytes()[:4] == b"\x89PNG"
         committed = ROOT / "docs" / "img" / path.name
@@ -251,3 +254,17 @@ def test_mkdocs_config_builds_the_docs_folder_strictly():
     handler = config["plugins"][1]["mkdocstrings"]["handlers"]["python"]["options"]
     assert handler["docstring_style"] == "numpy"
     assert "mkdocs build --strict" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_ci_runs_the_readme_test_command_before_any_extra():
+    """A fresh clone's `pip install -e ".[test]" && python -m pytest -q` is CI's first step."""
+    readme = (ROOT / "README.md").read_text()
+    command = 'pip install -e ".[test]" && python -m pytest -q'
+    assert command in readme
+    ci = (ROOT / ".ci" / "run").read_text()
+    before = ci[:ci.index(command)]
+    installs = [line.strip() for line in before.splitlines()
+                if "pip install" in line and not line.lstrip().startswith("#")]
+    assert installs == ["python -m pip install --quiet --upgrade pip"], installs
+    after = ci[ci.index(command):]
+    assert "python -m pytest -q -m dask" in after and "python -m pytest -q -m slow" in after

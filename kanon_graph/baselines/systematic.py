@@ -34,6 +34,9 @@ The following choices are this module's own, made to match those facts:
    cluster, until fewer than ``2k`` remain. Every cluster then holds between
    ``k`` and ``2k - 1`` records, the bound of an optimal k-partition
    (Domingo-Ferrer & Mateo-Sanz 2002, the property paper 001 also uses).
+   ``cap=False`` skips this step: the variant without the 2k - 1 cap keeps
+   the ``floor(n / k)`` clusters of steps 1-3, of whatever size (at least
+   ``k``), which is closer to paper 001's "clusters of different sizes".
 
 Distances are those of the record distance graph
 (:class:`~kanon_graph.records.RecordGraph`, default paper 003's HDist, which
@@ -103,18 +106,19 @@ def _split_large(graph, k, seeds, class_of, size):
     return np.array(seeds, dtype=np.int64)
 
 
-def _cluster(graph, k, first_node):
-    """Steps 1-4 on a record graph; returns ``(class_of, seeds, n_seeded)``."""
+def _cluster(graph, k, first_node, cap=True):
+    """Steps 1-4 (1-3 without ``cap``) on a record graph; returns
+    ``(class_of, seeds, n_seeded)``."""
     n = graph.n_records
     seeds, owner = _seed_and_assign(graph, max(n // k, 1), first_node)
     class_of = owner[graph.node_of].copy()
     size = np.bincount(class_of, minlength=len(seeds))
     _fill_small(graph, k, seeds, class_of, size)
-    all_seeds = _split_large(graph, k, seeds, class_of, size)
+    all_seeds = _split_large(graph, k, seeds, class_of, size) if cap else seeds
     return class_of, all_seeds, len(seeds)
 
 
-def systematic(data, model, *, rng, suppression=None, distance="hdist"):
+def systematic(data, model, *, rng, suppression=None, distance="hdist", cap=True):
     """Form floor(n/k) clusters at once around farthest-first seeds, then fix their sizes.
 
     Steps (see the module docstring for which come from the papers and which
@@ -124,7 +128,8 @@ def systematic(data, model, *, rng, suppression=None, distance="hdist"):
     nearest its seed from clusters above ``k``; split every cluster of
     ``2k`` records or more into pieces of ``k`` (each piece: the record
     furthest from the seed and its ``k - 1`` nearest cluster-mates). Every
-    cluster ends with ``k`` to ``2k - 1`` records. Deterministic for a given
+    cluster ends with ``k`` to ``2k - 1`` records; ``cap=False`` leaves out
+    that last split, so clusters may be larger. Deterministic for a given
     ``rng``.
 
     Parameters
@@ -139,6 +144,11 @@ def systematic(data, model, *, rng, suppression=None, distance="hdist"):
     distance : str or dict
         The per-attribute distance of the record graph (default ``"hdist"``);
         see :class:`~kanon_graph.records.RecordGraph`.
+    cap : bool, default True
+        Split clusters of ``2k`` or more records (step 4), our
+        reconstruction's choice. ``False`` is the variant without the cap:
+        exactly ``floor(n / k)`` clusters (fewer when the table has fewer
+        distinct tuples), each of at least ``k`` records.
 
     Returns
     -------
@@ -166,13 +176,23 @@ def systematic(data, model, *, rng, suppression=None, distance="hdist"):
     >>> res = kg.anonymize(table, schema, k=3, algorithm="systematic", seed=0)
     >>> sorted(sorted(table["x"][c].tolist()) for c in res.classes)
     [[0, 1, 2], [50, 51, 100], [101, 102, 103]]
+    >>> two = pd.DataFrame({"x": [0] * 6 + [100] * 4, "s": list("abababcdcd")})
+    >>> schema = kg.Schema(quasi_identifiers=["x"], sensitive=["s"])
+    >>> for cap in (True, False):   # two distinct tuples: two seeds; the cap splits them
+    ...     res = kg.anonymize(two, schema, k=2, algorithm="systematic", seed=0, cap=cap)
+    ...     print(cap, res.stats["clusters"])
+    True 5
+    False 2
     """
+    if not isinstance(cap, bool):
+        raise ValueError(f"The 'cap' parameter of systematic must be True or False. "
+                         f"Got {cap!r}.")
     if model.needs_sensitive:
         raise ValueError("systematic enforces k-anonymity only; it cannot meet the requested "
                          "l-diversity or t-closeness -- use another algorithm")
     graph = RecordGraph(data, distance=distance)
     first = int(rng.integers(data.n))
-    class_of, seeds, n_seeded = _cluster(graph, model.k, graph.node_of[first])
+    class_of, seeds, n_seeded = _cluster(graph, model.k, graph.node_of[first], cap)
     return Partition(class_of, None, {"clusters": len(seeds), "seeds": n_seeded,
                                       "first_record": first,
                                       "distinct_tuples": graph.n_nodes})

@@ -7,6 +7,8 @@
                 -k 5 [--algorithm auto] [--l 2 --sensitive COL] [--suppression 0.02]
                 -o OUT.csv [--report REPORT.json] [--sep ';']
     kanon-graph evaluate ORIGINAL.csv RELEASED.csv (--schema S.yaml | --qi a,b) [-k K] ...
+    kanon-graph report ORIGINAL.csv RELEASED.csv (--schema S.yaml | --qi a,b) [-k K] ...
+                -o REPORT.html [--format html|json] [--sampling-fraction 0.01]
     kanon-graph hierarchy show FILE [--format text|dot]
     kanon-graph hierarchy build (--intervals 5,10,20 | --cuts ... | --mask 3)
                 (--values 1..100 | --values-from DATA.csv --column COL) [-o OUT.csv]
@@ -36,12 +38,12 @@ import warnings
 
 from .. import __version__
 from ..exceptions import PrivacyError
-from . import anonymize, compare, demo, evaluate, hierarchy, lattice, reproduce
+from . import anonymize, compare, demo, evaluate, hierarchy, lattice, report, reproduce
 from ._common import PROG, Parser, UsageError, load_plugin
 
 __all__ = ["main", "build_parser"]
 
-_GROUPS = (demo, anonymize, evaluate, hierarchy, lattice, compare, reproduce)
+_GROUPS = (demo, anonymize, evaluate, report, hierarchy, lattice, compare, reproduce)
 
 
 def build_parser():

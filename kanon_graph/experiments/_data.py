@@ -26,6 +26,7 @@ class ExperimentData:
     hierarchies: dict[str, Hierarchy]
     source: str
     is_adult: bool
+    folder: Path | None = None
 
     def sample(self, n: int | None, seed: int = 0) -> pd.DataFrame:
         """``n`` rows drawn without replacement (``random_state=seed``); all when ``n`` is
@@ -83,4 +84,4 @@ def experiment_data(data: str | Path | None = None) -> ExperimentData:
     else:
         hierarchies, which = adult_hierarchies(), "the project's hierarchies"
     return ExperimentData(table, hierarchies, f"Adult ({folder}; {which} when the "
-                          f"experiment does not bring its own)", True)
+                          f"experiment does not bring its own)", True, folder)

@@ -3,18 +3,93 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import pandas as pd
 
 from ..api import anonymize
 from ..schema import Schema
 
-__all__ = ["measure", "curves", "figures", "Step"]
+__all__ = ["Run", "as_runs", "measure", "curves", "figures", "Step"]
 
 #: ``step(text)``: told before each run, so a caller can show progress.
 Step = Callable[[str], object]
+
+
+@dataclass(frozen=True)
+class Run:
+    """One algorithm run of a paper's experiment: the record every paper shares.
+
+    Parameters
+    ----------
+    label : str
+        The name in the CSVs, the figures' legends and the verdict table
+        (e.g. ``"sd (paper)"``); unique within an experiment.
+    algorithm : str
+        A registered algorithm (:func:`kanon_graph.registry.algorithms`),
+        including one a plugin registered.
+    options : mapping
+        Keyword options passed to :func:`kanon_graph.anonymize` (e.g.
+        ``{"variant": "paper"}``).
+    hierarchies : bool
+        Whether the run gets the experiment's hierarchies (paper 000 runs SD
+        without them, as its paper does); the other papers' experiments
+        ignore it.
+    role : {"proposed", "baseline", "extra"}
+        The paper's own method, the paper's comparison, or an added run. An
+        ``extra`` run joins every comparison the paper's claims make (as one
+        more method to beat) and gets a claim row of its own where the paper
+        compares two methods only.
+
+    Examples
+    --------
+    >>> from kanon_graph.experiments import Run
+    >>> Run("mondrian (relaxed)", "mondrian", {"cut": "relaxed"})
+    Run(label='mondrian (relaxed)', algorithm='mondrian', options={'cut': 'relaxed'}, \
+hierarchies=True, role='extra')
+    """
+
+    label: str
+    algorithm: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    hierarchies: bool = True
+    role: str = "extra"
+
+    def __post_init__(self):
+        if self.role not in ("proposed", "baseline", "extra"):
+            raise ValueError(f"The 'role' of a Run must be 'proposed', 'baseline' or 'extra'. "
+                             f"Got {self.role!r}.")
+
+
+def as_runs(extra: Sequence[Any] | None, taken: Sequence[str] = ()) -> list[Run]:
+    """``extra_runs`` as :class:`Run` records: a Run, an algorithm name, or a
+    ``(label, algorithm[, options])`` tuple each; unknown algorithms and labels
+    the experiment already uses are refused by name."""
+    from ..registry import algorithms
+
+    runs, labels = [], set(taken)
+    for item in extra or ():
+        if isinstance(item, Run):
+            run = item
+        elif isinstance(item, str):
+            run = Run(item, item)
+        elif isinstance(item, (tuple, list)) and len(item) in (2, 3):
+            run = Run(str(item[0]), str(item[1]), dict(item[2]) if len(item) == 3 else {})
+        else:
+            raise ValueError(f"Each of 'extra_runs' must be a Run, an algorithm name or a "
+                             f"(label, algorithm[, options]) tuple. Got {item!r}.")
+        if run.algorithm not in algorithms():
+            raise ValueError(f"extra_runs: unknown algorithm {run.algorithm!r}; registered: "
+                             f"{', '.join(sorted(algorithms()))}.")
+        if run.label in labels:
+            raise ValueError(f"extra_runs: the label {run.label!r} is already used by this "
+                             f"experiment; give the run another label.")
+        labels.add(run.label)
+        runs.append(run if run.role == "extra" else Run(run.label, run.algorithm,
+                                                        run.options, run.hierarchies))
+    return runs
 
 
 def measure(table: pd.DataFrame, schema: Schema, k: int, algorithm: str,

@@ -6,6 +6,11 @@ can be determined by establishing a correlation matrix between each pair of
 attributes using the original raw dataset. The total sum of all the weights
 is normalized to be 1. If an attribute does not correlate highly with any
 other attribute [...] it will be assigned a higher weight."
+
+These weights are used only when asked for (``weights="correlation"`` of
+:func:`~kanon_graph.lattice.rv.research_values` and the RV searches); the
+searches' default is equal weights. The paper's own Adult and MCPHD weights
+were set by hand by its data expert (section 4) and are not given in it.
 """
 
 from __future__ import annotations

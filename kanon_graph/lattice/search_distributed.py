@@ -230,6 +230,12 @@ def rv_distributed(data, model, *, rng=None, suppression=None, weights=None, rul
             or memory_budget <= 0:
         raise ValueError(f"The 'memory_budget' parameter of rv-distributed must be a positive "
                          f"number of bytes. Got {memory_budget!r}.")
+    if scheduler is not None and not isinstance(scheduler, str) \
+            and not callable(getattr(scheduler, "submit", None)):
+        # checked before Dask is needed, so a wrong value is named with or without the extra
+        raise ValueError(f"The 'scheduler' parameter of rv-distributed must be None, 'inline', "
+                         f"a scheduler address such as 'tcp://host:8786' or a "
+                         f"distributed.Client. Got {scheduler!r}.")
     ctx = prepare(data, model, suppression, weights=weights, rules=rules, rv_tables=rv_tables,
                   max_levels=max_levels, respect_boundaries=respect_boundaries)
     pre = ctx.pre

@@ -171,9 +171,11 @@ def prosecutor_risk(table, quasi_identifiers):
 
     A record in a class of size ``|E|`` is re-identified with probability
     ``1/|E|``; the highest risk is ``1/min |E|`` and the average over released
-    records is ``classes / records``.
+    records is ``classes / records``. The two figures of
+    :func:`kanon_graph.risk.prosecutor`, which also gives the share of records
+    above a threshold, and :mod:`kanon_graph.risk` the other attacker models.
     """
-    sizes = m.class_sizes(_class_of(table, quasi_identifiers))
-    if not sizes.size:
-        return 0.0, 0.0
-    return float(1.0 / sizes.min()), float(len(sizes) / sizes.sum())
+    from ..risk import prosecutor, risk_classes
+
+    risk = prosecutor(risk_classes(table, quasi_identifiers))
+    return risk["highest"], risk["average"]

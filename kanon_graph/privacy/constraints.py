@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..exceptions import DataError
-from ..result import AnonymizationResult
 
 __all__ = ["Violation", "constraint_violations"]
 
@@ -54,7 +53,7 @@ def constraint_violations(result, schema=None, original=None):
     values are withheld, not generalized, and ``result.suppressed`` counts
     them. A single ``*`` cell elsewhere counts as the hierarchy's root.
     """
-    if isinstance(result, AnonymizationResult):
+    if hasattr(result, "release"):     # an AnonymizationResult (not imported: no circle)
         schema = schema or result.release.data.schema
         released = result.table
         source = result.release.data.table.set_index(released.index)

@@ -13,7 +13,10 @@ one-line methods that call the functions here, so all drawing stays in
 * an MST split (:class:`~kanon_graph.viz.MSTSplitView`): paper 003's Figure 5
   (:func:`~kanon_graph.viz.mst_figure`), else a one-line description;
 * a result: the verification, the level vector (global recodings), every
-  metric and the largest ``max_classes`` equivalence classes as tables.
+  metric and the largest ``max_classes`` equivalence classes as tables, then,
+  folded, the sections of its privacy report (:mod:`kanon_graph.report`:
+  risk before and after, information loss, class sizes, and for a global
+  recoding the levels and the lattice node) up to ``max_report_rows`` rows.
 
 Without matplotlib every object still shows its text form. The limits keep a
 notebook small; :func:`set_display` raises them, and the full pictures are
@@ -29,7 +32,7 @@ __all__ = ["set_display", "hierarchy_html", "lattice_html", "mst_html", "result_
            "figure_svg"]
 
 _LIMITS = {"max_leaves": 40, "max_lines": 40, "max_nodes": 60, "max_classes": 10,
-           "max_mst_nodes": 60}
+           "max_mst_nodes": 60, "max_report_rows": 100_000}
 
 
 def set_display(**limits):
@@ -52,6 +55,9 @@ def set_display(**limits):
         Equivalence classes listed for a result (default 10).
     max_mst_nodes : int, optional
         Draw an MST split with at most this many nodes (default 60).
+    max_report_rows : int, optional
+        Embed the privacy report's sections in a result's display up to this
+        many rows (default 100,000; 0 never embeds them).
 
     Returns
     -------
@@ -198,4 +204,24 @@ def result_html(result):
     shown = classes.head(limit)
     parts.append(f"classes{note} " + _table(list(shown.columns),
                                              shown.itertuples(index=False)))
-    return "<div>" + "<br>".join(parts) + "</div>"
+    return "<div>" + "<br>".join(parts) + _report_sections(result) + "</div>"
+
+
+#: The report sections a result's display folds in (levels only for a global recoding).
+_REPORT_SECTIONS = ("risk", "loss", "classes")
+_GLOBAL_SECTIONS = ("hierarchies", "lattice")
+
+
+def _report_sections(result):
+    """The privacy report's sections, folded (``<details>``), or how to write the report."""
+    how = 'res.report("report.html") writes the whole privacy report'
+    rows = len(result.table) if result.classes is not None else None
+    if rows is None or rows > _LIMITS["max_report_rows"]:
+        return f"<p><small>{html.escape(how)}.</small></p>"
+    from ..report import render_sections
+    from ..report._result import content_of_result
+
+    wanted = _REPORT_SECTIONS + (_GLOBAL_SECTIONS if result.levels is not None else ())
+    body = render_sections(content_of_result(result), wanted, heading_level=4)
+    return (f"<details><summary><b>privacy report</b>: risk before and after, information "
+            f"loss, class sizes ({html.escape(how)})</summary>{body}</details>")

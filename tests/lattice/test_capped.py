@@ -313,6 +313,7 @@ def test_rv_distributed_over_subsets_equals_rv_global_with_boundaries():
     data = kg.encode(*marked_case(3))
     model = PrivacyModel(3)
     best = rv_global(data, model, respect_boundaries=True)
-    split = rv_distributed(data, model, respect_boundaries=True, memory_budget=400)
+    split = rv_distributed(data, model, respect_boundaries=True, memory_budget=400,
+                           scheduler="inline")
     assert split.stats["subsets"] > 1 and split.capped
     assert split.levels == best.levels

@@ -108,9 +108,11 @@ def test_global_and_hybrid_equal_exhaustive_search(seed):
             stats["strings_pruned"].values()) >= stats["strings_generated"]
         assert stats["strings_generated"] <= size
     assert part.stats["tests"] <= size
-    if seed % 5 == 0:   # the distributed search, with subsets of about 4 strings
+    if seed % 5 == 0:   # the distributed search's subsets of about 4 strings, combined
+        # (run in this process: Dask's own runs are in test_search_distributed.py)
         part = rv_distributed(data, model, suppression=suppression, rv_tables=tables,
-                              memory_budget=4 * (len(tables) + 17))
+                              memory_budget=4 * (len(tables) + 17),
+                              scheduler="inline")
         assert (part.levels, part.stats["research_value"]) == expected
 
 
@@ -127,7 +129,8 @@ def test_searches_equal_exhaustive_search_with_large_budgets(seed, suppression):
         assert (part.levels, part.stats["research_value"]) == expected, search.__name__
     if seed % 4 == 0:
         part = rv_distributed(data, model, suppression=suppression, rv_tables=tables,
-                              memory_budget=4 * (len(tables) + 17))
+                              memory_budget=4 * (len(tables) + 17),
+                              scheduler="inline")
         assert (part.levels, part.stats["research_value"]) == expected
 
 

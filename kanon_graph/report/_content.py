@@ -1,0 +1,211 @@
+"""What a privacy report says, as plain data (the JSON report; the HTML draws it).
+
+Everything is measured here from the two tables and the schema: the privacy
+model is checked from the released cells (:func:`kanon_graph.evaluate`),
+risk is assessed on the original's and on the released classes
+(:mod:`kanon_graph.risk`), and information loss, levels and class sizes come
+from the rebuilt release. What goes into the report is counts, measures,
+column names and *released* labels only: no value of an identifier column and
+no original value of a quasi-identifier is copied into it.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+
+import numpy as np
+
+__all__ = ["build_report", "SECTIONS"]
+
+#: The report's sections, in order: ``(id, title)``.
+SECTIONS = (
+    ("summary", "Summary"),
+    ("privacy", "Privacy model"),
+    ("risk", "Re-identification risk"),
+    ("loss", "Information loss"),
+    ("classes", "Equivalence classes"),
+    ("hierarchies", "Generalization levels"),
+    ("lattice", "Lattice position"),
+    ("suppression", "Suppression"),
+    ("provenance", "Provenance"),
+)
+
+
+def _number(value):
+    """A JSON-safe number: NaN and infinities become None."""
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def _clean(obj):
+    if isinstance(obj, dict):
+        return {str(k): _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    if isinstance(obj, (bool, np.bool_)):
+        return bool(obj)
+    if isinstance(obj, (int, np.integer)):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        return _number(obj)
+    return obj
+
+
+def _privacy(ev, schema, released):
+    v = ev.verification
+    present = [c for c in schema.identifiers if c in released.columns]
+    return {"holds": bool(v.holds) and not present, "described": v.describe(),
+            "k": v.k, "k_achieved": v.k_achieved, "l": v.l, "l_achieved": v.l_achieved,
+            "diversity": v.diversity if v.l is not None else None, "t": v.t,
+            "t_achieved": v.t_achieved, "checked_on": "the released cells",
+            "identifier_columns": list(schema.identifiers),
+            "identifier_columns_released": present}
+
+
+def _risk(original, released, qis, suppressed, *, threshold, sampling_fraction, population):
+    from ..risk import assess
+
+    options = {"threshold": threshold, "sampling_fraction": sampling_fraction}
+    before = assess(original, qis, suppressed=np.zeros(len(original), dtype=bool),
+                    population=population, **options)
+    after = assess(released, qis, suppressed=suppressed, **options)
+    return {"threshold": threshold, "sampling_fraction": sampling_fraction,
+            "population_table": population is not None,
+            "before": before, "after": after,
+            "note": "risk of the original is measured on its own classes; the release's on "
+                    "its released classes (suppressed records left out)"}
+
+
+def _loss(ev):
+    from ..metrics import arx_loss_per_attribute, ncp_per_attribute
+
+    release = ev.release
+    ncp = ncp_per_attribute(release)
+    arx = arx_loss_per_attribute(release)
+    released = float(release.sizes.sum())
+    per = {}
+    for name, cost in ncp.items():
+        mean_ncp = float((release.sizes * cost).sum() / released) if released else 0.0
+        per[name] = {"ncp": mean_ncp, "loss": float(arx[name])}
+    return {"per_attribute": per, "overall": dict(ev.metrics),
+            "note": "ncp: mean NCP of the released records' cells (0 = as is, 1 = the whole "
+                    "domain); loss: ARX's per-attribute Loss"}
+
+
+def _classes(sizes):
+    values, counts = np.unique(sizes, return_counts=True)
+    return {"count": int(len(sizes)),
+            "min": int(sizes.min()) if len(sizes) else None,
+            "median": float(np.median(sizes)) if len(sizes) else None,
+            "max": int(sizes.max()) if len(sizes) else None,
+            "histogram": [{"size": int(v), "classes": int(c), "records": int(v * c)}
+                          for v, c in zip(values, counts)]}
+
+
+def _hierarchies(ev):
+    """Per hierarchy: its height, and how many released records sit at each level."""
+    out = {}
+    release = ev.release
+    for attr in release.data.attributes:
+        rel = release.attributes[attr.name]
+        if attr.hierarchy is None or rel.level is None:
+            continue
+        height = int(attr.hierarchy.height)
+        records = np.bincount(rel.level, weights=release.sizes, minlength=height + 1)
+        global_level = None if ev.levels is None else int(ev.levels[attr.name])
+        out[attr.name] = {"height": height,
+                          "records_per_level": [int(r) for r in records[:height + 1]],
+                          "global_level": global_level}
+    return out
+
+
+def _lattice(levels, hierarchies):
+    if levels is None or not hierarchies or set(levels) - set(hierarchies):
+        return {"global": False,
+                "note": "a local recoding: records of one attribute sit at different levels, "
+                        "so the release is no single node of the lattice"}
+    names = list(levels)
+    vector = [int(levels[n]) for n in names]
+    heights = [hierarchies[n]["height"] for n in names]
+    polynomial = np.ones(1, dtype=object)          # nodes per height sum (exact integers)
+    for h in heights:
+        polynomial = np.convolve(polynomial, np.ones(h + 1, dtype=object))
+    node_height = int(sum(vector))
+    return {"global": True, "attributes": names, "node": vector, "heights": heights,
+            "node_height": node_height, "lattice_height": int(sum(heights)),
+            "lattice_nodes": int(np.prod([h + 1 for h in heights], dtype=object)),
+            "nodes_at_this_height": int(polynomial[node_height])}
+
+
+def build_report(original, released, schema, *, k=2, l=None, diversity="distinct", c=1.0,
+                 t=None, sensitive=None, suppressed=None, missing="error",
+                 sampling_fraction=None, threshold=0.2, population=None, call=None,
+                 checksums=None, algorithm=None, title=None):
+    """The content of a privacy report, as JSON-ready data.
+
+    Parameters
+    ----------
+    original, released : DataFrame
+        The input table and the released table, row-aligned (as for
+        :func:`kanon_graph.evaluate`).
+    schema : Schema
+        With the hierarchies the release used.
+    k, l, diversity, c, t, sensitive, suppressed, missing
+        The privacy model to check and how to read the tables, as for
+        :func:`kanon_graph.evaluate`.
+    sampling_fraction : float, optional
+        ``n / N``: the population-uniqueness models need it.
+    threshold : float
+        Risk above which a record counts as at risk (default 0.2).
+    population : DataFrame, optional
+        An identification database with the *original* quasi-identifiers,
+        for the journalist and marketer risk of the original table.
+    call : str, optional
+        The command or call that made the release.
+    checksums : dict, optional
+        ``{"input": {...}, "output": {...}}`` as :func:`table_checksum` or
+        :func:`file_checksum` give them.
+    algorithm, title : str, optional
+
+    Returns
+    -------
+    dict
+        One entry per section of :data:`SECTIONS`.
+    """
+    from .. import __version__
+    from ..metrics import evaluate
+
+    ev = evaluate(original, released, schema, k=k, l=l, diversity=diversity, c=c, t=t,
+                  sensitive=sensitive, suppressed=suppressed, missing=missing)
+    qis = list(schema.quasi_identifiers)
+    release = ev.release
+    kept_original = release.data.table
+    mask = release.class_of < 0
+    hierarchies = _hierarchies(ev)
+    n = int(release.class_of.shape[0])
+    content = {
+        "title": title or "Privacy report",
+        "summary": {"records": n, "released": int(release.sizes.sum()),
+                    "suppressed": int(mask.sum()), "dropped": ev.dropped,
+                    "classes": int(release.n_classes), "quasi_identifiers": qis,
+                    "sensitive": list(schema.sensitive), "algorithm": algorithm,
+                    "recoding": "global" if ev.levels is not None else "local"},
+        "privacy": _privacy(ev, schema, released),
+        "risk": _risk(kept_original, released, qis, mask, threshold=threshold,
+                      sampling_fraction=sampling_fraction, population=population),
+        "loss": _loss(ev),
+        "classes": _classes(release.sizes),
+        "hierarchies": hierarchies,
+        "lattice": _lattice(ev.levels, hierarchies),
+        "suppression": {"suppressed": int(mask.sum()),
+                        "share": float(mask.mean()) if n else 0.0,
+                        "dropped_for_missing_values": ev.dropped},
+        "provenance": {"call": call, "checksums": checksums or {},
+                       "kanon_graph": __version__,
+                       "created": _dt.datetime.now(_dt.timezone.utc)
+                                              .strftime("%Y-%m-%dT%H:%M:%SZ")},
+    }
+    return _clean(content)

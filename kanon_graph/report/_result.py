@@ -1,0 +1,60 @@
+"""The report of an :class:`~kanon_graph.AnonymizationResult` (``res.report(path)``)."""
+
+from __future__ import annotations
+
+from ._content import build_report
+from ._files import file_checksum, table_checksum
+
+__all__ = ["report_of_result", "content_of_result"]
+
+
+def _call(result, schema):
+    v = result.verification
+    parts = ["table", "schema", f"k={result.k}", f"algorithm={result.algorithm!r}"]
+    if v.l is not None:
+        parts += [f"l={v.l:g}", f"diversity={v.diversity!r}"]
+    if v.t is not None:
+        parts.append(f"t={v.t:g}")
+    if (v.l is not None or v.t is not None) and schema.sensitive:
+        parts.append(f"sensitive={schema.sensitive[0]!r}")
+    if result.stats.get("seed") is not None:
+        parts.append(f"seed={result.stats['seed']!r}")
+    return (f"kanon_graph.anonymize({', '.join(parts)})  # quasi-identifiers: "
+            f"{', '.join(schema.quasi_identifiers)}")
+
+
+def content_of_result(result, *, sampling_fraction=None, threshold=0.2, call=None,
+                      title=None, input_file=None, output_file=None):
+    """The report content (:func:`~kanon_graph.report.build_report`) of a result."""
+    release = result.release
+    if release is None or result.classes is None:
+        raise ValueError("report: this result has no in-memory release (a Dask input); run "
+                         "kanon-graph report on the written files instead")
+    data = release.data
+    original, schema = data.table, data.schema
+    v = result.verification
+    sensitive = schema.sensitive[0] if (v.l is not None or v.t is not None) else None
+    released = result.table.reset_index(drop=True)
+    checksums = {
+        "input": file_checksum(input_file) if input_file is not None
+        else table_checksum(original, "input table"),
+        "output": file_checksum(output_file) if output_file is not None
+        else table_checksum(released, "released table"),
+    }
+    content = build_report(original, released, schema, k=result.k, l=v.l,
+                        diversity=v.diversity or "distinct", c=result.stats.get("c", 1.0),
+                        t=v.t, sensitive=sensitive, suppressed=result.suppressed_mask,
+                        sampling_fraction=sampling_fraction, threshold=threshold,
+                        call=call or _call(result, schema), checksums=checksums,
+                        algorithm=result.algorithm, title=title)
+    # the release's input already lacks the rows anonymize(missing="drop") dropped
+    content["summary"]["dropped"] = int(result.dropped)
+    content["suppression"]["dropped_for_missing_values"] = int(result.dropped)
+    return content
+
+
+def report_of_result(result, path, *, format=None, **options):
+    """Write the report of ``result`` to ``path``; return the path."""
+    from . import write_report
+
+    return write_report(content_of_result(result, **options), path, format=format)

@@ -1,0 +1,205 @@
+"""The checks behind :mod:`kanon_graph.testing`: plain functions that raise AssertionError."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Callable, Iterable
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["CASES", "CHECKS", "check_algorithm", "check_experiment", "load_plugins",
+           "random_schema", "random_table", "selected_algorithms"]
+
+
+def random_table(n: int, seed: int) -> pd.DataFrame:
+    """A small seeded table: numeric age, coded zip, two categoricals, an id, a disease."""
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({
+        "id": np.arange(n),
+        "age": rng.integers(18, 70, n),
+        "zip": rng.choice(["13053", "13068", "13075", "14850", "14853", "14860"], n),
+        "sex": rng.choice(["F", "M"], n, p=[0.45, 0.55]),
+        "job": rng.choice(["clerk", "nurse", "teacher", "farmer", "driver"], n),
+        "disease": rng.choice(["flu", "cancer", "hiv", "none"], n),
+    })
+
+
+def random_schema():
+    """The schema of :func:`random_table`, with a hierarchy for every quasi-identifier."""
+    import kanon_graph as kg
+    from kanon_graph.hierarchy import intervals, masking
+
+    hier = {
+        "age": intervals(range(0, 100), widths=[5, 10, 20], name="age"),
+        "zip": masking(["13053", "13068", "13075", "14850", "14853", "14860"], levels=3,
+                       name="zip"),
+        "sex": kg.Hierarchy.from_rows([["F", "*"], ["M", "*"]], name="sex"),
+        "job": kg.Hierarchy.from_mapping({"*": {
+            "office": ["clerk", "teacher"], "care": ["nurse", "driver"],
+            "land": ["farmer", "land-other"]}}, name="job"),
+    }
+    return kg.Schema(quasi_identifiers=["age", "zip", "sex", "job"], sensitive=["disease"],
+                     identifiers=["id"], categorical=["zip"], hierarchies=hier)
+
+
+def _paper003():
+    import kanon_graph as kg
+
+    return kg.datasets.paper_003_table(), kg.datasets.paper_003_schema(), 3
+
+
+#: name -> ``() -> (table, schema, k)``: paper 003's worked example and seeded tables.
+CASES: dict[str, Callable] = {
+    "paper003-k3": _paper003,
+    "random200-k2": lambda: (random_table(200, 1), random_schema(), 2),
+    "random120-k7": lambda: (random_table(120, 3), random_schema(), 7),
+}
+
+
+def _covers(hierarchy, kind, original, released) -> bool:
+    if hierarchy is not None:
+        return released in hierarchy.ancestors(original)
+    if released == str(original):
+        return True
+    if kind == "numeric":
+        match = re.fullmatch(r"\[(-?[\d.]+)-(-?[\d.]+)\]", released)
+        return bool(match) and float(match.group(1)) <= float(original) <= float(match.group(2))
+    if released.startswith("{") and released.endswith("}"):
+        return str(original) in released[1:-1].split(",")
+    return False
+
+
+def _k_anonymous(name, table, schema, k, res):
+    released = np.setdiff1d(np.arange(len(table)), res.suppressed_rows)
+    qis = list(schema.quasi_identifiers)
+    counts = res.table.iloc[released][qis].astype(str).value_counts()
+    assert counts.empty or counts.min() >= k, f"a released class holds {counts.min()} < {k}"
+    assert res.verification.holds and all(len(c) >= k for c in res.classes)
+
+
+def _every_record_once(name, table, schema, k, res):
+    positions = np.concatenate(list(res.classes) + [res.suppressed_rows]).astype(int)
+    assert np.sort(positions).tolist() == list(range(len(table))), \
+        "classes and suppressed rows do not hold every record exactly once"
+    assert len(res.table) == len(table) and res.suppressed == len(res.suppressed_rows)
+
+
+def _values_cover(name, table, schema, k, res):
+    kept = np.setdiff1d(np.arange(len(table)), res.suppressed_rows)
+    for column in schema.quasi_identifiers:
+        h, kind = schema.hierarchy(column), schema.kind(column, table)
+        for original, released in zip(table[column].to_numpy()[kept],
+                                      res.table[column].to_numpy()[kept]):
+            assert _covers(h, kind, original, released), \
+                f"{column}: released {released!r} does not cover {original!r}"
+
+
+def _classes_share(name, table, schema, k, res):
+    qis = list(schema.quasi_identifiers)
+    for members in res.classes:
+        assert len(res.table.iloc[members][qis].drop_duplicates()) == 1, \
+            "a class's records are released with different values"
+
+
+def _identifiers(name, table, schema, k, res):
+    assert not set(schema.identifiers) & set(res.table.columns), "an identifier is released"
+    for column in schema.sensitive:
+        assert res.table[column].tolist() == table[column].tolist(), \
+            f"sensitive column {column!r} changed"
+
+
+def _same_seed(name, table, schema, k, res):
+    import kanon_graph as kg
+
+    again = kg.anonymize(table, schema, k=k, algorithm=name, seed=7)
+    pd.testing.assert_frame_equal(again.table, res.table)
+
+
+#: check name -> ``check(name, table, schema, k, result)``.
+CHECKS: dict[str, Callable] = {
+    "k_anonymous": _k_anonymous, "every_record_once": _every_record_once,
+    "values_cover_originals": _values_cover, "classes_share_released_values": _classes_share,
+    "identifiers_dropped": _identifiers, "same_seed_same_release": _same_seed,
+}
+
+
+def check_algorithm(name: str, *, cases: Iterable[str] | None = None,
+                    checks: Iterable[str] | None = None) -> None:
+    """Run the common checks on registered algorithm ``name``; raise AssertionError if one fails.
+
+    Parameters
+    ----------
+    name : str
+        A registered algorithm.
+    cases : iterable of str, optional
+        Names from :data:`CASES` (default all).
+    checks : iterable of str, optional
+        Names from :data:`CHECKS` (default all).
+    """
+    import kanon_graph as kg
+
+    if name not in kg.algorithms():
+        raise ValueError(f"check_algorithm: unknown algorithm {name!r}; registered: "
+                         f"{', '.join(sorted(kg.algorithms()))}.")
+    for case in cases or CASES:
+        table, schema, k = CASES[case]()
+        res = kg.anonymize(table, schema, k=k, algorithm=name, seed=7)
+        for check in checks or CHECKS:
+            try:
+                CHECKS[check](name, table, schema, k, res)
+            except AssertionError as exc:
+                raise AssertionError(f"{name} on {case}, {check}: {exc}") from None
+
+
+def check_experiment(name: str, paper: str = "003", rows: int = 60) -> None:
+    """Add ``name`` to a quick, capped run of ``paper``'s experiment and check that it
+    appears in the run table and in the verdicts (not only in the CSVs)."""
+    from kanon_graph.experiments import Run, reproduce
+
+    label = f"{name} (added)"
+    report = reproduce(paper, quick=True, rows=rows, extra_runs=[Run(label, name)])
+    frame = next(iter(report.tables.values()))
+    assert label in set(frame["algorithm"]), f"{name} is not in paper {paper}'s run table"
+    shown = report.verdicts()
+    assert shown.apply(lambda r: label in " ".join(map(str, r)), axis=1).any(), \
+        f"{name} appears in no verdict of paper {paper}"
+
+
+def load_plugins(specs: str | None = None) -> list[str]:
+    """Import the plugins named in ``specs`` (default ``$KANON_GRAPH_PLUGINS``: module names
+    or ``.py`` paths, comma-separated); return the algorithms they registered."""
+    import importlib
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    import kanon_graph as kg
+
+    before = set(kg.algorithms())
+    for spec in filter(None, (s.strip() for s in (specs if specs is not None else
+                                                  os.environ.get("KANON_GRAPH_PLUGINS",
+                                                                 "")).split(","))):
+        if spec.endswith(".py"):
+            path = Path(spec).resolve()
+            module_spec = importlib.util.spec_from_file_location(
+                f"kanon_graph_test_plugin_{path.stem}", path)
+            if module_spec is None or not path.is_file():
+                raise FileNotFoundError(f"KANON_GRAPH_PLUGINS: no plugin file {spec!r}")
+            module = importlib.util.module_from_spec(module_spec)
+            sys.modules[module_spec.name] = module
+            module_spec.loader.exec_module(module)
+        else:
+            importlib.import_module(spec)
+    return sorted(set(kg.algorithms()) - before)
+
+
+def selected_algorithms() -> list[str]:
+    """What ``pytest --pyargs kanon_graph.testing`` checks: ``$KANON_GRAPH_ALGORITHMS``
+    (comma-separated), else every algorithm ``$KANON_GRAPH_PLUGINS`` registers, else
+    ``mondrian`` (a self-test)."""
+    added = load_plugins()
+    named = [s.strip() for s in os.environ.get("KANON_GRAPH_ALGORITHMS", "").split(",")
+             if s.strip()]
+    return named or added or ["mondrian"]
