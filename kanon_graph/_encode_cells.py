@@ -56,6 +56,11 @@ def _numeric_cells(series, column, where):
                             f"which is not a number")
         else:
             number = int(u) if isinstance(u, (int, np.integer)) else float(u)
+            if not isinstance(number, int) and not np.isfinite(number):
+                row = series.index[int(np.flatnonzero(inverse == position)[0])]
+                raise DataError(f"{where}: numeric column {column!r} holds {u!r} (row {row!r}), "
+                                f"an infinite number; use finite numbers, or NaN with "
+                                f"missing='drop' to drop such rows")
             pairs.append((number, _number_text(number) if not is_text else str(u)))
     order = sorted(range(len(pairs)), key=lambda i: (pairs[i][0], pairs[i][1]))
     rank = np.empty(len(pairs), dtype=np.int64)

@@ -24,10 +24,14 @@ class AnonymizationResult:
     table : DataFrame
         The released table: identifiers removed, quasi-identifiers recoded,
         suppressed records' quasi-identifiers replaced by ``*``. Rows keep
-        the input's order and index. A quasi-identifier released as text is
-        a pandas categorical (a small code per row, each label once):
-        compare and print it as text, or ``.astype(str)`` it before setting
-        a cell to a label it does not hold.
+        the input's order and index, so the table stays aligned with the
+        input for evaluation; to publish it use :meth:`write` (rows
+        shuffled, no index), not ``table.to_csv()``, which writes the
+        index (patient ids, if they are the index) and the input's order.
+        A quasi-identifier released as text is a pandas categorical (a
+        small code per row, each label once): compare and print it as
+        text, or ``.astype(str)`` it before setting a cell to a label it
+        does not hold.
     classes : list of ndarray or None
         Per equivalence class, the row *positions* of the input table it
         holds (use them with ``table.iloc`` on the input; suppressed records
@@ -86,6 +90,67 @@ class AnonymizationResult:
         rows = [self.table.iloc[c[0]][qis].tolist() + [len(c)] for c in self.release.classes()]
         frame = pd.DataFrame(rows, columns=qis + ["size"])
         return frame.sort_values("size", ascending=False, kind="stable").reset_index(drop=True)
+
+    def write(self, path: Any, *, keep_order: bool = False, escape_formulas: bool = False,
+              sep: str = ",", seed: int | None = None) -> Any:
+        """Write the release as a file safe to publish: shuffled, no index, atomically.
+
+        The rows are put in an order drawn from the run's seed
+        (``stats["seed"]``), the index is not written, formula cells are
+        counted (and escaped with a leading ``'`` when asked), and the file
+        is written beside ``path`` and renamed into place, so an interrupted
+        write leaves the previous file or none (see "Publishing a release"
+        in the privacy docs).
+
+        Parameters
+        ----------
+        path : str or path-like
+            A CSV file, or Parquet for a ``.parquet`` name (pyarrow).
+        keep_order : bool, default False
+            Keep the input's row order. Risky: anyone who knows the order of
+            the original file (admission time, record number) can then link
+            rows by position.
+        escape_formulas : bool, default False
+            Prefix cells a spreadsheet would run as formulas (starting with
+            ``=``, ``+``, ``-``, ``@``, tab or carriage return, and not a
+            plain number) with ``'``.
+        sep : str, default ","
+            The CSV separator.
+        seed : int, optional
+            The order's seed; by default the run's.
+
+        Returns
+        -------
+        kanon_graph.io.release.Publishable
+            What was written (its ``formulas`` count the formula cells per
+            column).
+
+        Examples
+        --------
+        >>> import os, tempfile, pandas as pd
+        >>> import kanon_graph as kg
+        >>> table = kg.datasets.paper_003_table()
+        >>> res = kg.anonymize(table.set_index(pd.Index(
+        ...     [f"patient-{i}" for i in range(len(table))])),
+        ...     kg.datasets.paper_003_schema(), k=3)
+        >>> path = os.path.join(tempfile.mkdtemp(), "release.csv")
+        >>> written = res.write(path)
+        >>> text = open(path).read()
+        >>> "patient-" in text, len(pd.read_csv(path)) == len(table)
+        (False, True)
+        """
+        from .io.release import publishable
+        from .io.tables import write_table
+
+        if not isinstance(self.table, pd.DataFrame):
+            raise TypeError("write: a Dask release is written partition by partition; use "
+                            "'kanon-graph anonymize --engine dask' or table.to_parquet")
+        if seed is None:
+            seed = self.stats.get("seed")
+        published = publishable(self.table, seed=seed, keep_order=keep_order,
+                                escape_formulas=escape_formulas)
+        write_table(published.table, path, sep=sep)
+        return published
 
     def summary(self) -> str:
         """A few lines a person can read: classes, sizes, suppression, metrics."""

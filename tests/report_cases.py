@@ -74,7 +74,7 @@ def patients_report(folder, *, algorithm="optimal", format="html"):
         _cli("hierarchy", "suggest", "patients.csv", "--qi", ",".join(PATIENT_QIS), "--dates",
              "birth", "-o", "suggested")
         _cli(*made_by, "-q")
-        _cli("report", "patients.csv", released, *common, *with_h, "-k", "5",
+        _cli("report", "patients.csv", released, *common, *with_h, "-k", "5", "--unshuffle", "0",
              "--algorithm", algorithm, "--sampling-fraction", "0.05", "--title",
              f"Patients, k=5, {algorithm}", "--made-by", shlex.join(["kanon-graph", *made_by]),
              "-o", report, "-q")

@@ -78,7 +78,7 @@ def test_demo_rejects_a_k_larger_than_the_table(capsys):
 # ------------------------------------------------------------- anonymize
 def test_anonymize_with_qi_writes_the_release_and_a_report(paper_files, capsys):
     out_csv, report = paper_files / "out.csv", paper_files / "report.json"
-    code, out, err = _run(capsys, "anonymize", paper_files / "patients.csv",
+    code, out, err = _run(capsys, "anonymize", "--keep-order", paper_files / "patients.csv",
                           "--qi", "gender,age,zip", "--identifiers", "id",
                           "--hierarchies", paper_files / "hierarchies",
                           "-k", 3, "-o", out_csv, "--report", report)
@@ -113,7 +113,7 @@ def test_anonymize_with_a_schema_file_and_l_diversity(paper_files, capsys):
                       "identifiers: [id]\ncategorical: [zip]\nhierarchies: hierarchies\n")
     out_csv, report = paper_files / "out.csv", paper_files / "r.json"
     kg.datasets.paper_003_table().to_csv(paper_files / "semi.csv", sep=";", index=False)
-    code, out, err = _run(capsys, "anonymize", paper_files / "semi.csv", "--schema", schema,
+    code, out, err = _run(capsys, "anonymize", "--keep-order", paper_files / "semi.csv", "--schema", schema,
                           "-k", 2, "--l", 2, "--sensitive", "disease", "--suppression", 0.3,
                           "-o", out_csv, "--report", report, "--sep", ";", "--quiet")
     assert code == 0, err
@@ -129,7 +129,7 @@ def test_anonymize_with_a_schema_file_and_l_diversity(paper_files, capsys):
 
 
 def test_anonymize_passes_algorithm_options_and_reports_unknown_ones(paper_files, capsys):
-    code, _, err = _run(capsys, "anonymize", paper_files / "patients.csv", "--qi", "age",
+    code, _, err = _run(capsys, "anonymize", "--keep-order", paper_files / "patients.csv", "--qi", "age",
                         "--hierarchies", paper_files / "hierarchies", "-k", 2,
                         "-o", paper_files / "o.csv", "--option", "speed=3",
                         "--algorithm", "datafly")
@@ -177,7 +177,7 @@ def test_data_mistakes_are_one_line_with_exit_code_1(paper_files, capsys, case, 
         table.loc[4, "gender"] = None
         patients = paper_files / "holes.csv"
         table.to_csv(patients, index=False)
-    code, out, err = _run(capsys, "anonymize", patients, *args)
+    code, out, err = _run(capsys, "anonymize", "--keep-order", patients, *args)
     assert code == 1
     assert needle in _one_line_error(err)
     assert not (paper_files / "out.csv").exists()
@@ -188,13 +188,13 @@ def test_missing_values_can_be_dropped_and_are_counted(paper_files, capsys):
     table.loc[[0, 9], "zip"] = None
     table.to_csv(paper_files / "holes.csv", index=False)
     report = paper_files / "r.json"
-    code, _, err = _run(capsys, "anonymize", paper_files / "holes.csv", "--qi", "gender,age",
+    code, _, err = _run(capsys, "anonymize", "--keep-order", paper_files / "holes.csv", "--qi", "gender,age",
                         "--hierarchies", paper_files / "hierarchies", "-k", 2,
                         "--missing", "drop", "-o", paper_files / "o.csv", "--report", report)
     assert code == 0, err
     rep = json.loads(report.read_text())
     assert rep["dropped"] == 0  # zip is not a quasi-identifier here: nothing to drop
-    code, _, err = _run(capsys, "anonymize", paper_files / "holes.csv", "--qi", "gender,zip",
+    code, _, err = _run(capsys, "anonymize", "--keep-order", paper_files / "holes.csv", "--qi", "gender,zip",
                         "--hierarchies", paper_files / "hierarchies", "-k", 2,
                         "--missing", "drop", "-o", paper_files / "o.csv", "--report", report)
     assert code == 0, err
@@ -204,13 +204,13 @@ def test_missing_values_can_be_dropped_and_are_counted(paper_files, capsys):
 
 @pytest.mark.parametrize("argv, needle", [
     ([], "COMMAND"),
-    (["anonymize", "x.csv", "-k", "2", "-o", "o.csv"], "--schema"),
-    (["anonymize", "x.csv", "--qi", "a", "--schema", "s.yaml", "-k", "2", "-o", "o"],
+    (["anonymize", "--keep-order", "x.csv", "-k", "2", "-o", "o.csv"], "--schema"),
+    (["anonymize", "--keep-order", "x.csv", "--qi", "a", "--schema", "s.yaml", "-k", "2", "-o", "o"],
      "not allowed"),
-    (["anonymize", "x.csv", "--qi", "a", "-k", "two", "-o", "o.csv"], "'two'"),
-    (["anonymize", "x.csv", "--qi", "a", "-k", "2", "-o", "o", "--suppression", "2"],
+    (["anonymize", "--keep-order", "x.csv", "--qi", "a", "-k", "two", "-o", "o.csv"], "'two'"),
+    (["anonymize", "--keep-order", "x.csv", "--qi", "a", "-k", "2", "-o", "o", "--suppression", "2"],
      "[0, 1]"),
-    (["anonymize", "x.csv", "--qi", "a", "-k", "2", "-o", "o", "--l", "2"], "--sensitive"),
+    (["anonymize", "--keep-order", "x.csv", "--qi", "a", "-k", "2", "-o", "o", "--l", "2"], "--sensitive"),
     (["hierarchy", "show", "f.csv", "--format", "png"], "invalid choice"),
     (["frobnicate"], "invalid choice"),
 ])
@@ -290,7 +290,7 @@ def test_respect_boundaries_keeps_values_under_their_magval(tmp_path, capsys):
     assert "datafly" in able
 
     def run(suppression, *flag):
-        return _run(capsys, "anonymize", tmp_path / "t.csv", "--qi", "location",
+        return _run(capsys, "anonymize", "--keep-order", tmp_path / "t.csv", "--qi", "location",
                     "--hierarchies", tmp_path / "h", "-k", 7, "--suppression", suppression,
                     "-o", tmp_path / "o.csv", "--algorithm", "datafly", *flag)
 
@@ -311,7 +311,7 @@ def test_console_script_runs_in_a_subprocess(paper_files):
     # the script turns main()'s return value into the exit status
     script = Path(sys.executable).with_name("kanon-graph")
     assert script.exists(), f"console script not installed next to {sys.executable}"
-    bad = subprocess.run([str(script), "anonymize", str(paper_files / "patients.csv"),
+    bad = subprocess.run([str(script), "anonymize", "--keep-order", str(paper_files / "patients.csv"),
                           "--qi", "nope", "-k", "2", "-o", str(paper_files / "o.csv")],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 1
@@ -340,7 +340,7 @@ def test_plugin_registers_an_algorithm_for_the_command(paper_files, capsys):
         "    'One class.'\n"
         "    return kg.Partition(np.zeros(data.n, dtype=int))\n")
     try:
-        code, out, err = _run(capsys, "--plugin", plugin, "anonymize",
+        code, out, err = _run(capsys, "--plugin", plugin, "anonymize", "--keep-order",
                               paper_files / "patients.csv", "--qi", "gender,age", "-k", 10,
                               "--algorithm", "cli-plugin-one-class", "-o", paper_files / "o.csv")
         assert code == 0, err
@@ -362,7 +362,7 @@ def test_anonymize_adult_from_the_shared_data_matches_the_library(adult_dir, adu
     from conftest import ADULT_QIS
 
     report = tmp_path / "adult.json"
-    code, _, err = _run(capsys, "anonymize", adult_dir / "adult.csv", "--qi", ",".join(ADULT_QIS),
+    code, _, err = _run(capsys, "anonymize", "--keep-order", adult_dir / "adult.csv", "--qi", ",".join(ADULT_QIS),
                         "--sensitive", "salary-class", "--hierarchies", adult_dir, "-k", 5,
                         "--algorithm", "datafly",
                         "-o", tmp_path / "adult.csv", "--report", report, "--quiet")
@@ -381,7 +381,7 @@ def test_evaluate_reports_the_metrics_of_the_anonymize_report(paper_files, capsy
     common = ["--qi", "gender,age,zip", "--identifiers", "id",
               "--hierarchies", paper_files / "hierarchies"]
     for algorithm in ("datafly", "mst"):
-        code, _, err = _run(capsys, "anonymize", paper_files / "patients.csv", *common, "-k", 3,
+        code, _, err = _run(capsys, "anonymize", "--keep-order", paper_files / "patients.csv", *common, "-k", 3,
                             "--algorithm", algorithm, "-o", paper_files / "out.csv",
                             "--report", paper_files / "a.json", "-q")
         assert code == 0, err
@@ -417,7 +417,7 @@ def test_evaluate_a_foreign_release_and_check_flag(tmp_path, capsys):
 
 
 def test_evaluate_unknown_released_value_is_one_line(paper_files, capsys):
-    code, _, err = _run(capsys, "anonymize", paper_files / "patients.csv", "--qi", "gender,age",
+    code, _, err = _run(capsys, "anonymize", "--keep-order", paper_files / "patients.csv", "--qi", "gender,age",
                         "--hierarchies", paper_files / "hierarchies", "-k", 2,
                         "-o", paper_files / "out.csv", "-q")
     assert code == 0, err
@@ -609,12 +609,12 @@ def test_anonymize_hands_the_bar_to_the_algorithm_on_a_terminal(paper_files, cap
                                                                  monkeypatch):
     tty = _Terminal()
     monkeypatch.setattr(sys, "stderr", tty)
-    code = main(["anonymize", str(paper_files / "patients.csv"), "--qi", "gender,age",
+    code = main(["anonymize", "--keep-order", str(paper_files / "patients.csv"), "--qi", "gender,age",
                  "-k", "2", "--algorithm", "mst", "-o", str(paper_files / "r.csv")])
     assert code == 0
     text = tty.getvalue()
     assert "anonymizing" in text and "5/5" in text and "refined" in text
-    code, _, err = _run(capsys, "anonymize", paper_files / "patients.csv", "--qi",
+    code, _, err = _run(capsys, "anonymize", "--keep-order", paper_files / "patients.csv", "--qi",
                         "gender,age", "-k", 2, "--algorithm", "mst", "-o",
                         paper_files / "r2.csv")
     assert code == 0 and err == ""                     # captured stderr is not a terminal
@@ -630,7 +630,7 @@ def test_data_table_beside_the_hierarchies(tmp_path, capsys, monkeypatch):
                  ).to_csv(tmp_path / "patients.csv", index=False)
     kg.write_hierarchy(kg.hierarchy.intervals(range(100), widths=[10, 50]), tmp_path / "age.csv")
     monkeypatch.chdir(tmp_path)
-    code, out, err = _run(capsys, "anonymize", "patients.csv", "--qi", "age,zip",
+    code, out, err = _run(capsys, "anonymize", "--keep-order", "patients.csv", "--qi", "age,zip",
                           "--identifiers", "name", "--hierarchies", ".", "-k", "5",
                           "--algorithm", "mst", "-o", "out.csv")
     assert code == 0, err

@@ -70,7 +70,7 @@ def test_a_duplicate_header_is_refused_naming_the_column_and_the_file(tmp_path, 
                                   ["F", "32", "F"], ["M", "33", "M"]])
     (tmp_path / "h").mkdir()
     _hierarchy(tmp_path / "h" / "sex.csv", [["F", "*"], ["M", "*"]])
-    code, _, err = _run(capsys, "anonymize", tmp_path / "dup.csv", "--qi", "sex",
+    code, _, err = _run(capsys, "anonymize", "--keep-order", tmp_path / "dup.csv", "--qi", "sex",
                         "--hierarchies", tmp_path / "h", "-k", 4, "-o", tmp_path / "out.csv")
     line = _error(err)
     assert code == 1 and "duplicate column" in line and "['sex']" in line
@@ -90,7 +90,7 @@ def test_a_duplicate_header_is_refused_naming_the_column_and_the_file(tmp_path, 
 def test_the_console_script_refuses_a_duplicate_header(tmp_path):
     _write(tmp_path / "dup.csv", [["sex", "sex"], ["F", "F"], ["M", "M"]])
     script = Path(sys.executable).with_name("kanon-graph")
-    done = subprocess.run([str(script), "anonymize", str(tmp_path / "dup.csv"), "--qi", "sex",
+    done = subprocess.run([str(script), "anonymize", "--keep-order", str(tmp_path / "dup.csv"), "--qi", "sex",
                            "-k", "1", "-o", str(tmp_path / "o.csv")],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 1 and done.stdout == ""
@@ -105,7 +105,7 @@ def test_cells_not_generalized_are_released_byte_for_byte(odd, capsys, sep):
     if sep != ",":
         _write(odd / "odd.csv", source, sep=sep)
     out = odd / "out.csv"
-    code, _, err = _run(capsys, "anonymize", odd / "odd.csv", "--qi", "sex", "--sensitive",
+    code, _, err = _run(capsys, "anonymize", "--keep-order", odd / "odd.csv", "--qi", "sex", "--sensitive",
                         "diagnosis", "--hierarchies", odd / "h", "-k", 3, "-o", out,
                         "--sep", sep)
     assert code == 0, err
@@ -122,7 +122,7 @@ def test_na_and_friends_are_data_and_missing_is_only_the_empty_cell(tmp_path, ca
     _write(tmp_path / "t.csv", rows)
     (tmp_path / "h").mkdir()
     _hierarchy(tmp_path / "h" / "code.csv", [["NA", "*"], ["null", "*"], ["N/A", "*"]])
-    code, _, err = _run(capsys, "anonymize", tmp_path / "t.csv", "--qi", "code",
+    code, _, err = _run(capsys, "anonymize", "--keep-order", tmp_path / "t.csv", "--qi", "code",
                         "--hierarchies", tmp_path / "h", "-k", 2, "-o", tmp_path / "o.csv")
     assert code == 0, err
     assert _read(tmp_path / "o.csv") == rows  # 2-anonymous as it is: released at level 0
@@ -132,7 +132,7 @@ def test_na_values_names_more_missing_cells_in_qi_and_sensitive_columns_only(tmp
                                                                              capsys):
     rows = [["code", "note"], ["a", "NA"], ["a", "x"], ["NA", "y"], ["b", "NA"], ["b", ""]]
     _write(tmp_path / "t.csv", rows)
-    args = ["anonymize", tmp_path / "t.csv", "--qi", "code", "-k", 2, "--algorithm", "mondrian",
+    args = ["anonymize", "--keep-order", tmp_path / "t.csv", "--qi", "code", "-k", 2, "--algorithm", "mondrian",
             "--na-values", "NA", "-o", tmp_path / "o.csv", "--report", tmp_path / "r.json"]
     code, _, err = _run(capsys, *args)
     line = _error(err)
@@ -148,7 +148,7 @@ def test_na_values_names_more_missing_cells_in_qi_and_sensitive_columns_only(tmp
 
 def test_a_missing_value_error_names_the_flag_file_line_column_and_cell(tmp_path, capsys):
     _write(tmp_path / "t.csv", [["code", "age"], ["a", "1"], ["a", ""], ["b", "3"]])
-    code, _, err = _run(capsys, "anonymize", tmp_path / "t.csv", "--qi", "code,age", "-k", 1,
+    code, _, err = _run(capsys, "anonymize", "--keep-order", tmp_path / "t.csv", "--qi", "code,age", "-k", 1,
                         "--algorithm", "mondrian", "-o", tmp_path / "o.csv")
     line = _error(err)
     assert code == 1 and "t.csv', line 3" in line and "'age'" in line and "''" in line
@@ -165,7 +165,7 @@ def test_a_qi_declared_numeric_that_holds_text_is_named_with_file_line_and_cell(
                                                                                capsys):
     _write(tmp_path / "t.csv", [["age", "x"], ["31", "a"], ["thirty", "b"]])
     (tmp_path / "s.yaml").write_text("quasi_identifiers: [age]\nnumeric: [age]\n")
-    code, _, err = _run(capsys, "anonymize", tmp_path / "t.csv", "--schema", tmp_path / "s.yaml",
+    code, _, err = _run(capsys, "anonymize", "--keep-order", tmp_path / "t.csv", "--schema", tmp_path / "s.yaml",
                         "-k", 1, "--algorithm", "mondrian", "-o", tmp_path / "o.csv")
     line = _error(err)
     assert code == 1 and "t.csv', line 3" in line and "'age'" in line and "'thirty'" in line
@@ -176,7 +176,7 @@ def test_a_twenty_digit_number_is_released_or_named_never_a_numpy_message(tmp_pa
     big = ["12345678901234567890", "99999999999999999999", "-99999999999999999999"]
     rows = [["id_", "n", "s"]] + [[b, b, b] for b in big for _ in range(2)]
     _write(tmp_path / "t.csv", rows)
-    code, _, err = _run(capsys, "anonymize", tmp_path / "t.csv", "--qi", "id_", "--sensitive",
+    code, _, err = _run(capsys, "anonymize", "--keep-order", tmp_path / "t.csv", "--qi", "id_", "--sensitive",
                         "s", "-k", 2, "--l", 1, "--algorithm", "mondrian",
                         "-o", tmp_path / "o.csv")
     assert code == 0, err
@@ -193,7 +193,7 @@ def test_twenty_digit_quasi_identifiers_released_as_themselves_keep_every_digit(
     rows = [["n", "b"], ["12345678901234567890", "a"], ["12345678901234567891", "b"],
             ["-99999999999999999999", "c"]]
     _write(tmp_path / "t.csv", rows)
-    code, _, err = _run(capsys, "anonymize", tmp_path / "t.csv", "--qi", "n", "-k", 1,
+    code, _, err = _run(capsys, "anonymize", "--keep-order", tmp_path / "t.csv", "--qi", "n", "-k", 1,
                         "--algorithm", "mondrian", "-o", tmp_path / "o.csv")
     assert code == 0, err
     assert _read(tmp_path / "o.csv") == rows
@@ -204,7 +204,7 @@ def test_a_numeric_qi_released_as_itself_keeps_its_text(tmp_path, capsys):
     rows = [["w", "note"], ["1.50", "a"], ["1.50", "b"], ["1e3", "c"], ["1e3", "d"],
             ["-0", "e"], ["-0", "f"]]
     _write(tmp_path / "t.csv", rows)
-    code, _, err = _run(capsys, "anonymize", tmp_path / "t.csv", "--qi", "w", "-k", 2,
+    code, _, err = _run(capsys, "anonymize", "--keep-order", tmp_path / "t.csv", "--qi", "w", "-k", 2,
                         "--algorithm", "mondrian", "-o", tmp_path / "o.csv")
     assert code == 0, err
     released = _read(tmp_path / "o.csv")
@@ -218,7 +218,7 @@ def test_a_numeric_qi_with_a_hierarchy_keeps_the_leaf_text(tmp_path, capsys):
     _write(tmp_path / "t.csv", rows)
     (tmp_path / "h").mkdir()
     _hierarchy(tmp_path / "h" / "w.csv", [["1.50", "*"], ["1e3", "*"]])
-    code, _, err = _run(capsys, "anonymize", tmp_path / "t.csv", "--qi", "w",
+    code, _, err = _run(capsys, "anonymize", "--keep-order", tmp_path / "t.csv", "--qi", "w",
                         "--hierarchies", tmp_path / "h", "-k", 2, "-o", tmp_path / "o.csv")
     assert code == 0, err
     assert _read(tmp_path / "o.csv") == rows
@@ -241,13 +241,13 @@ def test_the_seed_defaults_to_zero_and_is_in_the_report(odd, capsys):
     outputs = []
     for run in range(2):
         out, report = odd / f"o{run}.csv", odd / f"r{run}.json"
-        code, _, err = _run(capsys, "anonymize", odd / "t.csv", "--qi", "a,b", "-k", 3,
+        code, _, err = _run(capsys, "anonymize", "--keep-order", odd / "t.csv", "--qi", "a,b", "-k", 3,
                             "--algorithm", "k-member", "-o", out, "--report", report)
         assert code == 0, err
         assert json.loads(report.read_text())["parameters"]["seed"] == 0
         outputs.append(out.read_text())
     assert outputs[0] == outputs[1]
-    code, help_text, _ = _run(capsys, "anonymize", "--help")
+    code, help_text, _ = _run(capsys, "anonymize", "--keep-order", "--help")
     assert code == 0 and "default 0" in " ".join(help_text.split()).split("--seed SEED")[-1][:120]
 
 
@@ -255,13 +255,13 @@ def test_the_seed_defaults_to_zero_and_is_in_the_report(odd, capsys):
 def test_a_question_mark_or_blank_cell_is_a_value_as_in_the_library(tmp_path, capsys, cell):
     """Only the empty cell (and --na-values texts) is missing, in the CLI as in the library."""
     _write(tmp_path / "t.csv", [["code", "x"], ["a", "1"], ["b", "2"], [cell, "3"]])
-    code, _, err = _run(capsys, "anonymize", tmp_path / "t.csv", "--qi", "code", "-k", 1,
+    code, _, err = _run(capsys, "anonymize", "--keep-order", tmp_path / "t.csv", "--qi", "code", "-k", 1,
                         "--algorithm", "mondrian", "-o", tmp_path / "o.csv")
     assert code == 0, err
     assert read_text_table(tmp_path / "o.csv").frame["code"].tolist()[-1] == cell
     if not cell.strip():
         return                              # --na-values takes non-blank texts
-    code, _, err = _run(capsys, "anonymize", tmp_path / "t.csv", "--qi", "code", "-k", 1,
+    code, _, err = _run(capsys, "anonymize", "--keep-order", tmp_path / "t.csv", "--qi", "code", "-k", 1,
                         "--algorithm", "mondrian", "-o", tmp_path / "o.csv",
                         "--na-values", cell)
     line = _error(err)
@@ -271,9 +271,9 @@ def test_a_question_mark_or_blank_cell_is_a_value_as_in_the_library(tmp_path, ca
 
 def test_an_output_in_a_missing_folder_names_the_flag(tmp_path, capsys):
     _write(tmp_path / "t.csv", [["code"], ["a"]])
-    code, _, err = _run(capsys, "anonymize", tmp_path / "t.csv", "--qi", "code", "-k", 1,
+    code, _, err = _run(capsys, "anonymize", "--keep-order", tmp_path / "t.csv", "--qi", "code", "-k", 1,
                         "-o", tmp_path / "no" / "o.csv")
     assert code == 1 and _error(err).startswith("kanon-graph: error: -o: ")
-    code, _, err = _run(capsys, "anonymize", tmp_path / "t.csv", "--qi", "code", "-k", 1,
+    code, _, err = _run(capsys, "anonymize", "--keep-order", tmp_path / "t.csv", "--qi", "code", "-k", 1,
                         "-o", tmp_path / "o.csv", "--report", tmp_path / "no" / "r.json")
     assert code == 1 and _error(err).startswith("kanon-graph: error: --report: ")

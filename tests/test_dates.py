@@ -88,14 +88,14 @@ def test_cli_dates_flag_and_date_hierarchy_build(tmp_path, capsys):
     rows = [["dob", "sex"], ["1944-12-14", "F"], ["1945-01-02", "F"], ["2001-05-05", "M"],
             ["2001-06-06", "M"]]
     _write(tmp_path / "t.csv", rows)
-    assert main(["anonymize", str(tmp_path / "t.csv"), "--qi", "dob,sex", "--dates", "dob",
+    assert main(["anonymize", "--keep-order", str(tmp_path / "t.csv"), "--qi", "dob,sex", "--dates", "dob",
                  "-k", "2", "--algorithm", "mondrian", "-o", str(tmp_path / "o.csv"),
                  "-q"]) == 0
     out = pd.read_csv(tmp_path / "o.csv", dtype=str)
     assert out["dob"].tolist() == ["[1944-12-14, 1945-01-02]"] * 2 + [
         "[2001-05-05, 2001-06-06]"] * 2
     _write(tmp_path / "bad.csv", rows + [["05/06/2001", "M"]])
-    assert main(["anonymize", str(tmp_path / "bad.csv"), "--qi", "dob,sex", "--dates", "dob",
+    assert main(["anonymize", "--keep-order", str(tmp_path / "bad.csv"), "--qi", "dob,sex", "--dates", "dob",
                  "-k", "2", "-o", str(tmp_path / "o.csv")]) == 1
     err = capsys.readouterr().err
     assert "line 6" in err and "'dob'" in err and "'05/06/2001'" in err
@@ -127,7 +127,7 @@ def test_evaluate_reads_date_intervals_back(tmp_path, capsys):
     rows = [["dob", "sex"], ["1944-12-14", "F"], ["1945-01-02", "F"], ["2001-05-05", "M"],
             ["2001-06-06", "M"]]
     _write(tmp_path / "t.csv", rows)
-    assert main(["anonymize", str(tmp_path / "t.csv"), "--qi", "dob,sex", "--dates", "dob",
+    assert main(["anonymize", "--keep-order", str(tmp_path / "t.csv"), "--qi", "dob,sex", "--dates", "dob",
                  "-k", "2", "--algorithm", "mondrian", "-o", str(tmp_path / "o.csv"),
                  "-q"]) == 0
     capsys.readouterr()

@@ -152,7 +152,7 @@ def test_cli_evaluate_takes_missing_drop(tmp_path, capsys):
     table.loc[5, "sex"] = None
     table.to_csv(tmp_path / "in.csv", index=False)
     qis = "sex,age,race"
-    assert main(["anonymize", str(tmp_path / "in.csv"), "--qi", qis, "-k", "3",
+    assert main(["anonymize", "--keep-order", str(tmp_path / "in.csv"), "--qi", qis, "-k", "3",
                  "--algorithm", "mondrian", "--missing", "drop",
                  "-o", str(tmp_path / "out.csv")]) == 0
     assert main(["evaluate", str(tmp_path / "in.csv"), str(tmp_path / "out.csv"),

@@ -38,7 +38,7 @@ def test_read_table_keeps_parquet_dtypes(tmp_path):
 def test_cli_anonymizes_parquet_to_parquet(tmp_path, capsys):
     table = _table()
     table.to_parquet(tmp_path / "t.parquet", index=False)
-    assert main(["anonymize", str(tmp_path / "t.parquet"), "--qi", "birth,zip",
+    assert main(["anonymize", "--keep-order", str(tmp_path / "t.parquet"), "--qi", "birth,zip",
                  "--identifiers", "name", "-k", "4", "--algorithm", "mondrian",
                  "-o", str(tmp_path / "r.parquet"), "-q"]) == 0
     out = pd.read_parquet(tmp_path / "r.parquet")

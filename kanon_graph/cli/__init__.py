@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
+import threading
 import warnings
 
 from .. import __version__
@@ -119,12 +121,27 @@ def main(argv=None):
     0
     """
     out = sys.stdout
+    previous = _on_sigterm()
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
             return _run(argv, out)
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _on_sigterm():
+    """SIGTERM ends the command like Ctrl-C, so temporary outputs are removed (main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    return signal.signal(signal.SIGTERM, interrupt)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):

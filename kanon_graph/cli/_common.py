@@ -129,26 +129,85 @@ def read_input(args, progress, path=None):
     progress.phase(f"reading {path}")
     text = read_input_table(path, sep=args.sep)
     _check_columns(schema, args, text)
+    checked = list(schema.quasi_identifiers) + list(schema.sensitive)
+    table = _missing_as_nan(text, checked, args)
+    undeclared = [c for c in checked if c not in schema.numeric and c not in schema.categorical
+                  and c not in schema.dates]
+    numeric = list(schema.numeric) + numeric_columns(table, undeclared)
+    table = check_cells(table, text, schema, args, numeric)
+    schema = dataclasses.replace(schema, numeric=numeric)
+    return table, schema, text
+
+
+def _missing_as_nan(text, columns, args):
+    """The file's cells, with the empty cell (CSV) and each ``--na-values`` text as NaN."""
     missing = set(getattr(args, "na_values", None) or ())
     if not text.typed:                 # in a CSV file the empty cell is missing too
         missing.add("")
     table = text.frame.copy()
-    checked = list(schema.quasi_identifiers) + list(schema.sensitive)
-    for column in checked:
+    for column in columns:
         mask = table[column].isin(missing)
         if mask.any():
             table[column] = table[column].where(~mask, np.nan)
+    return table
+
+
+def check_cells(table, text, schema, args, numeric):
+    """The pandas engine's cell rules, for one file (the Dask engine runs them per file).
+
+    Infinite numbers become missing (``--missing drop``) or an error; then
+    the first missing cell, the first non-number of a ``numeric`` column and
+    the first non-date of a ``--dates`` column are errors naming the file
+    and line (row for Parquet). Returns ``table`` (inf cells as NaN).
+    """
+    checked = list(schema.quasi_identifiers) + list(schema.sensitive)
+    for column in checked:
+        if column in numeric:
+            table = _check_infinite(table, column, args, text)
     _check_missing(table, checked, args, text)
-    undeclared = [c for c in checked if c not in schema.numeric and c not in schema.categorical
-                  and c not in schema.dates]
-    numeric = list(schema.numeric) + numeric_columns(table, undeclared)
     for column in checked:
         if column in numeric:
             _check_numbers(table[column], column, args, text)
         elif column in schema.dates:
             _check_dates(table[column], column, text)
-    schema = dataclasses.replace(schema, numeric=numeric)
-    return table, schema, text
+    return floats_as_text(table, schema.quasi_identifiers)
+
+
+def floats_as_text(table, columns):
+    """Typed float quasi-identifiers (Parquet) as the text a CSV file would hold.
+
+    ``74.0`` becomes ``"74.0"`` (``str`` of the float, as pandas writes CSV),
+    so a release labels it ``[64.3-74.0]`` from a Parquet file exactly as
+    from the same table in CSV; missing cells stay missing.
+    """
+    for column in columns:
+        series = table[column]
+        if pd.api.types.is_float_dtype(series.dtype):
+            table = table.copy()
+            values = series.to_numpy(dtype=float)
+            text = np.array([str(v) for v in values.tolist()], dtype=object)
+            text[np.isnan(values)] = np.nan
+            table[column] = pd.Series(text, index=series.index, dtype=object)
+    return table
+
+
+def _check_infinite(table, column, args, text):
+    """``inf`` / ``-inf`` in a typed numeric column: an error, or missing with --missing drop."""
+    series = table[column]
+    if is_text_column(series) or not pd.api.types.is_float_dtype(series.dtype):
+        return table
+    mask = np.isinf(series.to_numpy(dtype=float))
+    if not mask.any():
+        return table
+    if getattr(args, "missing", "error") in ("drop", "ignore"):
+        table = table.copy()
+        table[column] = series.where(~mask, np.nan)
+        return table
+    row = int(np.flatnonzero(mask)[0])
+    raise DataProblem(f"{text.where(row)}: column {column!r} holds {series.iloc[row]!r}, an "
+                      f"infinite number ({int(mask.sum())} in the column); a numeric "
+                      f"quasi-identifier needs finite numbers: fix them, or pass --missing "
+                      f"drop to drop such rows as missing")
 
 
 def _schema_flag(args, column, schema):
@@ -215,13 +274,18 @@ def _check_dates(series, column, text):
                               f"(YYYY-MM-DD)")
 
 
-def check_writable(path, what):
-    """Fail early (before a long run) when the folder of ``path`` does not exist."""
-    parent = Path(path).resolve().parent
+def check_writable(path, what, *, inputs=(), kind="file"):
+    """Fail early (before a long run) when ``path`` cannot be written.
+
+    Its folder must exist and be writable, ``path`` must not be a folder
+    (unless ``kind="files"``: a folder to write files into), nor one of the
+    ``inputs`` (``(flag, path)`` pairs); see
+    :func:`kanon_graph.cli._outputs.check_outputs`.
+    """
+    from ._outputs import Output, check_outputs
+
     flag = {"output": "-o", "report": "--report", "plot": "--plot"}.get(what, what)
-    if not parent.is_dir():
-        raise DataProblem(f"{flag}: cannot write the {what} {str(path)!r}: folder "
-                          f"{str(parent)!r} does not exist")
+    check_outputs(list(inputs), [Output(flag, path, kind)])
 
 
 _FIRST_METRICS = ("loss", "gcp", "ncp", "discernibility", "cavg")

@@ -5,11 +5,14 @@ from __future__ import annotations
 import contextlib
 
 from ..api import anonymize
-from ..io import result_report, write_json, write_table
+from ..io import is_parquet, result_report, write_json, write_table
+from ..io.release import Publishable, publishable
+from ..io.write import atomic_file
 from ..privacy import DIVERSITY_KINDS
-from ._common import (Progress, UsageError, add_schema_arguments, check_writable, fraction,
-                      option, read_input, schema_from_args)
-from ._dask_input import is_many, read_dask_table, write_dask_table
+from ._common import (Progress, UsageError, add_schema_arguments, fraction, option, read_input,
+                      schema_from_args)
+from ._dask_input import is_many, quiet_dask_logs, read_dask_table, write_dask_table
+from ._outputs import Output, check_outputs
 
 
 def add_privacy_arguments(parser):
@@ -66,6 +69,15 @@ def register(commands):
                       help="the release: CSV, or Parquet for a .parquet name; with --engine "
                       "dask a folder (Parquet) or 'out/part-*.csv'")
     anon.add_argument("--report", metavar="REPORT.json", help="write a JSON report here")
+    anon.add_argument("--keep-order", action="store_true",
+                      help="write the rows in the input's order; risky: anyone who knows the "
+                      "order of the original file (admission time, record number) can then "
+                      "link released rows to people by position (default: rows shuffled "
+                      "with --seed)")
+    anon.add_argument("--escape-formulas", action="store_true",
+                      help="write cells a spreadsheet would run as a formula (starting with "
+                      "=, +, -, @, tab or carriage return; not plain numbers) with a leading "
+                      "' (they are counted in the summary and report either way)")
     anon.add_argument("-q", "--quiet", action="store_true",
                       help="print nothing on success, and no progress")
     anon.set_defaults(handler=run)
@@ -85,27 +97,39 @@ def released_text(released, schema, text):
     return out
 
 
-def run(args, out):
-    check_writable(args.output, "output")
+def check_paths(args, dask):
+    """Every output writable and apart from the input and the other outputs (before work)."""
+    kind = "file"
+    if dask:
+        kind = "pattern" if str(args.output).lower().endswith(".csv") else "folder"
+    outputs = [Output("-o", args.output, kind)]
     if args.report:
-        check_writable(args.report, "report")
+        outputs.append(Output("--report", args.report))
+    check_outputs([("INPUT", args.input)], outputs)
+
+
+def run(args, out):
     check_sensitive(args)
-    progress = Progress(args.quiet)
     dask = args.engine == "dask"
     if is_many(args.input) and not dask:
         raise UsageError(f"{args.input!r} is a folder or glob: add --engine dask")
+    check_paths(args, dask)
+    progress = Progress(args.quiet)
     cluster = contextlib.nullcontext()
     if dask:
         from ..scale import client_for
 
+        quiet_dask_logs()
         cluster = client_for(args.scheduler, where="kanon-graph anonymize --engine dask")
     try:
         with cluster:
             res = _run(args, progress, dask)
     finally:
         progress.close()
+    res, published = res
     if not args.quiet:
         print(res.summary(), file=out)
+        print(f"release: {published}", file=out)
         written = (f"wrote {args.output} ({res.stats['partitions']} partitions)" if dask
                    else f"wrote {args.output} ({len(res.table)} rows)")
         print(written + (f" and {args.report}" if args.report else ""), file=out)
@@ -116,7 +140,8 @@ def _run(args, progress, dask):
     """Read, anonymize, write the release (and the report); the result."""
     if dask:
         progress.phase(f"reading {args.input} lazily")
-        table, schema = read_dask_table(args.input, args.sep), schema_from_args(args)
+        schema = schema_from_args(args)
+        table = read_dask_table(args.input, args.sep, schema=schema, args=args)
         text = None
     else:
         table, schema, text = read_input(args, progress)
@@ -131,11 +156,6 @@ def _run(args, progress, dask):
                     # on --engine dask the cluster is already this process's current Client
                     scheduler=None if dask else args.scheduler,
                     progress=progress if progress.enabled else None, **options)
-    progress.phase(f"writing {args.output}")
-    if dask:
-        write_dask_table(res.table, args.output)
-    else:
-        write_table(released_text(res.table, schema, text), args.output, sep=args.sep or ",")
     parameters = {
         "input": str(args.input), "output": str(args.output), "schema": args.schema,
         "hierarchies": args.hierarchies,
@@ -149,7 +169,37 @@ def _run(args, progress, dask):
         "na_values": [""] + list(args.na_values), "seed": args.seed,
         "respect_boundaries": args.respect_boundaries, "options": options,
         "engine": args.engine, "scheduler": args.scheduler, "shard_size": args.shard_size,
+        "keep_order": args.keep_order, "escape_formulas": args.escape_formulas,
     }
-    if args.report:
-        write_json(result_report(res, parameters=parameters), args.report)
-    return res
+    progress.phase(f"writing {args.output}")
+    seed = res.stats.get("seed", args.seed)
+    # both written to temporaries first; the report is renamed into place, then the release
+    # (so a release in place always has its report), each atomically (kanon_graph.io.write)
+    with contextlib.ExitStack() as stack:
+        if dask:
+            # the folder is written whole, then swapped in; the report renamed just before
+            seen = {}
+
+            def commit_report(publication):
+                seen.update(publication)
+                if args.report:
+                    report = result_report(res, parameters=parameters)
+                    report["publication"] = publication
+                    write_json(report, args.report)
+            write_dask_table(res.table, args.output, seed=seed, keep_order=args.keep_order,
+                             escape_formulas=args.escape_formulas, before_swap=commit_report)
+            return res, Publishable(None, shuffled=not args.keep_order,
+                                    formulas=seen["formula_cells"],
+                                    escaped=seen["formulas_escaped"]).describe()
+        release = publishable(released_text(res.table, schema, text), seed=seed,
+                              keep_order=args.keep_order, escape_formulas=args.escape_formulas)
+        tmp = stack.enter_context(atomic_file(args.output))
+        write_table(release.table, tmp, sep=args.sep or ",",
+                    format="parquet" if is_parquet(args.output) else "csv")
+        if args.report:
+            report = result_report(res, parameters=parameters)
+            report["publication"] = {"shuffled": release.shuffled, "seed": seed,
+                                     "formula_cells": release.formulas,
+                                     "formulas_escaped": release.escaped}
+            write_json(report, args.report)
+    return res, release.describe()

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from ..comparison import DEFAULT_METRICS, compare
 from ..io import write_table
+from ..io.write import save_figure
 from ..metrics import get_metric
 from ..registry import get_algorithm
-from ._common import (Progress, add_schema_arguments, check_writable, csv_list, fraction,
+from ._common import (Progress, add_schema_arguments, csv_list, fraction,
                       frame_text, int_list, read_input)
+from ._outputs import Output, check_outputs
 
 
 def register(commands):
@@ -39,10 +41,9 @@ def run(args, out):
         get_algorithm(name)                      # unknown names fail before any run
     for name in args.metrics:
         get_metric(name)
-    if args.output:
-        check_writable(args.output, "output")
-    if args.plot:
-        check_writable(args.plot, "plot")
+    outputs = [Output(flag, path) for flag, path in (("-o", args.output),
+                                                     ("--plot", args.plot)) if path]
+    check_outputs([("INPUT", args.input)], outputs)
     progress = Progress(args.quiet)
     try:
         table, schema, _ = read_input(args, progress)
@@ -77,7 +78,7 @@ def _plot(frame, metrics, path):
         fig = metric_curves_figure(ok, list(metrics))
     except ImportError:
         raise DataProblem("--plot needs matplotlib (pip install -e '.[plot]')") from None
-    fig.savefig(path, dpi=110, bbox_inches="tight")
+    save_figure(fig, path, dpi=110, bbox_inches="tight")
     import matplotlib.pyplot as plt
 
     plt.close(fig)

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import contextlib
 
+import numpy as np
+
 from ..io import read_table, write_json
+from ..io.release import order_of
 from ..metrics import evaluate
-from ._common import (Progress, UsageError, add_schema_arguments, check_writable,
-                      metric_lines, read_input, schema_from_args)
-from ._dask_input import is_many, read_dask_table
+from ._common import (Progress, UsageError, add_schema_arguments, metric_lines, read_input,
+                      schema_from_args)
+from ._dask_input import is_many, quiet_dask_logs, read_dask_table, unshuffle_dask
+from ._outputs import Output, check_outputs
 from .anonymize import add_privacy_arguments, check_sensitive
 
 
@@ -19,7 +23,8 @@ def register(commands):
         "prosecutor risk, suppressed rows (all quasi-identifiers '*') and every registered "
         "metric. Released cells are read as hierarchy labels, or for columns without a "
         "hierarchy as ranges [lo-hi], value sets {a,b} or single values. The two files must "
-        "hold the same records in the same order.")
+        "hold the same records in the same order: a release of 'kanon-graph anonymize' is "
+        "shuffled with its --seed, so pass --unshuffle SEED (or anonymize with --keep-order).")
     ev.add_argument("original", metavar="ORIGINAL.csv")
     ev.add_argument("released", metavar="RELEASED.csv")
     add_schema_arguments(ev)
@@ -44,13 +49,16 @@ def register(commands):
     ev.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler "
                     "(tcp://host:8786) for --engine dask, or 'local' to start a "
                     "LocalCluster of worker processes; default: threads in this process")
+    ev.add_argument("--unshuffle", type=int, metavar="SEED",
+                    help="RELEASED was written by 'kanon-graph anonymize --seed SEED' (rows "
+                    "shuffled): put its rows back in the original's order first")
     ev.add_argument("-q", "--quiet", action="store_true", help="print nothing, no progress")
     ev.set_defaults(handler=run)
 
 
 def run(args, out):
-    if args.report:
-        check_writable(args.report, "report")
+    outputs = [Output("--report", args.report)] if args.report else []
+    check_outputs([("ORIGINAL", args.original), ("RELEASED", args.released)], outputs)
     check_sensitive(args)
     progress = Progress(args.quiet)
     dask = args.engine == "dask"
@@ -61,22 +69,34 @@ def run(args, out):
     if dask:
         from ..scale import client_for
 
+        quiet_dask_logs()
         cluster = client_for(args.scheduler, where="kanon-graph evaluate --engine dask")
     try:
         with cluster:       # on --engine dask, evaluate counts on this Client
             if dask:
                 progress.phase(f"reading {args.original} and {args.released} lazily")
                 schema = schema_from_args(args)
-                original = read_dask_table(args.original, args.sep)
+                original = read_dask_table(args.original, args.sep, schema=schema, args=args)
                 released = read_dask_table(args.released, args.sep)
+                if args.unshuffle is not None:
+                    released = unshuffle_dask(released, args.unshuffle)
             else:
                 original, schema, _ = read_input(args, progress, args.original)
                 released = read_table(args.released, sep=args.sep)
+                if args.unshuffle is not None:
+                    back = np.argsort(order_of(len(released), args.unshuffle))
+                    released = released.iloc[back].reset_index(drop=True)
             progress.phase("evaluating")
-            ev = evaluate(original, released, schema, k=args.k, l=args.l,
-                          diversity=args.diversity, c=args.c, t=args.t,
-                          sensitive=args.sensitive, target=args.target,
-                          missing=args.missing)
+            try:
+                ev = evaluate(original, released, schema, k=args.k, l=args.l,
+                              diversity=args.diversity, c=args.c, t=args.t,
+                              sensitive=args.sensitive, target=args.target,
+                              missing=args.missing)
+            except ValueError as exc:
+                if args.unshuffle is None and "does not cover" in str(exc):
+                    raise type(exc)(f"{exc} (a release of 'kanon-graph anonymize' is "
+                                    f"shuffled: pass --unshuffle with its --seed)") from None
+                raise
     finally:
         progress.close()
     summary = ev.as_dict()
@@ -87,7 +107,7 @@ def run(args, out):
                                  "k": args.k, "l": args.l, "diversity": args.diversity,
                                  "c": args.c, "t": args.t, "sensitive": args.sensitive,
                                  "target": args.target, "missing": args.missing,
-                                 "engine": args.engine,
+                                 "engine": args.engine, "unshuffle": args.unshuffle,
                                  "scheduler": args.scheduler}
         write_json(summary, args.report)
     if not args.quiet:

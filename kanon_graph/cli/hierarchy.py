@@ -8,6 +8,7 @@ from pathlib import Path
 from .._cells import parse_number
 from ..hierarchy import dates, intervals, masking, read_hierarchy, suggest, write_hierarchy
 from ..io import read_table
+from ..io.write import write_text
 from ..viz import hierarchy_dot, hierarchy_text
 from ._common import (DataProblem, Progress, UsageError, add_schema_arguments, check_writable,
                       csv_list, read_input)
@@ -94,7 +95,7 @@ def run_show(args, out):
             else "\n".join(hierarchy_dot(h)))
     if args.output:
         check_writable(args.output, "output")
-        Path(args.output).write_text(text + "\n", encoding="utf-8")
+        write_text(args.output, text + "\n")
     else:
         print(text, file=out)
     return 0
@@ -154,7 +155,7 @@ def run_suggest(args, out):
     folder = Path(args.output)
     if folder.exists() and not folder.is_dir():
         raise DataProblem(f"-o: {str(folder)!r} exists and is not a folder")
-    check_writable(folder, "output")
+    check_writable(folder, "output", kind="files", inputs=[("INPUT", args.input)])
     progress = Progress(quiet=True)
     table, schema, _ = read_input(args, progress)
     made = suggest(table, schema)

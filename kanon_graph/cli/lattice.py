@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from pathlib import Path
 
 from ..encoding import encode
+from ..io.write import atomic_file, save_figure, write_text
 from ..lattice import FrequencyEngine, Lattice, lattice_dot, optimal_search
 from ._common import (DataProblem, Progress, UsageError, add_schema_arguments, check_writable,
                       fraction, read_input)
@@ -64,7 +64,7 @@ def run(args, out):
     if args.format == "png" and not args.output:
         raise UsageError("--format png needs -o OUT.png")
     if args.output:
-        check_writable(args.output, "output")
+        check_writable(args.output, "output", inputs=[("INPUT", args.input)])
     progress = Progress(args.quiet)
     try:
         table, schema, _ = read_input(args, progress)
@@ -88,7 +88,7 @@ def run(args, out):
         if args.format == "dot":
             text = lattice_dot(lattice, status)
             if args.output:
-                Path(args.output).write_text(text, encoding="utf-8")
+                write_text(args.output, text)
             else:
                 out.write(text)
                 return 0
@@ -105,14 +105,24 @@ def run(args, out):
     return 0
 
 
+class _DotFailed(Exception):
+    """Graphviz could not render the lattice."""
+
+
 def _write_png(lattice, status, path):
     """Render with Graphviz ``dot`` when installed, else with matplotlib."""
     dot = shutil.which("dot")
     if dot:
-        done = subprocess.run([dot, "-Tpng", "-o", str(path)], input=lattice_dot(lattice, status),
-                              text=True, capture_output=True)
-        if done.returncode == 0:
+        try:
+            with atomic_file(path) as tmp:
+                done = subprocess.run([dot, "-Tpng", "-o", str(tmp)],
+                                      input=lattice_dot(lattice, status), text=True,
+                                      capture_output=True)
+                if done.returncode != 0:
+                    raise _DotFailed         # the temporary is removed; matplotlib draws
             return
+        except _DotFailed:
+            pass
     try:
         from ..viz import lattice_figure
 
@@ -120,7 +130,7 @@ def _write_png(lattice, status, path):
     except ImportError:
         raise DataProblem("PNG output needs Graphviz ('dot') or matplotlib "
                           "(pip install -e '.[plot]'); use --format dot instead") from None
-    fig.savefig(path, dpi=120, bbox_inches="tight")
+    save_figure(fig, path, dpi=120, bbox_inches="tight")
     import matplotlib.pyplot as plt
 
     plt.close(fig)

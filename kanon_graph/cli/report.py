@@ -40,6 +40,9 @@ def register(commands):
     rep.add_argument("--missing", choices=("error", "drop"), default="error",
                      help="rows of ORIGINAL with a missing value: fail (default) or leave "
                      "them out as 'anonymize --missing drop' did")
+    rep.add_argument("--unshuffle", type=int, metavar="SEED",
+                     help="RELEASED was written by 'kanon-graph anonymize --seed SEED' (rows "
+                     "shuffled): put its rows back in the original's order first")
     rep.add_argument("-q", "--quiet", action="store_true", help="print nothing, no progress")
     rep.set_defaults(handler=run)
 
@@ -55,6 +58,11 @@ def run(args, out):
         original, schema, _ = read_input(args, progress, args.original)
         progress.phase(f"reading {args.released}")
         released = read_table(args.released, sep=args.sep)
+        if args.unshuffle is not None:      # a release of 'anonymize' is shuffled
+            from ..io.release import order_of
+
+            back = order_of(len(released), args.unshuffle).argsort()
+            released = released.iloc[back].reset_index(drop=True)
         progress.phase("measuring")
         content = build_report(
             original, released, schema, k=args.k, l=args.l, diversity=args.diversity,

@@ -284,12 +284,13 @@ def write_hierarchy(hierarchy: Hierarchy, path: str | os.PathLike[str], *, sep: 
             else:
                 cells.append(quote(label))
         lines.append(sep.join(cells))
+    from ..io.write import write_text  # every output through the one atomic writer
+
     path = Path(path)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_text(path, "\n".join(lines) + "\n")
     sidecar = path.with_name(path.name + ".magval")
     if marked and not inline:
-        sidecar.write_text("".join(f"{level};{label}\n" for level, label in marked),
-                           encoding="utf-8")
+        write_text(sidecar, "".join(f"{level};{label}\n" for level, label in marked))
     elif sidecar.exists():
         sidecar.unlink()
 

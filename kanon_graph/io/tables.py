@@ -17,40 +17,69 @@ from typing import TYPE_CHECKING, Any
 from pathlib import Path
 
 import numpy as np
+from pandas.api.types import is_string_dtype
 
 from ..exceptions import DataError
 from ..metrics import get_metric
+from .write import atomic_file
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from ..result import AnonymizationResult
 
-__all__ = ["write_table", "result_report", "write_json"]
+__all__ = ["write_table", "result_report", "write_json", "CRLF"]
+
+#: The RFC 4180 line end: with it Python's CSV writer quotes a cell holding a bare CR.
+CRLF = chr(13) + chr(10)
 
 
-def write_table(table: pd.DataFrame, path: str | os.PathLike[str], *, sep: str = ",") -> Path:
+def write_table(table: pd.DataFrame, path: str | os.PathLike[str], *, sep: str = ",",
+                format: str | None = None) -> Path:
     """Write ``table`` as CSV (or Parquet for a ``.parquet`` path); returns the path.
 
     CSV: a header and no index; a ``str`` cell is written as it is (quoted
-    only when it holds the separator, a quote or a line break); a missing
-    cell is written empty. Parquet (the ``parquet`` extra, pyarrow): every
-    column keeps its dtype, so released quasi-identifiers are text and the
-    other columns what they were.
+    only when it holds the separator, a quote or a line break, ``\\r``
+    included); a missing cell is written empty. The file is written
+    beside ``path`` and renamed into place (:mod:`kanon_graph.io.write`):
+    an interrupted write leaves the previous file or none. Parquet (the
+    ``parquet`` extra, pyarrow): every column keeps its dtype, so released
+    quasi-identifiers are text and the other columns what they were.
+    ``format`` (``"csv"`` or ``"parquet"``) overrides the choice by suffix.
     """
     from .read import is_parquet
 
     path = Path(path)
-    if is_parquet(path):
+    if format not in (None, "csv", "parquet"):
+        raise ValueError(f"The 'format' parameter of write_table must be 'csv', 'parquet' or "
+                         f"None. Got {format!r}.")
+    if format == "parquet" or (format is None and is_parquet(path)):
         try:
             import pyarrow  # noqa: F401
         except ImportError:
             raise DataError(f"writing {str(path)!r} needs pyarrow: "
                             f"pip install -e \".[parquet]\"") from None
-        table.to_parquet(path, index=False)
+        with atomic_file(path) as tmp:
+            table.to_parquet(tmp, index=False)
         return path
-    table.to_csv(path, sep=sep, index=False, lineterminator="\n")
+    with atomic_file(path) as tmp:
+        table.to_csv(tmp, sep=sep, index=False, lineterminator=_line_end(table))
     return path
+
+
+def _line_end(table: pd.DataFrame) -> str:
+    """``"\\n"``, or ``"\\r\\n"`` when a text cell holds a bare carriage return.
+
+    Python's CSV writer quotes a cell only for the characters of its line
+    terminator: with ``"\\n"`` a cell holding ``"\\r"`` would go out unquoted
+    and split the row when read back; with ``"\\r\\n"`` (RFC 4180) it is quoted.
+    """
+    for column in table.columns:
+        cells = table[column]
+        if cells.dtype == object or is_string_dtype(cells.dtype):
+            if cells.map(lambda v: isinstance(v, str) and chr(13) in v).any():
+                return CRLF
+    return "\n"
 
 
 def _jsonable(value: Any) -> Any:
@@ -147,6 +176,7 @@ def result_report(result: AnonymizationResult, *,
 def write_json(data: Any, path: str | os.PathLike[str]) -> Path:
     """Write ``data`` as indented JSON (NaN as ``null``); returns the path."""
     path = Path(path)
-    path.write_text(json.dumps(_jsonable(data), indent=2, allow_nan=False) + "\n",
-                    encoding="utf-8")
+    with atomic_file(path) as tmp:
+        tmp.write_text(json.dumps(_jsonable(data), indent=2, allow_nan=False) + "\n",
+                       encoding="utf-8")
     return path

@@ -1,16 +1,14 @@
 """Checksums of the tables a report describes, and writing the report file.
 
-:func:`_write_text` is the one place a report touches the disk: it writes a
-temporary file beside the target and renames it over the target
-(``os.replace``), so a reader never sees half a report. It is private on
-purpose, so that it can later defer to the library's shared atomic writer.
+:func:`_write_text` is the one place a report touches the disk, through the
+library's atomic writer (:mod:`kanon_graph.io.write`: a temporary file beside
+the target, synced, then renamed over it), so a reader never sees half a report.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from pathlib import Path
 
 __all__ = ["file_checksum", "table_checksum"]
@@ -49,16 +47,7 @@ def table_checksum(table, name):
 
 
 def _write_text(text, path):
-    """Write ``text`` to ``path`` atomically (temporary file beside it, then rename)."""
-    path = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
-                                         dir=path.parent if str(path.parent) else ".")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
-    return path
+    """Write ``text`` to ``path`` through the library's one atomic writer (:mod:`kanon_graph.io.write`)."""
+    from ..io.write import write_text
+
+    return write_text(path, text)

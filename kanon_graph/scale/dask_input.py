@@ -59,7 +59,10 @@ def run_on_dask(function, table, schema, where, scheduler, progress, *args, **kw
                          f"local algorithms run in shards)")
     source = DaskInput.read(table, schema, where=where, missing=kwargs.get("missing", "error"),
                             scheduler=scheduler, progress=progress)
-    result = function(source.records, schema, *args, **kwargs)
+    # the records hold the quasi-identifiers and sensitive columns only: the other roles
+    # (identifiers dropped, insensitive columns kept) apply to the release, made below
+    inner = dataclasses.replace(schema, identifiers=(), insensitive=None)
+    result = function(source.records, inner, *args, **kwargs)
     return source.release(result, where=where)
 
 

@@ -10,7 +10,6 @@ file.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 __all__ = ["hierarchy_text", "hierarchy_dot", "hierarchy_figure", "hierarchy_to_networkx",
            "write_dot"]
@@ -227,9 +226,9 @@ def hierarchy_dot(hierarchy, *, name=None, rankdir="TB", max_children=MAX_CHILDR
 
 def write_dot(lines, path):
     """Write DOT ``lines`` (e.g. from :func:`hierarchy_dot`) to ``path``; returns the path."""
-    path = Path(path)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
+    from ..io.write import write_text  # every output through the one atomic writer
+
+    return write_text(path, "\n".join(lines) + "\n")
 
 
 def hierarchy_to_networkx(hierarchy):

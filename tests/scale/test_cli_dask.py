@@ -40,7 +40,7 @@ def _released(path):
 def test_glob_or_folder_through_dask_equals_pandas(census_files, dask_client, capsys, source):
     tmp, table = census_files
     out, report = tmp / f"out-{source.split('/')[0]}", tmp / "report.json"
-    code = main(["anonymize", str(tmp / source), "--qi", QIS, "--sensitive", "salary-class",
+    code = main(["anonymize", "--keep-order", str(tmp / source), "--qi", QIS, "--sensitive", "salary-class",
                  "--hierarchies", str(tmp / "hierarchies"), "-k", "5", "--algorithm",
                  "optimal", "--engine", "dask", "-o", str(out), "--report", str(report)])
     printed = capsys.readouterr().out
@@ -57,7 +57,7 @@ def test_glob_or_folder_through_dask_equals_pandas(census_files, dask_client, ca
 
 def test_folder_without_engine_dask_is_a_usage_error(census_files, capsys):
     tmp, _ = census_files
-    code = main(["anonymize", str(tmp / "parquet"), "--qi", "sex,age", "-k", "2",
+    code = main(["anonymize", "--keep-order", str(tmp / "parquet"), "--qi", "sex,age", "-k", "2",
                  "-o", str(tmp / "x.csv")])
     err = capsys.readouterr().err
     assert code == 2 and "add --engine dask" in err and "Traceback" not in err
@@ -65,7 +65,7 @@ def test_folder_without_engine_dask_is_a_usage_error(census_files, capsys):
 
 def test_no_matching_file_names_the_pattern(census_files, dask_client, capsys):
     tmp, _ = census_files
-    code = main(["anonymize", str(tmp / "nothing-*.parquet"), "--qi", "sex,age", "-k", "2",
+    code = main(["anonymize", "--keep-order", str(tmp / "nothing-*.parquet"), "--qi", "sex,age", "-k", "2",
                  "--engine", "dask", "-o", str(tmp / "out")])
     err = capsys.readouterr().err
     assert code == 1 and "nothing-*.parquet" in err and len(err.strip().splitlines()) == 1
@@ -76,7 +76,7 @@ def test_evaluate_engine_dask_equals_pandas(census_files, dask_client, capsys):
     out, report = tmp / "release", tmp / "evaluation.json"
     common = ["--qi", QIS, "--sensitive", "salary-class", "--hierarchies",
               str(tmp / "hierarchies"), "-k", "5"]
-    assert main(["anonymize", str(tmp / "parquet"), *common, "--algorithm", "optimal",
+    assert main(["anonymize", "--keep-order", str(tmp / "parquet"), *common, "--algorithm", "optimal",
                  "--engine", "dask", "-o", str(out), "-q"]) == 0
     code = main(["evaluate", str(tmp / "parquet" / "*.parquet"), str(out), *common,
                  "--engine", "dask", "--report", str(report), "--check"])

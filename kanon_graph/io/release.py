@@ -1,0 +1,140 @@
+"""A release as it leaves the machine: shuffled, without an index, formulas counted.
+
+:func:`publishable` turns a released table into the rows to write:
+
+* **order**: the rows are put in a random order drawn from the run's seed
+  (``numpy.random.default_rng([seed, ORDER_STREAM])``), so nobody who knows
+  the order of the original file (admission time, record number) can link
+  rows by position; ``keep_order=True`` opts out;
+* **index**: the index is dropped (an identifier held in the index, such
+  as a patient id, never reaches the file);
+* **formula cells**: text cells that a spreadsheet would execute (starting
+  with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return, and not a
+  plain number such as ``-3``) are counted per column; with
+  ``escape_formulas=True`` they are written with a leading ``'``.
+
+:func:`order_of` gives the permutation itself, so ``kanon-graph evaluate
+--unshuffle SEED`` can put a release back in the original's order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .._cells import parse_number
+
+__all__ = ["ORDER_STREAM", "order_of", "formula_cells", "publishable", "Publishable"]
+
+ORDER_STREAM = 0x0DE7
+_FORMULA_START = ("=", "+", "-", "@", "\t", chr(13))
+
+
+def order_of(n: int, seed: int) -> np.ndarray:
+    """The row order of a written release of ``n`` rows made with ``seed``.
+
+    Row ``i`` of the written file is row ``order_of(n, seed)[i]`` of
+    ``result.table``.
+
+    >>> order_of(5, 0).tolist() == order_of(5, 0).tolist(), sorted(order_of(5, 0).tolist())
+    (True, [0, 1, 2, 3, 4])
+    """
+    return np.random.default_rng([int(seed), ORDER_STREAM]).permutation(int(n))
+
+
+def _is_formula(value: object) -> bool:
+    return (isinstance(value, str) and value.startswith(_FORMULA_START)
+            and parse_number(value) is None)
+
+
+def formula_cells(table: pd.DataFrame) -> dict[str, int]:
+    """``{column: count}`` of the text cells a spreadsheet would run as a formula.
+
+    >>> formula_cells(pd.DataFrame({"a": ["=1+1", "-3", "x"], "b": ["@SUM(A1)", "+", "y"]}))
+    {'a': 1, 'b': 2}
+    """
+    counts = {}
+    for column in table.columns:
+        cells = table[column]
+        if cells.dtype != object and not pd.api.types.is_string_dtype(cells.dtype):
+            continue
+        n = int(cells.map(_is_formula).sum())
+        if n:
+            counts[str(column)] = n
+    return counts
+
+
+@dataclass(frozen=True)
+class Publishable:
+    """The rows to write and what was done to them.
+
+    Attributes
+    ----------
+    table : DataFrame
+        Shuffled (unless ``keep_order``), index ``0..n-1`` (never written).
+    shuffled : bool
+    formulas : dict
+        ``{column: count}`` of formula cells found (before escaping).
+    escaped : bool
+        Whether those cells were written with a leading ``'``.
+    """
+
+    table: pd.DataFrame
+    shuffled: bool
+    formulas: dict[str, int] = field(default_factory=dict)
+    escaped: bool = False
+
+    def describe(self) -> str:
+        """One line for the summary: order and formula cells."""
+        order = ("rows shuffled (seeded), no index" if self.shuffled
+                 else "rows in the input's order (--keep-order), no index")
+        if not self.formulas:
+            return order + "; no formula cells"
+        where = ", ".join(f"{c} ({n})" for c, n in self.formulas.items())
+        what = "escaped with a leading '" if self.escaped else \
+            "written as they are (--escape-formulas prefixes them with ')"
+        return (f"{order}; {sum(self.formulas.values())} cell(s) a spreadsheet would run "
+                f"as formulas, in {where}: {what}")
+
+
+def publishable(table: pd.DataFrame, *, seed: int | None, keep_order: bool = False,
+                escape_formulas: bool = False) -> Publishable:
+    """The rows of ``table`` as they should be written (see the module docstring).
+
+    Parameters
+    ----------
+    table : DataFrame
+        A released table (in memory).
+    seed : int
+        The run's seed (``result.stats["seed"]``); needed unless ``keep_order``.
+    keep_order : bool
+        Keep the rows in the table's order. Risky: the order of the original
+        file then links released rows to people.
+    escape_formulas : bool
+        Prefix formula cells with ``'``.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"age": ["[20-29]"] * 3, "note": ["=1+1", "a", "b"]},
+    ...                  index=["id-7", "id-8", "id-9"])
+    >>> p = publishable(t, seed=0, escape_formulas=True)
+    >>> list(p.table.index), sorted(p.table["note"]), p.formulas
+    ([0, 1, 2], ["'=1+1", 'a', 'b'], {'note': 1})
+    """
+    formulas = formula_cells(table)
+    out = table.reset_index(drop=True)
+    if not keep_order:
+        if seed is None:
+            raise ValueError("a shuffled release needs the run's seed (result.stats['seed']); "
+                             "pass seed= or keep_order=True")
+        out = out.iloc[order_of(len(out), seed)].reset_index(drop=True)
+    if escape_formulas and formulas:
+        out = out.copy()
+        for column in formulas:
+            cells = out[column].astype(object)
+            out[column] = cells.where(~cells.map(_is_formula).to_numpy(dtype=bool),
+                                      "'" + cells.astype(object).astype(str))
+    return Publishable(out, shuffled=not keep_order, formulas=formulas,
+                       escaped=bool(escape_formulas and formulas))
