@@ -95,8 +95,9 @@ class AnonymizationResult:
               sep: str = ",", seed: int | None = None) -> Any:
         """Write the release as a file safe to publish: shuffled, no index, atomically.
 
-        The rows are put in an order drawn from the run's seed
-        (``stats["seed"]``), the index is not written, formula cells are
+        The rows are put in a random order (a fresh order seed, returned as
+        ``.seed`` of what is written: keep it private, it undoes the
+        order), the index is not written, formula cells are
         counted (and escaped with a leading ``'`` when asked), and the file
         is written beside ``path`` and renamed into place, so an interrupted
         write leaves the previous file or none (see "Publishing a release"
@@ -117,7 +118,9 @@ class AnonymizationResult:
         sep : str, default ","
             The CSV separator.
         seed : int, optional
-            The order's seed; by default the run's.
+            The order seed; by default a fresh, unguessable one. A fixed
+            seed gives an order anyone who knows it can undo: for tests and
+            reproductions only.
 
         Returns
         -------
@@ -145,8 +148,6 @@ class AnonymizationResult:
         if not isinstance(self.table, pd.DataFrame):
             raise TypeError("write: a Dask release is written partition by partition; use "
                             "'kanon-graph anonymize --engine dask' or table.to_parquet")
-        if seed is None:
-            seed = self.stats.get("seed")
         published = publishable(self.table, seed=seed, keep_order=keep_order,
                                 escape_formulas=escape_formulas)
         write_table(published.table, path, sep=sep)

@@ -68,13 +68,14 @@ def patients_report(folder, *, algorithm="optimal", format="html"):
     with_h = ["--hierarchies", "suggested"] if algorithm == "optimal" else []
     released = f"released-{algorithm}.csv"
     made_by = ["anonymize", "patients.csv", *common, *with_h, "-k", "5", "--algorithm",
-               algorithm, "--suppression", "0.02", "-o", released]
+               algorithm, "--suppression", "0.02", "-o", released, "--report", f"run-{algorithm}.json"]
     report = f"report-{algorithm}.{format}"
     with contextlib.chdir(folder):
         _cli("hierarchy", "suggest", "patients.csv", "--qi", ",".join(PATIENT_QIS), "--dates",
              "birth", "-o", "suggested")
         _cli(*made_by, "-q")
-        _cli("report", "patients.csv", released, *common, *with_h, "-k", "5", "--unshuffle", "0",
+        _cli("report", "patients.csv", released, *common, *with_h, "-k", "5",
+             "--unshuffle", f"run-{algorithm}.json",
              "--algorithm", algorithm, "--sampling-fraction", "0.05", "--title",
              f"Patients, k=5, {algorithm}", "--made-by", shlex.join(["kanon-graph", *made_by]),
              "-o", report, "-q")

@@ -38,18 +38,35 @@ def _anonymize(source, out, *extra):
 
 # finding 6: order and index ----------------------------------------------------------------
 
-def test_a_written_release_is_shuffled_with_the_runs_seed(people, tmp_path, capsys):
+def test_a_written_release_is_shuffled_with_its_order_seed(people, tmp_path, capsys):
     original = read_text_table(people).frame["record"].tolist()
     orders = {}
     for seed in (0, 1):
         out = tmp_path / f"out-{seed}.csv"
-        assert _anonymize(people, out, "--seed", seed) == 0
+        assert _anonymize(people, out, "--order-seed", seed) == 0
         written = read_text_table(out).frame["record"].tolist()
         assert sorted(written) == original and written != original
         assert written == [original[i] for i in order_of(len(original), seed)]
         orders[seed] = written
     assert orders[0] != orders[1]
-    assert "rows shuffled (seeded), no index" in capsys.readouterr().out
+    assert "rows shuffled (order seed in the report, not in the release), no index" in \
+        capsys.readouterr().out
+
+
+def test_the_default_order_cannot_be_guessed_from_the_algorithms_seed(people, tmp_path):
+    """Same input, same --seed (the default 0): same classes, but a fresh order each run,
+    recorded only in the report; the algorithm's seed does not undo it."""
+    original = read_text_table(people).frame["record"].tolist()
+    written, seeds = [], []
+    for run in (1, 2):
+        out, report = tmp_path / f"out-{run}.csv", tmp_path / f"r-{run}.json"
+        assert _anonymize(people, out, "--report", report) == 0
+        written.append(read_text_table(out).frame["record"].tolist())
+        seeds.append(json.loads(report.read_text())["publication"]["order_seed"])
+        assert written[-1] == [original[i] for i in order_of(len(original), seeds[-1])]
+        assert written[-1] != [original[i] for i in order_of(len(original), 0)]
+    assert seeds[0] != seeds[1] and written[0] != written[1]
+    assert sorted(written[0]) == sorted(written[1]) == sorted(original)
 
 
 def test_keep_order_writes_the_input_order(people, tmp_path):
@@ -61,16 +78,25 @@ def test_keep_order_writes_the_input_order(people, tmp_path):
 
 def test_evaluate_unshuffle_reads_a_shuffled_release_back(people, tmp_path, capsys):
     out, report = tmp_path / "out.csv", tmp_path / "r.json"
-    assert _anonymize(people, out, "--seed", 7, "--report", report) == 0
+    assert _anonymize(people, out, "--report", report) == 0
     capsys.readouterr()
     args = ["evaluate", str(people), str(out), "--qi", "sex,age", "-k", "5", "-q"]
     assert main(args) == 1
     assert "--unshuffle" in capsys.readouterr().err
-    evaluation = tmp_path / "e.json"
-    assert main(args + ["--unshuffle", "7", "--report", str(evaluation)]) == 0
-    made, measured = json.loads(report.read_text()), json.loads(evaluation.read_text())
-    assert measured["metrics"]["loss"] == pytest.approx(made["metrics"]["loss"])
-    assert made["publication"]["shuffled"] is True and made["publication"]["seed"] == 7
+    made = json.loads(report.read_text())
+    assert made["publication"]["shuffled"] is True
+    seed = made["publication"]["order_seed"]
+    for given in (str(report), str(seed)):          # the run's report, or the seed it holds
+        evaluation = tmp_path / "e.json"
+        assert main(args + ["--unshuffle", given, "--report", str(evaluation)]) == 0
+        measured = json.loads(evaluation.read_text())
+        assert measured["metrics"]["loss"] == pytest.approx(made["metrics"]["loss"])
+    capsys.readouterr()
+    assert main(args + ["--unshuffle", str(people)]) == 2       # not a report: one line
+    assert "argument --unshuffle: " in capsys.readouterr().err
+    evaluation.write_text('{"publication": {"shuffled": false}}')
+    assert main(args + ["--unshuffle", str(evaluation)]) == 2
+    assert "has no publication.order_seed" in capsys.readouterr().err
 
 
 def test_an_identifier_in_the_index_never_reaches_a_written_file(tmp_path):
@@ -79,17 +105,20 @@ def test_an_identifier_in_the_index_never_reaches_a_written_file(tmp_path):
     res = kg.anonymize(table, kg.Schema(quasi_identifiers=["sex", "age"]), k=5,
                        algorithm="mondrian")
     assert res.table.index.equals(table.index)          # aligned with the input
+    seeds = {}
     for name in ("r.csv", "r.parquet"):
         path = tmp_path / name
         written = res.write(path)
+        seeds[name] = written.seed
         raw = path.read_bytes()
         assert b"patient-" not in raw and b"patient" not in raw
         back = pd.read_parquet(path) if name.endswith("parquet") else pd.read_csv(path)
         assert list(back.columns) == list(res.table.columns) and len(back) == len(table)
         assert written.shuffled
-    # the same rows, in the order drawn from the run's seed
+    # the same rows, in the order drawn from a fresh order seed per write (returned)
+    assert seeds["r.csv"] != seeds["r.parquet"]
     back = pd.read_csv(tmp_path / "r.csv", dtype=str)
-    expected = res.table.astype(str).iloc[order_of(len(table), res.stats["seed"])]
+    expected = res.table.astype(str).iloc[order_of(len(table), seeds["r.csv"])]
     assert back["age"].tolist() == expected["age"].tolist()
 
 
@@ -148,7 +177,7 @@ def test_every_written_cell_reads_back_identically(tmp_path_factory, cells, sep,
     path, out = folder / "in.csv", folder / "out.csv"
     table.to_csv(path, index=False, sep=sep, lineterminator="\r\n")
     code = main(["anonymize", str(path), "--qi", "sex,age", "-k", "2", "--algorithm",
-                 "mondrian", "--sep", sep, "-o", str(out), "-q", "--seed", "3"])
+                 "mondrian", "--sep", sep, "-o", str(out), "-q", "--order-seed", "3"])
     assert code == 0
     back = read_text_table(out, sep=sep).frame
     order = order_of(len(table), 3)
@@ -213,7 +242,8 @@ def test_parquet_and_csv_inputs_release_the_same_labels(tmp_path):
     for source in ("t.csv", "t.parquet"):
         for out in ("o.csv", "o.parquet"):
             assert main(["anonymize", str(tmp_path / source), "--qi", "x", "-k", "3",
-                         "--algorithm", "mondrian", "-o", str(tmp_path / out), "-q"]) == 0
+                         "--algorithm", "mondrian", "-o", str(tmp_path / out), "-q",
+                         "--order-seed", "1"]) == 0
             frame = read_input_table(tmp_path / out).frame
             written[source, out] = frame["x"].astype(str).tolist()
     assert len({tuple(v) for v in written.values()}) == 1

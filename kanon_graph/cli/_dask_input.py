@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from ..io import read_input_table
-from ..io.release import ORDER_STREAM, formula_cells, publishable
+from ..io.release import ORDER_STREAM, formula_cells, fresh_order_seed, publishable
 from ..io.tables import CRLF
 from ..io.write import atomic_folder
 from ._common import DataProblem, _missing_as_nan, check_cells, floats_as_text
@@ -185,7 +185,8 @@ def write_dask_table(table, path, *, seed=None, keep_order=False, escape_formula
     file per partition into ``out``; anything else is a folder of Parquet
     files. Whatever the folder held is replaced (never merged). Unless
     ``keep_order``, the partitions are written in an order drawn from
-    ``seed`` and the rows of each are shuffled with it. Formula cells are
+    the order ``seed`` (a fresh one when None) and the rows of each are
+    shuffled with it. Formula cells are
     counted in the same pass (and escaped with ``escape_formulas``);
     ``before_swap(publication)`` runs once the files are complete, before
     the folder is swapped in (the CLI writes its report there). Returns the
@@ -200,7 +201,10 @@ def write_dask_table(table, path, *, seed=None, keep_order=False, escape_formula
                           f"'*' such as 'out/part-*.csv', or a folder for Parquet; got "
                           f"{str(path)!r}")
     n = int(table.npartitions)
-    if not keep_order:
+    if keep_order:
+        seed = None
+    else:
+        seed = fresh_order_seed() if seed is None else int(seed)
         table = table.partitions[[int(i) for i in partition_order(n, seed)]]
         table = table.map_partitions(_shuffle_part, int(seed), meta=table._meta)
     counts = table.map_partitions(_formula_counts, meta=pd.Series(dtype="int64"))
@@ -222,7 +226,7 @@ def write_dask_table(table, path, *, seed=None, keep_order=False, escape_formula
             _, found = dask.compute(write, counts)
         formulas = {str(c): int(v) for c, v in found.groupby(level=0).sum().items() if v}
         if before_swap is not None:
-            before_swap({"shuffled": not keep_order, "seed": seed, "formula_cells": formulas,
+            before_swap({"shuffled": not keep_order, "order_seed": seed, "formula_cells": formulas,
                          "formulas_escaped": bool(escape_formulas and formulas)})
     return n
 

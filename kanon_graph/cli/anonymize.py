@@ -6,7 +6,7 @@ import contextlib
 
 from ..api import anonymize
 from ..io import is_parquet, result_report, write_json, write_table
-from ..io.release import Publishable, publishable
+from ..io.release import Publishable, fresh_order_seed, publishable
 from ..io.write import atomic_file
 from ..privacy import DIVERSITY_KINDS
 from ._common import (Progress, UsageError, add_schema_arguments, fraction, option, read_input,
@@ -73,7 +73,12 @@ def register(commands):
                       help="write the rows in the input's order; risky: anyone who knows the "
                       "order of the original file (admission time, record number) can then "
                       "link released rows to people by position (default: rows shuffled "
-                      "with --seed)")
+                      "in an order drawn fresh each run)")
+    anon.add_argument("--order-seed", type=int, metavar="N",
+                      help="seed of the written row order (default: drawn fresh from the "
+                      "system's randomness, so nobody can predict it). The seed used is in the "
+                      "report's publication.order_seed, which undoes the order: keep the report "
+                      "to yourself. A fixed N is for tests and reproductions only")
     anon.add_argument("--escape-formulas", action="store_true",
                       help="write cells a spreadsheet would run as a formula (starting with "
                       "=, +, -, @, tab or carriage return; not plain numbers) with a leading "
@@ -172,7 +177,10 @@ def _run(args, progress, dask):
         "keep_order": args.keep_order, "escape_formulas": args.escape_formulas,
     }
     progress.phase(f"writing {args.output}")
-    seed = res.stats.get("seed", args.seed)
+    # the order seed: fresh unless asked for (a guessable seed makes the order undoable)
+    seed = None if args.keep_order else (
+        args.order_seed if args.order_seed is not None else fresh_order_seed())
+    parameters["order_seed_given"] = args.order_seed is not None
     # both written to temporaries first; the report is renamed into place, then the release
     # (so a release in place always has its report), each atomically (kanon_graph.io.write)
     with contextlib.ExitStack() as stack:
@@ -198,7 +206,7 @@ def _run(args, progress, dask):
                     format="parquet" if is_parquet(args.output) else "csv")
         if args.report:
             report = result_report(res, parameters=parameters)
-            report["publication"] = {"shuffled": release.shuffled, "seed": seed,
+            report["publication"] = {"shuffled": release.shuffled, "order_seed": release.seed,
                                      "formula_cells": release.formulas,
                                      "formulas_escaped": release.escaped}
             write_json(report, args.report)

@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 
 import numpy as np
 
 from ..io import read_table, write_json
-from ..io.release import order_of
+from ..io.release import order_of, order_seed_from
 from ..metrics import evaluate
 from ._common import (Progress, UsageError, add_schema_arguments, metric_lines, read_input,
                       schema_from_args)
 from ._dask_input import is_many, quiet_dask_logs, read_dask_table, unshuffle_dask
 from ._outputs import Output, check_outputs
 from .anonymize import add_privacy_arguments, check_sensitive
+
+
+
+def _order_seed(value):
+    try:
+        return order_seed_from(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def register(commands):
@@ -24,7 +33,8 @@ def register(commands):
         "metric. Released cells are read as hierarchy labels, or for columns without a "
         "hierarchy as ranges [lo-hi], value sets {a,b} or single values. The two files must "
         "hold the same records in the same order: a release of 'kanon-graph anonymize' is "
-        "shuffled with its --seed, so pass --unshuffle SEED (or anonymize with --keep-order).")
+        "shuffled, so pass --unshuffle REPORT.json (the run's report) or the order seed it holds "
+        "(or anonymize with --keep-order).")
     ev.add_argument("original", metavar="ORIGINAL.csv")
     ev.add_argument("released", metavar="RELEASED.csv")
     add_schema_arguments(ev)
@@ -49,9 +59,10 @@ def register(commands):
     ev.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler "
                     "(tcp://host:8786) for --engine dask, or 'local' to start a "
                     "LocalCluster of worker processes; default: threads in this process")
-    ev.add_argument("--unshuffle", type=int, metavar="SEED",
-                    help="RELEASED was written by 'kanon-graph anonymize --seed SEED' (rows "
-                    "shuffled): put its rows back in the original's order first")
+    ev.add_argument("--unshuffle", type=_order_seed, metavar="SEED|REPORT.json",
+                    help="RELEASED was written shuffled by 'kanon-graph anonymize': put its "
+                    "rows back in the original's order first, from the order seed or the "
+                    "run's JSON report (its publication.order_seed)")
     ev.add_argument("-q", "--quiet", action="store_true", help="print nothing, no progress")
     ev.set_defaults(handler=run)
 
@@ -95,7 +106,7 @@ def run(args, out):
             except ValueError as exc:
                 if args.unshuffle is None and "does not cover" in str(exc):
                     raise type(exc)(f"{exc} (a release of 'kanon-graph anonymize' is "
-                                    f"shuffled: pass --unshuffle with its --seed)") from None
+                                    f"shuffled: pass --unshuffle with the run's report or its order seed)") from None
                 raise
     finally:
         progress.close()

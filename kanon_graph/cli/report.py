@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import argparse
 import shlex
 import sys
 
 from ._common import (Progress, add_schema_arguments, check_writable, fraction, read_input)
 from .anonymize import add_privacy_arguments, check_sensitive
+
+
+
+def _order_seed(value):
+    from ..io.release import order_seed_from
+
+    try:
+        return order_seed_from(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def register(commands):
@@ -40,9 +51,10 @@ def register(commands):
     rep.add_argument("--missing", choices=("error", "drop"), default="error",
                      help="rows of ORIGINAL with a missing value: fail (default) or leave "
                      "them out as 'anonymize --missing drop' did")
-    rep.add_argument("--unshuffle", type=int, metavar="SEED",
-                     help="RELEASED was written by 'kanon-graph anonymize --seed SEED' (rows "
-                     "shuffled): put its rows back in the original's order first")
+    rep.add_argument("--unshuffle", type=_order_seed, metavar="SEED|REPORT.json",
+                    help="RELEASED was written shuffled by 'kanon-graph anonymize': put its "
+                    "rows back in the original's order first, from the order seed or the "
+                    "run's JSON report (its publication.order_seed)")
     rep.add_argument("-q", "--quiet", action="store_true", help="print nothing, no progress")
     rep.set_defaults(handler=run)
 

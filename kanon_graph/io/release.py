@@ -2,10 +2,15 @@
 
 :func:`publishable` turns a released table into the rows to write:
 
-* **order**: the rows are put in a random order drawn from the run's seed
+* **order**: the rows are put in a random order drawn from an *order seed*
   (``numpy.random.default_rng([seed, ORDER_STREAM])``), so nobody who knows
   the order of the original file (admission time, record number) can link
-  rows by position; ``keep_order=True`` opts out;
+  rows by position; ``keep_order=True`` opts out. The order seed is drawn
+  fresh (:func:`fresh_order_seed`) unless one is given: a seed anybody can
+  guess (the algorithm's default seed 0, say) gives an order anybody can
+  undo, so a fixed order seed is for tests and reproductions only. The seed
+  used is returned (and the CLI writes it in its report, which stays with
+  the publisher);
 * **index**: the index is dropped (an identifier held in the index, such
   as a patient id, never reaches the file);
 * **formula cells**: text cells that a spreadsheet would execute (starting
@@ -19,6 +24,7 @@
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -26,10 +32,48 @@ import pandas as pd
 
 from .._cells import parse_number
 
-__all__ = ["ORDER_STREAM", "order_of", "formula_cells", "publishable", "Publishable"]
+__all__ = ["ORDER_STREAM", "fresh_order_seed", "order_of", "order_seed_from", "formula_cells",
+           "publishable", "Publishable"]
 
 ORDER_STREAM = 0x0DE7
 _FORMULA_START = ("=", "+", "-", "@", "\t", chr(13))
+
+
+def fresh_order_seed() -> int:
+    """A new order seed from the operating system's randomness (63 bits): not guessable."""
+    return secrets.randbits(63)
+
+
+def order_seed_from(value: str) -> int:
+    """The order seed named by ``value``: an integer, or the JSON report of the run.
+
+    ``kanon-graph anonymize --report REPORT.json`` records the order seed of
+    the written release in ``publication.order_seed``; ``evaluate`` and
+    ``report`` take either that number or the report's path.
+    """
+    import json
+    from pathlib import Path
+
+    text = str(value).strip()
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    path = Path(text)
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"takes the order seed or the run's JSON report; cannot "
+                         f"read {text!r}: {exc.strerror or exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{text!r} is not a JSON report (line {exc.lineno}: "
+                         f"{exc.msg})") from None
+    seed = (report.get("publication") or {}).get("order_seed") if isinstance(report, dict) \
+        else None
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"the report {text!r} has no publication.order_seed "
+                         f"(was the release written with --keep-order?)")
+    return seed
 
 
 def order_of(n: int, seed: int) -> np.ndarray:
@@ -79,16 +123,22 @@ class Publishable:
         ``{column: count}`` of formula cells found (before escaping).
     escaped : bool
         Whether those cells were written with a leading ``'``.
+    seed : int or None
+        The order seed the rows were shuffled with (None: not shuffled);
+        ``order_of(len(table), seed)`` undoes it, so keep it with the
+        publisher, never with the release.
     """
 
     table: pd.DataFrame
     shuffled: bool
     formulas: dict[str, int] = field(default_factory=dict)
     escaped: bool = False
+    seed: int | None = None
 
     def describe(self) -> str:
         """One line for the summary: order and formula cells."""
-        order = ("rows shuffled (seeded), no index" if self.shuffled
+        order = ("rows shuffled (order seed in the report, not in the release), no index"
+                 if self.shuffled
                  else "rows in the input's order (--keep-order), no index")
         if not self.formulas:
             return order + "; no formula cells"
@@ -99,7 +149,7 @@ class Publishable:
                 f"as formulas, in {where}: {what}")
 
 
-def publishable(table: pd.DataFrame, *, seed: int | None, keep_order: bool = False,
+def publishable(table: pd.DataFrame, *, seed: int | None = None, keep_order: bool = False,
                 escape_formulas: bool = False) -> Publishable:
     """The rows of ``table`` as they should be written (see the module docstring).
 
@@ -107,8 +157,9 @@ def publishable(table: pd.DataFrame, *, seed: int | None, keep_order: bool = Fal
     ----------
     table : DataFrame
         A released table (in memory).
-    seed : int
-        The run's seed (``result.stats["seed"]``); needed unless ``keep_order``.
+    seed : int, optional
+        The order seed; by default a fresh one (:func:`fresh_order_seed`),
+        returned as ``Publishable.seed``.
     keep_order : bool
         Keep the rows in the table's order. Risky: the order of the original
         file then links released rows to people.
@@ -125,10 +176,10 @@ def publishable(table: pd.DataFrame, *, seed: int | None, keep_order: bool = Fal
     """
     formulas = formula_cells(table)
     out = table.reset_index(drop=True)
-    if not keep_order:
-        if seed is None:
-            raise ValueError("a shuffled release needs the run's seed (result.stats['seed']); "
-                             "pass seed= or keep_order=True")
+    if keep_order:
+        seed = None
+    else:
+        seed = fresh_order_seed() if seed is None else int(seed)
         out = out.iloc[order_of(len(out), seed)].reset_index(drop=True)
     if escape_formulas and formulas:
         out = out.copy()
@@ -137,4 +188,4 @@ def publishable(table: pd.DataFrame, *, seed: int | None, keep_order: bool = Fal
             out[column] = cells.where(~cells.map(_is_formula).to_numpy(dtype=bool),
                                       "'" + cells.astype(object).astype(str))
     return Publishable(out, shuffled=not keep_order, formulas=formulas,
-                       escaped=bool(escape_formulas and formulas))
+                       escaped=bool(escape_formulas and formulas), seed=seed)

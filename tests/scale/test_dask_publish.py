@@ -200,7 +200,7 @@ def test_a_dask_release_is_shuffled_and_evaluate_unshuffles_it(census_parts, das
                                                                capsys):
     tmp, table = census_parts
     assert _dask(tmp, "three", tmp / "kept", "--keep-order") == 0
-    assert _dask(tmp, "three", tmp / "mixed", "--seed", 4) == 0
+    assert _dask(tmp, "three", tmp / "mixed", "--order-seed", 4) == 0
     kept = pd.read_parquet(tmp / "kept").astype(str)
     mixed = pd.read_parquet(tmp / "mixed").astype(str)
     assert len(mixed) == len(kept) == 900
