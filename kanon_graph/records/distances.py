@@ -42,6 +42,7 @@ __all__ = [
     "distance_names",
     "get_distance",
     "hdist_distance",
+    "loss_distance",
     "lca_levels",
     "register_distance",
     "unregister_distance",
@@ -215,3 +216,58 @@ def hdist_distance(attr):
 
 
 register_distance("hdist", hdist_distance)
+
+
+def loss_distance(attr):
+    """The ARX Loss of releasing two values together: the cost the release is scored by.
+
+    With a hierarchy, two leaves whose lowest common ancestor ``c`` covers
+    ``n_c`` of the hierarchy's ``N`` leaves are ``(n_c - 1) / (N - 1)``
+    apart: ARX's cell loss of ``c``, what each of the two records costs on
+    this attribute if they share a class and nothing else widens it. So a
+    zip's first masked digit (10 of 1,000 leaves) is cheap and a date's year
+    (365 of 25,000 days) cheaper still, whatever the levels' depths --
+    unlike HDist's ``2 L / H``, which prices every level by its depth alone.
+    Without a hierarchy: ``|x - y| / (max - min)`` (numeric; the range's
+    loss), ``1 / (m - 1)`` for two different categorical values (a set of
+    two). Above :data:`MAX_MATRIX_CODES` codes a :class:`LevelGap` holds the
+    mean cell loss of each level (weighted by leaves), exact when a level's
+    nodes cover equally many leaves (builder-made hierarchies nearly do).
+
+    Examples
+    --------
+    >>> import kanon_graph as kg
+    >>> data = kg.encode(kg.datasets.paper_003_table(), kg.datasets.paper_003_schema())
+    >>> age = data.attribute("age")
+    >>> d = loss_distance(age)
+    >>> bool(d[age.codes[1], age.codes[2]] < d[age.codes[0], age.codes[9]])
+    True
+    """
+    h = attr.hierarchy
+    m = len(attr.domain)
+    if h is not None:
+        leaves = h.n_leaves
+        if leaves <= 1:
+            return np.zeros((m, m))
+        cost = [(np.asarray(c, dtype=float) - 1.0) / (leaves - 1) for c in h.leaf_counts]
+        if m > MAX_MATRIX_CODES:
+            weights = np.array([float(np.mean(cost[l][h.level_map[l]]))
+                                for l in range(h.height + 1)])
+            return LevelGap(np.vstack(h.level_map), weights)
+        level = lca_levels(h)[:m, :m]
+        out = np.zeros((m, m))
+        for l in range(h.height + 1):
+            at = level == l
+            anc = h.level_map[l][:m]
+            out[at] = cost[l][np.broadcast_to(anc[:, None], (m, m))[at]]
+        return out
+    if attr.kind == "numeric":
+        return hdist_distance(attr)
+    step = 1.0 / (m - 1) if m > 1 else 0.0
+    if m > MAX_MATRIX_CODES:
+        return LevelGap(np.vstack([np.arange(m), np.zeros(m, dtype=np.int64)]),
+                        np.array([0.0, step]))
+    return (1.0 - np.eye(m)) * step
+
+
+register_distance("loss", loss_distance)

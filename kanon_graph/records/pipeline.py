@@ -52,7 +52,8 @@ def spanning_tree(data, graph, method, split, neighbours):
 
 
 def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, metric="loss",
-                     refine=True, max_rounds=20, index=3, near=None, progress=None):
+                     refine=True, max_rounds=20, index=3, near=None, progress=None,
+                     seed="graph", rng=None):
     """Turn initial clusters of nodes into classes that satisfy ``model``.
 
     1. **Component split.** Every initial cluster of ``2k`` records or more
@@ -93,6 +94,12 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
         only tells whether to use them).
     progress : callable, optional
         ``progress(text)`` once the merge is done, before the refinement.
+    seed : {"graph", "mondrian", "best"}
+        ``"graph"``: steps 1-3 above. ``"mondrian"``: Mondrian's classes
+        (:func:`~kanon_graph.records.seed.mondrian_seed`), small ones merged
+        (step 2), then refined (step 3). ``"best"``: both, keeping the lower
+        cost (ties: the graph's). Without refinement, with MAGVal cells or
+        an l / t model the Mondrian start is not used.
 
     Returns
     -------
@@ -105,8 +112,37 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
         (the metric, normalized: for ``"loss"`` the arithmetic mean of the
         per-attribute ARX losses, which ``metrics["loss"]``, ARX's geometric
         combination ``prod(1 + l_a) ** (1 / d) - 1``, never exceeds),
-        ``metric``, ``neighbour_edges``.
+        ``metric``, ``neighbour_edges``, ``seed`` (the start kept).
     """
+    use_mondrian = seed in ("mondrian", "best") and refine and cell_of_node is None \
+        and not model.needs_sensitive
+    if use_mondrian:
+        from .seed import mondrian_seed
+
+        start = mondrian_seed(data, graph.node_of, graph.n_nodes, model, rng)
+        use_mondrian = start is not None
+    if seed == "mondrian" and use_mondrian:
+        labels, stats = _finish(data, graph, u, v, start, model, None, metric, refine,
+                                max_rounds, index, near, progress, mondrian=True)
+        return labels, {**stats, "seed": "mondrian"}
+    labels, stats = _finish(data, graph, u, v, initial, model, cell_of_node, metric, refine,
+                            max_rounds, index, near, progress)
+    stats["seed"] = "graph"
+    if seed == "best" and use_mondrian:
+        other, more = _finish(data, graph, u, v, start, model, None, metric, refine,
+                              max_rounds, index, near, None, mondrian=True)
+        stats["loss_graph_seed"] = stats["loss_after_refine"]
+        stats["loss_mondrian_seed"] = more["loss_after_refine"]
+        if more["loss_after_refine"] < stats["loss_after_refine"] - 1e-12:
+            labels, stats = other, {**more, "seed": "mondrian",
+                                    "loss_graph_seed": stats["loss_after_refine"],
+                                    "loss_mondrian_seed": more["loss_after_refine"]}
+    return labels, stats
+
+
+def _finish(data, graph, u, v, initial, model, cell_of_node, metric, refine, max_rounds, index,
+            near, progress, mondrian=False):
+    """Steps 1-3 of :func:`finish_partition` from ``initial`` (a Mondrian start skips step 1)."""
     k = model.k
     counts = graph.counts
     cost = ClassCost(data, graph.codes, metric)
@@ -118,7 +154,7 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
         bu = bv = np.zeros(0, dtype=np.int64)
     sizes = np.bincount(initial, weights=counts)
     tuples = np.bincount(initial)
-    big = (sizes[initial] >= 2 * k) & (tuples[initial] >= 2)
+    big = (sizes[initial] >= 2 * k) & (tuples[initial] >= 2) & (not mondrian)
     pu, pv = component_pairs(initial, big)
     eu = np.concatenate([u, bu, pu]).astype(np.int64)
     ev = np.concatenate([v, bv, pv]).astype(np.int64)
@@ -175,7 +211,7 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
 
 
 def finish_mst(data, full, kept, graph, u, v, w, cluster_of, removed, model, method, split,
-               cell_of_node, metric, refine, budget, times, report=None):
+               cell_of_node, metric, refine, budget, times, report=None, seed="graph", rng=None):
     """The ``feasible`` / ``graph`` variants of ``mst``: finish, gather stats, wrap.
 
     ``budget`` is ``(max_rounds, index, near)``; ``times`` the perf counters taken
@@ -188,7 +224,7 @@ def finish_mst(data, full, kept, graph, u, v, w, cluster_of, removed, model, met
     labels, info = finish_partition(data, graph, u, v, cluster_of, model,
                                     cell_of_node=cell_of_node, metric=metric, refine=refine,
                                     max_rounds=budget[0], index=budget[1], near=budget[2],
-                                    progress=merged)
+                                    progress=merged, seed=seed, rng=rng)
     if report:
         report(5, 5, "refined" if refine else "done")
     class_of = labels[graph.node_of]
