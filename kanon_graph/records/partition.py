@@ -20,7 +20,7 @@ from .graph import RecordGraph
 from .merge import ClassSummaries, merge_small_classes
 from .mst import HAVE_NUMBA
 from .pipeline import finish_mst, spanning_tree
-from .seed import SEEDS
+from .seed import STARTS
 
 from .._jit import njit  # numba loads on a kernel's first call
 
@@ -198,7 +198,7 @@ def _cut_between_cells(u, v, cluster_of, cell_of_node):
 def mst_local_recoding(data, model, *, rng=None, suppression=None, distance=None,
                        record_distance=None, method="auto", split="graph", refine=None,
                        metric="loss", max_rounds=20, neighbours=3, respect_boundaries=False,
-                       seed="best", progress=None):
+                       start="best", progress=None):
     """k-anonymity by partitioning the minimum spanning tree of the record graph.
 
     Three variants (``split``); the paper's exact procedure is ``"paper"``:
@@ -286,7 +286,7 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance=None
         attributes (0: the MST's edges only); more finds lower loss, slower.
     respect_boundaries : bool, default False
         Never release a value above a member's MAGVal (see above).
-    seed : {"best", "graph", "mondrian"}
+    start : {"best", "graph", "mondrian"}
         Not with ``split="paper"``. Where the refinement starts: the graph's
         least-cost merging (``"graph"``), Mondrian's classes (``"mondrian"``,
         :mod:`~kanon_graph.records.seed`), or both, keeping the lower loss
@@ -336,9 +336,9 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance=None
             or neighbours < 0:
         raise ValueError(f"The 'neighbours' parameter of the mst algorithm must be an integer "
                          f">= 0. Got {neighbours!r}.")
-    if seed not in SEEDS:
-        raise ValueError(f"The 'seed' parameter of the mst algorithm must be one of "
-                         f"{list(SEEDS)}. Got {seed!r}.")
+    if start not in STARTS:
+        raise ValueError(f"The 'start' parameter of the mst algorithm must be one of "
+                         f"{list(STARTS)}. Got {start!r}.")
     if distance is None:
         distance = "hdist" if split == "paper" else "loss"
     if split == "paper" and refine:
@@ -383,7 +383,7 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance=None
     if split != "paper":
         return finish_mst(data, full, kept, graph, u, v, w, cluster_of, removed, model, method,
                           split, cell_of_node, metric, refine, (max_rounds, neighbours, near),
-                          (t0, t1, t2), report, seed=seed, rng=rng)
+                          (t0, t1, t2), report, start=start, rng=rng)
     summary = ClassSummaries(data, graph.codes, cluster_of, graph.counts, cell_of_node)
     n_initial = len(summary.size)
 

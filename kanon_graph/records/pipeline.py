@@ -53,7 +53,7 @@ def spanning_tree(data, graph, method, split, neighbours):
 
 def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, metric="loss",
                      refine=True, max_rounds=20, index=3, near=None, progress=None,
-                     seed="graph", rng=None):
+                     start="graph", rng=None):
     """Turn initial clusters of nodes into classes that satisfy ``model``.
 
     1. **Component split.** Every initial cluster of ``2k`` records or more
@@ -94,7 +94,7 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
         only tells whether to use them).
     progress : callable, optional
         ``progress(text)`` once the merge is done, before the refinement.
-    seed : {"graph", "mondrian", "best"}
+    start : {"graph", "mondrian", "best"}
         ``"graph"``: steps 1-3 above. ``"mondrian"``: Mondrian's classes
         (:func:`~kanon_graph.records.seed.mondrian_seed`), small ones merged
         (step 2), then refined (step 3). ``"best"``: both, keeping the lower
@@ -112,31 +112,31 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
         (the metric, normalized: for ``"loss"`` the arithmetic mean of the
         per-attribute ARX losses, which ``metrics["loss"]``, ARX's geometric
         combination ``prod(1 + l_a) ** (1 / d) - 1``, never exceeds),
-        ``metric``, ``neighbour_edges``, ``seed`` (the start kept).
+        ``metric``, ``neighbour_edges``, ``start`` (the start kept).
     """
-    use_mondrian = seed in ("mondrian", "best") and refine and cell_of_node is None \
+    use_mondrian = start in ("mondrian", "best") and refine and cell_of_node is None \
         and not model.needs_sensitive
     if use_mondrian:
         from .seed import mondrian_seed
 
-        start = mondrian_seed(data, graph.node_of, graph.n_nodes, model, rng)
-        use_mondrian = start is not None
-    if seed == "mondrian" and use_mondrian:
-        labels, stats = _finish(data, graph, u, v, start, model, None, metric, refine,
+        seeded = mondrian_seed(data, graph.node_of, graph.n_nodes, model, rng)
+        use_mondrian = seeded is not None
+    if start == "mondrian" and use_mondrian:
+        labels, stats = _finish(data, graph, u, v, seeded, model, None, metric, refine,
                                 max_rounds, index, near, progress, mondrian=True)
-        return labels, {**stats, "seed": "mondrian"}
+        return labels, {**stats, "start": "mondrian"}
     labels, stats = _finish(data, graph, u, v, initial, model, cell_of_node, metric, refine,
                             max_rounds, index, near, progress)
-    stats["seed"] = "graph"
-    if seed == "best" and use_mondrian:
-        other, more = _finish(data, graph, u, v, start, model, None, metric, refine,
+    stats["start"] = "graph"
+    if start == "best" and use_mondrian:
+        other, more = _finish(data, graph, u, v, seeded, model, None, metric, refine,
                               max_rounds, index, near, None, mondrian=True)
-        stats["loss_graph_seed"] = stats["loss_after_refine"]
-        stats["loss_mondrian_seed"] = more["loss_after_refine"]
+        stats["loss_graph_start"] = stats["loss_after_refine"]
+        stats["loss_mondrian_start"] = more["loss_after_refine"]
         if more["loss_after_refine"] < stats["loss_after_refine"] - 1e-12:
-            labels, stats = other, {**more, "seed": "mondrian",
-                                    "loss_graph_seed": stats["loss_after_refine"],
-                                    "loss_mondrian_seed": more["loss_after_refine"]}
+            labels, stats = other, {**more, "start": "mondrian",
+                                    "loss_graph_start": stats["loss_after_refine"],
+                                    "loss_mondrian_start": more["loss_after_refine"]}
     return labels, stats
 
 
@@ -211,7 +211,7 @@ def _finish(data, graph, u, v, initial, model, cell_of_node, metric, refine, max
 
 
 def finish_mst(data, full, kept, graph, u, v, w, cluster_of, removed, model, method, split,
-               cell_of_node, metric, refine, budget, times, report=None, seed="graph", rng=None):
+               cell_of_node, metric, refine, budget, times, report=None, start="graph", rng=None):
     """The ``feasible`` / ``graph`` variants of ``mst``: finish, gather stats, wrap.
 
     ``budget`` is ``(max_rounds, index, near)``; ``times`` the perf counters taken
@@ -224,7 +224,7 @@ def finish_mst(data, full, kept, graph, u, v, w, cluster_of, removed, model, met
     labels, info = finish_partition(data, graph, u, v, cluster_of, model,
                                     cell_of_node=cell_of_node, metric=metric, refine=refine,
                                     max_rounds=budget[0], index=budget[1], near=budget[2],
-                                    progress=merged, seed=seed, rng=rng)
+                                    progress=merged, start=start, rng=rng)
     if report:
         report(5, 5, "refined" if refine else "done")
     class_of = labels[graph.node_of]

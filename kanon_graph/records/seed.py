@@ -10,7 +10,7 @@ attribute. Started from them, the same refinement lowers the loss further,
 as ARX's local recoding starts from its global optimum and improves it.
 :func:`mondrian_seed` maps Mondrian's record classes onto the graph's nodes;
 the caller merges what falls below ``k`` and refines, and keeps whichever of
-the two starts ends lower (``seed="best"``).
+the two starts ends lower (``start="best"``).
 
 Measured (issue 22's quality suite, ``benchmarks/quality.py``): see
 docs/algorithms/mst.md, "Why the graph lost off Adult".
@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["SEEDS", "mondrian_seed"]
+__all__ = ["STARTS", "mondrian_seed"]
 
-SEEDS = ("best", "graph", "mondrian")
-"""``seed`` values of the graph variants: both starts (keep the lower loss), or one."""
+STARTS = ("best", "graph", "mondrian")
+"""``start`` values of the graph variants: both starts (keep the lower loss), or one."""
 
 
 def mondrian_seed(data, node_of, n_nodes, model, rng=None):
