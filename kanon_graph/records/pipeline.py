@@ -17,14 +17,19 @@ from .costs import ClassCost
 from .merge import ClassSummaries, merge_small_classes
 from .mst import KRUSKAL_MAX_NODES, minimum_spanning_edges, sparse_spanning_edges
 from .neighbours import block_edges, component_pairs
+from .pairs import resplit_pairs
 from .refine import refine_classes
 from ..registry import Partition
 
-__all__ = ["finish_partition", "finish_mst", "spanning_tree", "BATCH_ROUNDS"]
+__all__ = ["finish_partition", "finish_mst", "spanning_tree", "BATCH_ROUNDS", "PAIR_PASSES"]
 
 BATCH_ROUNDS = 8
 """Refinement rounds of one move per class before moving tuple by tuple
 (:func:`~kanon_graph.records.refine.refine_classes`; measured best on Adult)."""
+
+PAIR_PASSES = 3
+"""Passes of :func:`~kanon_graph.records.pairs.resplit_pairs` after the refinement
+(0: none), each followed by refinement rounds when a pair was re-cut."""
 
 
 def spanning_tree(data, graph, method, split, neighbours):
@@ -112,7 +117,10 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
         (the metric, normalized: for ``"loss"`` the arithmetic mean of the
         per-attribute ARX losses, which ``metrics["loss"]``, ARX's geometric
         combination ``prod(1 + l_a) ** (1 / d) - 1``, never exceeds),
-        ``metric``, ``neighbour_edges``, ``start`` (the start kept).
+        ``metric``, ``neighbour_edges``, ``start`` (the start kept),
+        ``pair_moves`` (adjacent class pairs re-cut by
+        :func:`~kanon_graph.records.pairs.resplit_pairs` after the
+        refinement, when there are no MAGVal cells and no l / t).
     """
     use_mondrian = start in ("mondrian", "best") and refine and cell_of_node is None \
         and not model.needs_sensitive
@@ -124,10 +132,11 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
     if start == "mondrian" and use_mondrian:
         labels, stats = _finish(data, graph, u, v, seeded, model, None, metric, refine,
                                 max_rounds, index, near, progress, mondrian=True)
-        return labels, {**stats, "start": "mondrian"}
-    labels, stats = _finish(data, graph, u, v, initial, model, cell_of_node, metric, refine,
-                            max_rounds, index, near, progress)
-    stats["start"] = "graph"
+        stats["start"] = "mondrian"
+    else:
+        labels, stats = _finish(data, graph, u, v, initial, model, cell_of_node, metric, refine,
+                                max_rounds, index, near, progress)
+        stats["start"] = "graph"
     if start == "best" and use_mondrian:
         other, more = _finish(data, graph, u, v, seeded, model, None, metric, refine,
                               max_rounds, index, near, None, mondrian=True)
@@ -137,7 +146,40 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
             labels, stats = other, {**more, "start": "mondrian",
                                     "loss_graph_start": stats["loss_after_refine"],
                                     "loss_mondrian_start": more["loss_after_refine"]}
+    stats["pair_moves"] = 0
+    if refine and PAIR_PASSES and cell_of_node is None and not model.needs_sensitive:
+        labels, stats = _pair_moves(data, graph, u, v, labels, model, metric, max_rounds, index,
+                                    near, stats)
     return labels, stats
+
+
+def _pair_moves(data, graph, u, v, labels, model, metric, max_rounds, index, near, stats):
+    """:func:`~kanon_graph.records.pairs.resplit_pairs`, then refinement rounds if it moved."""
+    started = time.perf_counter()
+    cost = ClassCost(data, graph.codes, metric)
+    eu, ev = _edges(data, graph, u, v, index, near)
+    labels, moves = resplit_pairs(cost, labels, graph.counts, eu, ev, model.k,
+                                  max_passes=PAIR_PASSES)
+    stats["pair_moves"] = int(moves)
+    if moves:
+        labels, again = refine_classes(cost, labels, graph.counts, eu, ev, model.k,
+                                       max_rounds=max_rounds, batch_rounds=0)
+        stats["refine_moves"] += again["moves"]
+        stats["refine_splits"] += again["splits"]
+        stats["loss_after_refine"] = again["loss_after"]
+    stats["pair_seconds"] = time.perf_counter() - started
+    return labels.astype(np.int64), stats
+
+
+def _edges(data, graph, u, v, index, near):
+    """The MST's edges and the near-tuple index's (built again when not given)."""
+    if index and near is not None:
+        bu, bv = near
+    elif index:
+        bu, bv = block_edges(data, graph.codes, free=index)
+    else:
+        bu = bv = np.zeros(0, dtype=np.int64)
+    return np.concatenate([u, bu]).astype(np.int64), np.concatenate([v, bv]).astype(np.int64)
 
 
 def _finish(data, graph, u, v, initial, model, cell_of_node, metric, refine, max_rounds, index,

@@ -49,6 +49,8 @@ import numpy as np
 
 from ...records.adjacent import merge_adjacent
 from ...records.costs import ClassCost, _set_cost
+from ...records.pairs import resplit_pairs
+from ...records.pipeline import PAIR_PASSES
 from ...records.refine import refine_classes
 from ._contingency import njit
 
@@ -203,7 +205,9 @@ def graph_classes(data, tuples, weight, k, *, metric="loss", refine=True, max_ro
         ``merges``, ``orphans``, ``refine_moves``, ``refine_splits``,
         ``loss_before_refine``, ``loss_after_refine`` (the metric, normalized
         over the whole table), ``neighbour_edges``, ``mondrian_start`` (1 when
-        the Mondrian start was kept).
+        the Mondrian start was kept), ``pair_moves`` (adjacent class pairs
+        re-cut after the refinement, :mod:`kanon_graph.records.pairs`; not
+        with l / t).
     """
     nodes = np.flatnonzero(weight > 0)
     counts = weight[nodes].astype(np.int64)
@@ -236,6 +240,16 @@ def graph_classes(data, tuples, weight, k, *, metric="loss", refine=True, max_ro
         if best is None or (got[1]["loss_after_refine"] < best[1]["loss_after_refine"] - 1e-12):
             best = got
     labels, stats = best
+    stats["pair_moves"] = 0
+    if refine and len(nodes) and node_failing is None and PAIR_PASSES:
+        labels, moves = resplit_pairs(cost, labels, counts, eu, ev, k, max_passes=PAIR_PASSES)
+        stats["pair_moves"] = moves
+        if moves:
+            labels, again = refine_classes(cost, labels, counts, eu, ev, k,
+                                           max_rounds=max_rounds)
+            stats["refine_moves"] += again["moves"]
+            stats["refine_splits"] += again["splits"]
+            stats["loss_after_refine"] = again["loss_after"]
     _, first, label = np.unique(labels, return_index=True, return_inverse=True)
     rank = np.empty(len(first), np.int64)
     rank[np.argsort(first, kind="stable")] = np.arange(len(first))
