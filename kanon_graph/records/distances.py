@@ -68,6 +68,10 @@ class LevelGap:
     """Lazy per-attribute distance ``weights[L]``, ``L`` the level of the codes' LCA.
 
     ``level_map`` is the hierarchy's ``(H + 1, m)`` array of ancestors.
+    ``weights`` is either one weight per level, shape ``(H + 1,)``, or one
+    per level and code, shape ``(H + 1, m)``: ``weights[L, a]`` is then the
+    weight of ``a``'s ancestor at level ``L`` (the same for both codes of a
+    pair whose LCA sits at ``L``), e.g. that ancestor's ARX cell loss.
     """
 
     level_map: np.ndarray
@@ -78,7 +82,12 @@ class LevelGap:
         for l in range(self.level_map.shape[0] - 2, -1, -1):
             same = self.level_map[l][codes] == self.level_map[l][code]
             level[same] = l
-        return self.weights[level]
+        return self.weight(level, np.asarray(codes))
+
+    def weight(self, level, codes):
+        """Weights of pairs meeting at ``level`` (arrays), ``codes`` one end of each pair."""
+        w = np.asarray(self.weights)
+        return w[level] if w.ndim == 1 else w[level, codes]
 
 
 _DISTANCES: dict[str, Callable] = {}
@@ -231,8 +240,8 @@ def loss_distance(attr):
     Without a hierarchy: ``|x - y| / (max - min)`` (numeric; the range's
     loss), ``1 / (m - 1)`` for two different categorical values (a set of
     two). Above :data:`MAX_MATRIX_CODES` codes a :class:`LevelGap` holds the
-    mean cell loss of each level (weighted by leaves), exact when a level's
-    nodes cover equally many leaves (builder-made hierarchies nearly do).
+    cell loss of every code's ancestor at every level, so the distance is
+    exact there too.
 
     Examples
     --------
@@ -251,9 +260,8 @@ def loss_distance(attr):
             return np.zeros((m, m))
         cost = [(np.asarray(c, dtype=float) - 1.0) / (leaves - 1) for c in h.leaf_counts]
         if m > MAX_MATRIX_CODES:
-            weights = np.array([float(np.mean(cost[l][h.level_map[l]]))
-                                for l in range(h.height + 1)])
-            return LevelGap(np.vstack(h.level_map), weights)
+            weights = np.vstack([cost[l][h.level_map[l][:m]] for l in range(h.height + 1)])
+            return LevelGap(np.vstack([lm[:m] for lm in h.level_map]), weights)
         level = lca_levels(h)[:m, :m]
         out = np.zeros((m, m))
         for l in range(h.height + 1):

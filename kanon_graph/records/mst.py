@@ -113,13 +113,14 @@ def _flatten(parts):
         elif isinstance(part, NumericGap):
             kind[a], scale[a], block = 1, part.scale, np.asarray(part.values, dtype=float)
         elif isinstance(part, LevelGap):
-            kind[a] = 2
+            w = np.asarray(part.weights, dtype=float)
+            kind[a] = 2 if w.ndim == 1 else 3                    # 3: a weight per level and code
             width[a] = part.level_map.shape[1]
             scale[a] = part.level_map.shape[0]                  # number of levels
             block = part.level_map.astype(float).ravel()
             woff[a] = wpos
-            wchunks.append(np.asarray(part.weights, dtype=float))
-            wpos += len(part.weights)
+            wchunks.append(w.ravel())
+            wpos += w.size
         else:  # pragma: no cover - RecordGraph only builds the three kinds
             raise TypeError(f"unsupported distance part {type(part).__name__}")
         off[a] = pos
@@ -172,7 +173,10 @@ def _prim_kernel_py(codes, kind, flat, off, width, scale, weights, woff, prune):
                         if flat[row + codes[j, a]] != flat[row + codes[cur, a]]:
                             break
                         lev = l
-                    dist += weights[woff[a] + lev]
+                    if k == 2:
+                        dist += weights[woff[a] + lev]
+                    else:
+                        dist += weights[woff[a] + lev * m + codes[j, a]]
                 if prune and dist >= kp - TIE:      # terms are >= 0: no update possible
                     break
             if dist < kp - TIE:

@@ -103,3 +103,23 @@ def test_resplit_pairs_never_raises_the_cost_and_keeps_k(seed):
     assert np.bincount(out, weights=graph.counts).min() >= 4
     assert cost.of_labels(out, graph.counts) <= cost.of_labels(labels, graph.counts) + 1e-9
     assert moves > 0 and cost.of_labels(out, graph.counts) < cost.of_labels(labels, graph.counts)
+
+
+def test_lazy_loss_distance_matches_the_matrix(monkeypatch):
+    """Above MAX_MATRIX_CODES the loss distance is a LevelGap of per-code cell losses: same
+    distances, same minimum spanning tree weight (compiled Prim on both paths)."""
+    import kanon_graph.records.distances as dist
+    from kanon_graph.records import minimum_spanning_edges
+
+    table, schema = deep_table(300, 5)
+    data = kg.encode(table, schema)
+    dense = RecordGraph(data, "loss")
+    monkeypatch.setattr(dist, "MAX_MATRIX_CODES", 3)
+    lazy = RecordGraph(data, "loss")
+    assert any(isinstance(p, LevelGap) and np.ndim(p.weights) == 2 for p in lazy.parts)
+    i, j = np.triu_indices(dense.n_nodes, 1)
+    assert np.allclose(dense.pair_distances(i, j), lazy.pair_distances(i, j))
+    assert np.allclose(dense.distances_from(7), lazy.distances_from(7))
+    a = minimum_spanning_edges(dense, "prim")[2].sum()
+    b = minimum_spanning_edges(lazy, "prim")[2].sum()
+    assert a == pytest.approx(b)
