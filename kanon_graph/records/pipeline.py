@@ -17,6 +17,7 @@ from .costs import ClassCost
 from .merge import ClassSummaries, merge_small_classes
 from .mst import KRUSKAL_MAX_NODES, minimum_spanning_edges, sparse_spanning_edges
 from .neighbours import block_edges, component_pairs
+from .cuts import cut_big_classes
 from .pairs import resplit_pairs
 from .refine import refine_classes
 from ..registry import Partition
@@ -147,7 +148,8 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
                                     "loss_graph_start": stats["loss_after_refine"],
                                     "loss_mondrian_start": more["loss_after_refine"]}
     stats["pair_moves"] = 0
-    if refine and PAIR_PASSES and cell_of_node is None and not model.needs_sensitive:
+    if refine and PAIR_PASSES and max_rounds > 0 and cell_of_node is None \
+            and not model.needs_sensitive:
         labels, stats = _pair_moves(data, graph, u, v, labels, model, metric, max_rounds, index,
                                     near, stats)
     return labels, stats
@@ -158,10 +160,12 @@ def _pair_moves(data, graph, u, v, labels, model, metric, max_rounds, index, nea
     started = time.perf_counter()
     cost = ClassCost(data, graph.codes, metric)
     eu, ev = _edges(data, graph, u, v, index, near)
+    labels, cuts = cut_big_classes(cost, labels, graph.counts, model.k)
     labels, moves = resplit_pairs(cost, labels, graph.counts, eu, ev, model.k,
                                   max_passes=PAIR_PASSES)
     stats["pair_moves"] = int(moves)
-    if moves:
+    stats["class_cuts"] = int(cuts)
+    if moves or cuts:
         labels, again = refine_classes(cost, labels, graph.counts, eu, ev, model.k,
                                        max_rounds=max_rounds, batch_rounds=0)
         stats["refine_moves"] += again["moves"]

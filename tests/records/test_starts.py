@@ -123,3 +123,22 @@ def test_lazy_loss_distance_matches_the_matrix(monkeypatch):
     a = minimum_spanning_edges(dense, "prim")[2].sum()
     b = minimum_spanning_edges(lazy, "prim")[2].sum()
     assert a == pytest.approx(b)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_median_cuts_never_raise_the_cost_and_keep_k(seed):
+    from kanon_graph.records.cuts import cut_big_classes
+
+    table, schema = deep_table(200, seed)
+    data = kg.encode(table, schema)
+    graph = RecordGraph(data, "loss")
+    cost = ClassCost(data, graph.codes, "loss")
+    labels = np.arange(graph.n_nodes) % 3                  # three big, mixed classes
+    out, cuts = cut_big_classes(cost, labels.copy(), graph.counts, 4)
+    sizes = np.bincount(out, weights=graph.counts)
+    assert sizes.min() >= 4 and cuts == len(sizes) - 3
+    assert cost.of_labels(out, graph.counts) < cost.of_labels(labels, graph.counts)
+    # a class below 2k is never cut
+    same, none = cut_big_classes(cost, np.zeros(graph.n_nodes, dtype=np.int64), graph.counts,
+                                 graph.n_records // 2 + 1)
+    assert none == 0 and (same == 0).all()

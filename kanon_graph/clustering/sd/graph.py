@@ -49,6 +49,7 @@ import numpy as np
 
 from ...records.adjacent import merge_adjacent
 from ...records.costs import ClassCost, _set_cost
+from ...records.cuts import cut_big_classes
 from ...records.pairs import resplit_pairs
 from ...records.pipeline import PAIR_PASSES
 from ...records.refine import refine_classes
@@ -242,9 +243,11 @@ def graph_classes(data, tuples, weight, k, *, metric="loss", refine=True, max_ro
     labels, stats = best
     stats["pair_moves"] = 0
     if refine and len(nodes) and node_failing is None and PAIR_PASSES:
+        labels, cuts = cut_big_classes(cost, labels, counts, k)
         labels, moves = resplit_pairs(cost, labels, counts, eu, ev, k, max_passes=PAIR_PASSES)
         stats["pair_moves"] = moves
-        if moves:
+        stats["class_cuts"] = cuts
+        if moves or cuts:
             labels, again = refine_classes(cost, labels, counts, eu, ev, k,
                                            max_rounds=max_rounds)
             stats["refine_moves"] += again["moves"]
