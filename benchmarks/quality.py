@@ -34,7 +34,9 @@ says so.
 
 Writes ``quality.csv``, ``quality.md`` (one markdown table) and
 ``quality.png`` (Loss against wall seconds, one panel per table) into
-``--out``.
+``--out``. ``--include`` adds the rows of an earlier run's ``quality.csv``
+(say, the slow references measured once) to the table and the figure; they
+keep the load average they were measured under.
 
 Usage::
 
@@ -258,6 +260,31 @@ def write_csv(path, rows):
         out.writerows(rows)
 
 
+def read_csv(path):
+    """Rows of a ``quality.csv``, numbers parsed back."""
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    for r in rows:
+        for key, value in list(r.items()):
+            if key in ("table", "algorithm", "profile", "error"):
+                continue
+            try:
+                r[key] = int(value) if key in ("k", "rows", "classes", "suppressed") \
+                    else float(value)
+            except (TypeError, ValueError):
+                r[key] = math.nan
+    return rows
+
+
+def merge(rows, extra, tables):
+    """``rows`` plus the ``extra`` rows of the same tables not measured in ``rows``."""
+    have = {(r["table"], r["algorithm"], r["k"]) for r in rows}
+    add = [r for r in extra if r["table"] in tables and (r["table"], r["algorithm"], r["k"])
+           not in have]
+    order = {t: i for i, t in enumerate(tables)}
+    return sorted(rows + add, key=lambda r: (order[r["table"]], r["algorithm"], r["k"]))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", default=",".join(TABLES), help="comma list of " +
@@ -269,6 +296,8 @@ def main(argv=None):
     parser.add_argument("--skip-slow", action="store_true",
                         help="leave out the slow references (bottom-up, k-member)")
     parser.add_argument("--out", default="quality_out", help="output folder")
+    parser.add_argument("--include", default="",
+                        help="an earlier run's quality.csv whose rows join the table")
     args = parser.parse_args(argv)
     known = local_algorithms()
     names = [a for a in args.algorithms.split(",") if a] or list(known)
@@ -310,6 +339,9 @@ def main(argv=None):
                       f"  {r.get('error', '')}", flush=True)
             if why:
                 rows = [r for r in rows if not (r["table"] == tname and r["algorithm"] == name)]
+        write_csv(out / "quality.csv", rows)
+    if args.include:
+        rows = merge(rows, read_csv(args.include), args.tables.split(","))
         write_csv(out / "quality.csv", rows)
     text = markdown(rows)
     (out / "quality.md").write_text(text + "\n")
