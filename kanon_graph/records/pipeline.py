@@ -123,6 +123,8 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
         :func:`~kanon_graph.records.pairs.resplit_pairs` after the
         refinement, when there are no MAGVal cells and no l / t).
     """
+    if index and near is None:         # built once for every start and the pair moves
+        near = block_edges(data, graph.codes, free=index)
     use_mondrian = start in ("mondrian", "best") and refine and cell_of_node is None \
         and not model.needs_sensitive
     if use_mondrian:
