@@ -32,9 +32,11 @@ MAX_UNION_PAIRS = 1200
 """Largest number of tuple pairs the agglomeration of one union considers
 (Adult, sd, k = 10: 400 -> 0.0894, 1,200 -> 0.0864, 3,000 -> same)."""
 
-PARTNERS = 2
-"""Neighbour classes each class tries (Adult, sd, k = 5: 1 -> 0.0545, 2 -> 0.0539,
-4 -> 0.0536 in +15% CPU, 8 -> 0.0535)."""
+PARTNERS = 4
+"""Neighbour classes each class tries (Adult, sd, k = 5, before the median cuts:
+1 -> 0.0545, 2 -> 0.0539, 4 -> 0.0536, 8 -> 0.0535; with them, mst Adult k = 5
+2 -> 0.0522, 4 -> 0.0519, k = 10 0.0824 -> 0.0821, sd wide 0.2710 -> 0.2694, for
+0-10% more CPU)."""
 
 
 def _class_costs_py(order, start, codes, counts, tables):
