@@ -63,3 +63,61 @@ def wide_census(n_qis, n=20_000):
     schema = kg.Schema(quasi_identifiers=columns, sensitive=list(base.sensitive),
                        hierarchies={c: hierarchies[c] for c in columns})
     return table, schema
+
+
+def patients_builder_schema(table):
+    """Hierarchies as ARX's builders make them, for :func:`patients` (issue 22).
+
+    zip masked one digit per level to ``*****``; dob day, year, decade, ``*``;
+    income in bands of 1,000 / 5,000 / 25,000 / 100,000, then ``*``; sex, ``*``.
+    """
+    from kanon_graph.hierarchy import dates, intervals, masking
+
+    hierarchies = {
+        "zip": masking(table["zip"], levels=5, name="zip"),
+        "dob": dates(table["dob"], levels=("year", "decade"), name="dob"),
+        "income": intervals(table["income"], widths=[1_000, 5_000, 25_000, 100_000],
+                            name="income"),
+        "sex": kg.Hierarchy([[s, "*"] for s in sorted(set(table["sex"]))], name="sex"),
+    }
+    return kg.Schema(quasi_identifiers=PATIENT_QIS, sensitive=["diagnosis"],
+                     hierarchies=hierarchies)
+
+
+CLINIC_QIS = ["visit", "zip", "weight", "sex"]
+
+
+def clinic(n, seed=5):
+    """``n`` synthetic clinic visits (issue 22), from ``numpy.random.default_rng(seed)``.
+
+    ``visit``: a date in 2015-01-01 + 0..3,649 days (ISO text); ``zip``: one
+    of 60 five-digit codes (``"1"`` + 4 digits, Zipf-like frequencies);
+    ``weight``: kg, normal(78, 16) clipped to 35..180, one decimal; ``sex``;
+    ``cost``: the skewed sensitive column (lognormal(7, 1.2), whole
+    currency units, most visits cheap, a long tail). Drawn in that order.
+    """
+    rng = np.random.default_rng(seed)
+    days = rng.integers(0, 3_650, size=n)
+    visit = (np.datetime64("2015-01-01") + days.astype("timedelta64[D]")).astype(str)
+    codes = np.char.add("1", rng.choice(np.arange(1000, 9999), size=60, replace=False)
+                        .astype(str))
+    freq = 1.0 / np.arange(1, 61) ** 0.8
+    zips = rng.choice(codes, size=n, p=freq / freq.sum())
+    weight = np.round(np.clip(rng.normal(78, 16, size=n), 35, 180), 1)
+    sex = rng.choice(["F", "M"], size=n)
+    cost = np.round(rng.lognormal(7, 1.2, size=n)).astype(int)
+    return pd.DataFrame({"visit": visit, "zip": zips, "weight": weight, "sex": sex,
+                         "cost": cost})
+
+
+def clinic_schema(table):
+    """``kanon-graph hierarchy suggest``'s hierarchies for :func:`clinic`; cost sensitive.
+
+    The kinds are declared as a user would (visit a date, zip a code, weight
+    numeric), so suggest builds month / year / decade, masking and bands.
+    """
+    base = kg.Schema(quasi_identifiers=CLINIC_QIS, sensitive=["cost"], numeric=["weight"],
+                     dates=["visit"], categorical=["zip", "sex"])
+    made = kg.hierarchy.suggest(table, base)
+    return kg.Schema(quasi_identifiers=CLINIC_QIS, sensitive=["cost"],
+                     hierarchies={c: h for c, (h, _) in made.items()})

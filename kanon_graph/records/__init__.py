@@ -12,6 +12,7 @@
 """
 
 from .distances import (LevelGap, NumericGap, distance_names, get_distance, hdist_distance,
+                        loss_distance,
                         lca_levels, register_distance, unregister_distance)
 from .failing import merge_failing_classes
 from .graph import RecordGraph
@@ -26,6 +27,7 @@ __all__ = [
     "distance_names",
     "get_distance",
     "hdist_distance",
+    "loss_distance",
     "lca_levels",
     "merge_failing_classes",
     "merge_small_classes",

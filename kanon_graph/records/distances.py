@@ -42,6 +42,7 @@ __all__ = [
     "distance_names",
     "get_distance",
     "hdist_distance",
+    "loss_distance",
     "lca_levels",
     "register_distance",
     "unregister_distance",
@@ -67,6 +68,10 @@ class LevelGap:
     """Lazy per-attribute distance ``weights[L]``, ``L`` the level of the codes' LCA.
 
     ``level_map`` is the hierarchy's ``(H + 1, m)`` array of ancestors.
+    ``weights`` is either one weight per level, shape ``(H + 1,)``, or one
+    per level and code, shape ``(H + 1, m)``: ``weights[L, a]`` is then the
+    weight of ``a``'s ancestor at level ``L`` (the same for both codes of a
+    pair whose LCA sits at ``L``), e.g. that ancestor's ARX cell loss.
     """
 
     level_map: np.ndarray
@@ -77,7 +82,12 @@ class LevelGap:
         for l in range(self.level_map.shape[0] - 2, -1, -1):
             same = self.level_map[l][codes] == self.level_map[l][code]
             level[same] = l
-        return self.weights[level]
+        return self.weight(level, np.asarray(codes))
+
+    def weight(self, level, codes):
+        """Weights of pairs meeting at ``level`` (arrays), ``codes`` one end of each pair."""
+        w = np.asarray(self.weights)
+        return w[level] if w.ndim == 1 else w[level, codes]
 
 
 _DISTANCES: dict[str, Callable] = {}
@@ -217,3 +227,57 @@ def hdist_distance(attr):
 
 
 register_distance("hdist", hdist_distance)
+
+
+def loss_distance(attr):
+    """The ARX Loss of releasing two values together: the cost the release is scored by.
+
+    With a hierarchy, two leaves whose lowest common ancestor ``c`` covers
+    ``n_c`` of the hierarchy's ``N`` leaves are ``(n_c - 1) / (N - 1)``
+    apart: ARX's cell loss of ``c``, what each of the two records costs on
+    this attribute if they share a class and nothing else widens it. So a
+    zip's first masked digit (10 of 1,000 leaves) is cheap and a date's year
+    (365 of 25,000 days) cheaper still, whatever the levels' depths --
+    unlike HDist's ``2 L / H``, which prices every level by its depth alone.
+    Without a hierarchy: ``|x - y| / (max - min)`` (numeric; the range's
+    loss), ``1 / (m - 1)`` for two different categorical values (a set of
+    two). Above :data:`MAX_MATRIX_CODES` codes a :class:`LevelGap` holds the
+    cell loss of every code's ancestor at every level, so the distance is
+    exact there too.
+
+    Examples
+    --------
+    >>> import kanon_graph as kg
+    >>> data = kg.encode(kg.datasets.paper_003_table(), kg.datasets.paper_003_schema())
+    >>> age = data.attribute("age")
+    >>> d = loss_distance(age)
+    >>> bool(d[age.codes[1], age.codes[2]] < d[age.codes[0], age.codes[9]])
+    True
+    """
+    h = attr.hierarchy
+    m = len(attr.domain)
+    if h is not None:
+        leaves = h.n_leaves
+        if leaves <= 1:
+            return np.zeros((m, m))
+        cost = [(np.asarray(c, dtype=float) - 1.0) / (leaves - 1) for c in h.leaf_counts]
+        if m > MAX_MATRIX_CODES:
+            weights = np.vstack([cost[l][h.level_map[l][:m]] for l in range(h.height + 1)])
+            return LevelGap(np.vstack([lm[:m] for lm in h.level_map]), weights)
+        level = lca_levels(h)[:m, :m]
+        out = np.zeros((m, m))
+        for l in range(h.height + 1):
+            at = level == l
+            anc = h.level_map[l][:m]
+            out[at] = cost[l][np.broadcast_to(anc[:, None], (m, m))[at]]
+        return out
+    if attr.kind == "numeric":
+        return hdist_distance(attr)
+    step = 1.0 / (m - 1) if m > 1 else 0.0
+    if m > MAX_MATRIX_CODES:
+        return LevelGap(np.vstack([np.arange(m), np.zeros(m, dtype=np.int64)]),
+                        np.array([0.0, step]))
+    return (1.0 - np.eye(m)) * step
+
+
+register_distance("loss", loss_distance)

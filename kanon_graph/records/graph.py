@@ -176,7 +176,7 @@ class RecordGraph:
                 level = np.full(len(i), top, dtype=np.int64)
                 for l in range(top - 1, -1, -1):
                     level[part.level_map[l][ci] == part.level_map[l][cj]] = l
-                out += part.weights[level]
+                out += part.weight(level, ci)
         return out
 
     def distances_from(self, node):

@@ -113,13 +113,14 @@ def _flatten(parts):
         elif isinstance(part, NumericGap):
             kind[a], scale[a], block = 1, part.scale, np.asarray(part.values, dtype=float)
         elif isinstance(part, LevelGap):
-            kind[a] = 2
+            w = np.asarray(part.weights, dtype=float)
+            kind[a] = 2 if w.ndim == 1 else 3                    # 3: a weight per level and code
             width[a] = part.level_map.shape[1]
             scale[a] = part.level_map.shape[0]                  # number of levels
             block = part.level_map.astype(float).ravel()
             woff[a] = wpos
-            wchunks.append(np.asarray(part.weights, dtype=float))
-            wpos += len(part.weights)
+            wchunks.append(w.ravel())
+            wpos += w.size
         else:  # pragma: no cover - RecordGraph only builds the three kinds
             raise TypeError(f"unsupported distance part {type(part).__name__}")
         off[a] = pos
@@ -130,7 +131,7 @@ def _flatten(parts):
     return kind, flat, off, width, scale, weights, woff
 
 
-def _prim_kernel_py(codes, kind, flat, off, width, scale, weights, woff):
+def _prim_kernel_py(codes, kind, flat, off, width, scale, weights, woff, prune):
     """Prim on the implicit graph (compiled by numba; see module docstring)."""
     u, d = codes.shape
     out_u = np.empty(max(u - 1, 0), dtype=np.int64)
@@ -152,6 +153,7 @@ def _prim_kernel_py(codes, kind, flat, off, width, scale, weights, woff):
         best_id = u
         for p in range(cnt):
             j = rem[p]
+            kp = key[p]
             dist = 0.0
             for a in range(d):
                 k = kind[a]
@@ -161,19 +163,26 @@ def _prim_kernel_py(codes, kind, flat, off, width, scale, weights, woff):
                     dist += abs(flat[off[a] + codes[j, a]] - flat[off[a] + codes[cur, a]]) \
                         * scale[a]
                 else:
+                    # the LCA level: the lowest level where the two agree; agreeing at a
+                    # level implies agreeing above it, so search from the top down
                     m = width[a]
                     levels = int(scale[a])
                     lev = levels - 1
-                    for l in range(levels - 1):
+                    for l in range(levels - 2, -1, -1):
                         row = off[a] + l * m
-                        if flat[row + codes[j, a]] == flat[row + codes[cur, a]]:
-                            lev = l
+                        if flat[row + codes[j, a]] != flat[row + codes[cur, a]]:
                             break
-                    dist += weights[woff[a] + lev]
-            if dist < key[p] - TIE:
+                        lev = l
+                    if k == 2:
+                        dist += weights[woff[a] + lev]
+                    else:
+                        dist += weights[woff[a] + lev * m + codes[j, a]]
+                if prune and dist >= kp - TIE:      # terms are >= 0: no update possible
+                    break
+            if dist < kp - TIE:
                 key[p] = dist
                 par[p] = cur
-            kp = key[p]
+                kp = dist
             if kp < best - TIE or (kp <= best + TIE and j < best_id):
                 best = kp
                 best_p = p
@@ -214,13 +223,14 @@ def _prim_tables_py(codes, flat, off, width):
         best_p = -1
         best_id = u
         for p in range(cnt):
+            kp = key[p]
             dist = 0.0
-            for a in range(d):
+            for a in range(d):          # no early exit here: it costs more than it saves
                 dist += flat[base[a] + rows[p, a]]
-            if dist < key[p] - TIE:
+            if dist < kp - TIE:
                 key[p] = dist
                 par[p] = cur
-            kp = key[p]
+                kp = dist
             if kp < best - TIE or (kp <= best + TIE and ids[p] < best_id):
                 best = kp
                 best_p = p
@@ -253,10 +263,13 @@ def _prim(graph, nodes=None):
         return _prim_numpy(graph)
     codes = graph.codes if nodes is None else graph.codes[nodes]
     kind, flat, off, width, scale, weights, woff = _flatten(graph.parts)
+    # a partial sum that already reaches a node's key cannot lower it when no term is
+    # negative (every built-in distance): the kernels then stop summing early
+    prune = bool((flat >= 0).all() and (weights >= 0).all() and (scale >= 0).all())
     if (kind == 0).all():
         return _prim_tables(codes.astype(np.int32), flat, off, width)
     return _prim_kernel(np.ascontiguousarray(codes, dtype=np.int64), kind, flat, off, width,
-                        scale, weights, woff)
+                        scale, weights, woff, prune)
 
 
 def sparse_spanning_edges(graph, eu, ev):

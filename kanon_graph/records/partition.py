@@ -20,6 +20,7 @@ from .graph import RecordGraph
 from .merge import ClassSummaries, merge_small_classes
 from .mst import HAVE_NUMBA
 from .pipeline import finish_mst, spanning_tree
+from .seed import STARTS
 
 from .._jit import njit  # numba loads on a kernel's first call
 
@@ -194,10 +195,10 @@ def _cut_between_cells(u, v, cluster_of, cell_of_node):
     return _components(u, v, keep, len(cluster_of))
 
 
-def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdist",
+def mst_local_recoding(data, model, *, rng=None, suppression=None, distance=None,
                        record_distance=None, method="auto", split="graph", refine=None,
                        metric="loss", max_rounds=20, neighbours=3, respect_boundaries=False,
-                       progress=None):
+                       start="best", progress=None):
     """k-anonymity by partitioning the minimum spanning tree of the record graph.
 
     Three variants (``split``); the paper's exact procedure is ``"paper"``:
@@ -251,8 +252,12 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
         Unused: the algorithm is deterministic.
     suppression : float, optional
         Ignored (nothing is suppressed).
-    distance : str, callable or dict, default "hdist"
-        Per-attribute distance(s), see :class:`RecordGraph`.
+    distance : str, callable or dict, optional
+        Per-attribute distance(s), see :class:`RecordGraph`. Default:
+        ``"hdist"`` (the paper's) with ``split="paper"``, ``"loss"``
+        (:func:`~kanon_graph.records.distances.loss_distance`: the ARX Loss
+        of the pair's lowest common ancestor, the cost the release is scored
+        by) otherwise.
     record_distance : callable, optional
         A whole-record distance, see :class:`RecordGraph`.
     method : {"auto", "kruskal", "prim", "sparse"}
@@ -281,6 +286,12 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
         attributes (0: the MST's edges only); more finds lower loss, slower.
     respect_boundaries : bool, default False
         Never release a value above a member's MAGVal (see above).
+    start : {"best", "graph", "mondrian"}
+        Not with ``split="paper"``. Where the refinement starts: the graph's
+        least-cost merging (``"graph"``), Mondrian's classes (``"mondrian"``,
+        :mod:`~kanon_graph.records.seed`), or both, keeping the lower loss
+        (``"best"``, the default; the Mondrian start is skipped with
+        boundaries, l / t or ``refine=False``).
     progress : None, bool or callable
         ``progress(done, total, text)`` after each phase: the record graph,
         the spanning tree, the split, the merge and (``"feasible"`` /
@@ -325,6 +336,11 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
             or neighbours < 0:
         raise ValueError(f"The 'neighbours' parameter of the mst algorithm must be an integer "
                          f">= 0. Got {neighbours!r}.")
+    if start not in STARTS:
+        raise ValueError(f"The 'start' parameter of the mst algorithm must be one of "
+                         f"{list(STARTS)}. Got {start!r}.")
+    if distance is None:
+        distance = "hdist" if split == "paper" else "loss"
     if split == "paper" and refine:
         raise ValueError("The 'refine' parameter of the mst algorithm must be False with "
                          "split='paper' (the paper's exact procedure). Got True.")
@@ -367,7 +383,7 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance="hdi
     if split != "paper":
         return finish_mst(data, full, kept, graph, u, v, w, cluster_of, removed, model, method,
                           split, cell_of_node, metric, refine, (max_rounds, neighbours, near),
-                          (t0, t1, t2), report)
+                          (t0, t1, t2), report, start=start, rng=rng)
     summary = ClassSummaries(data, graph.codes, cluster_of, graph.counts, cell_of_node)
     n_initial = len(summary.size)
 

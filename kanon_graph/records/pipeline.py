@@ -17,14 +17,20 @@ from .costs import ClassCost
 from .merge import ClassSummaries, merge_small_classes
 from .mst import KRUSKAL_MAX_NODES, minimum_spanning_edges, sparse_spanning_edges
 from .neighbours import block_edges, component_pairs
+from .cuts import cut_big_classes
+from .pairs import resplit_pairs
 from .refine import refine_classes
 from ..registry import Partition
 
-__all__ = ["finish_partition", "finish_mst", "spanning_tree", "BATCH_ROUNDS"]
+__all__ = ["finish_partition", "finish_mst", "spanning_tree", "BATCH_ROUNDS", "PAIR_PASSES"]
 
 BATCH_ROUNDS = 8
 """Refinement rounds of one move per class before moving tuple by tuple
 (:func:`~kanon_graph.records.refine.refine_classes`; measured best on Adult)."""
+
+PAIR_PASSES = 3
+"""Passes of :func:`~kanon_graph.records.pairs.resplit_pairs` after the refinement
+(0: none), each followed by refinement rounds when a pair was re-cut."""
 
 
 def spanning_tree(data, graph, method, split, neighbours):
@@ -52,7 +58,8 @@ def spanning_tree(data, graph, method, split, neighbours):
 
 
 def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, metric="loss",
-                     refine=True, max_rounds=20, index=3, near=None, progress=None):
+                     refine=True, max_rounds=20, index=3, near=None, progress=None,
+                     start="graph", rng=None):
     """Turn initial clusters of nodes into classes that satisfy ``model``.
 
     1. **Component split.** Every initial cluster of ``2k`` records or more
@@ -93,6 +100,12 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
         only tells whether to use them).
     progress : callable, optional
         ``progress(text)`` once the merge is done, before the refinement.
+    start : {"graph", "mondrian", "best"}
+        ``"graph"``: steps 1-3 above. ``"mondrian"``: Mondrian's classes
+        (:func:`~kanon_graph.records.seed.mondrian_seed`), small ones merged
+        (step 2), then refined (step 3). ``"best"``: both, keeping the lower
+        cost (ties: the graph's). Without refinement, with MAGVal cells or
+        an l / t model the Mondrian start is not used.
 
     Returns
     -------
@@ -105,8 +118,79 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
         (the metric, normalized: for ``"loss"`` the arithmetic mean of the
         per-attribute ARX losses, which ``metrics["loss"]``, ARX's geometric
         combination ``prod(1 + l_a) ** (1 / d) - 1``, never exceeds),
-        ``metric``, ``neighbour_edges``.
+        ``metric``, ``neighbour_edges``, ``start`` (the start kept),
+        ``pair_moves`` (adjacent class pairs re-cut by
+        :func:`~kanon_graph.records.pairs.resplit_pairs` after the
+        refinement, when there are no MAGVal cells and no l / t).
     """
+    if index and near is None:         # built once for every start and the pair moves
+        near = block_edges(data, graph.codes, free=index)
+    use_mondrian = start in ("mondrian", "best") and refine and cell_of_node is None \
+        and not model.needs_sensitive
+    if use_mondrian:
+        from .seed import mondrian_seed
+
+        seeded = mondrian_seed(data, graph.node_of, graph.n_nodes, model, rng)
+        use_mondrian = seeded is not None
+    if start == "mondrian" and use_mondrian:
+        labels, stats = _finish(data, graph, u, v, seeded, model, None, metric, refine,
+                                max_rounds, index, near, progress, mondrian=True)
+        stats["start"] = "mondrian"
+    else:
+        labels, stats = _finish(data, graph, u, v, initial, model, cell_of_node, metric, refine,
+                                max_rounds, index, near, progress)
+        stats["start"] = "graph"
+    if start == "best" and use_mondrian:
+        other, more = _finish(data, graph, u, v, seeded, model, None, metric, refine,
+                              max_rounds, index, near, None, mondrian=True)
+        stats["loss_graph_start"] = stats["loss_after_refine"]
+        stats["loss_mondrian_start"] = more["loss_after_refine"]
+        if more["loss_after_refine"] < stats["loss_after_refine"] - 1e-12:
+            labels, stats = other, {**more, "start": "mondrian",
+                                    "loss_graph_start": stats["loss_after_refine"],
+                                    "loss_mondrian_start": more["loss_after_refine"]}
+    stats["pair_moves"] = 0
+    if refine and PAIR_PASSES and max_rounds > 0 and cell_of_node is None \
+            and not model.needs_sensitive:
+        labels, stats = _pair_moves(data, graph, u, v, labels, model, metric, max_rounds, index,
+                                    near, stats)
+    return labels, stats
+
+
+def _pair_moves(data, graph, u, v, labels, model, metric, max_rounds, index, near, stats):
+    """:func:`~kanon_graph.records.pairs.resplit_pairs`, then refinement rounds if it moved."""
+    started = time.perf_counter()
+    cost = ClassCost(data, graph.codes, metric)
+    eu, ev = _edges(data, graph, u, v, index, near)
+    labels, cuts = cut_big_classes(cost, labels, graph.counts, model.k)
+    labels, moves = resplit_pairs(cost, labels, graph.counts, eu, ev, model.k,
+                                  max_passes=PAIR_PASSES)
+    stats["pair_moves"] = int(moves)
+    stats["class_cuts"] = int(cuts)
+    if moves or cuts:
+        labels, again = refine_classes(cost, labels, graph.counts, eu, ev, model.k,
+                                       max_rounds=max_rounds, batch_rounds=0)
+        stats["refine_moves"] += again["moves"]
+        stats["refine_splits"] += again["splits"]
+        stats["loss_after_refine"] = again["loss_after"]
+    stats["pair_seconds"] = time.perf_counter() - started
+    return labels.astype(np.int64), stats
+
+
+def _edges(data, graph, u, v, index, near):
+    """The MST's edges and the near-tuple index's (built again when not given)."""
+    if index and near is not None:
+        bu, bv = near
+    elif index:
+        bu, bv = block_edges(data, graph.codes, free=index)
+    else:
+        bu = bv = np.zeros(0, dtype=np.int64)
+    return np.concatenate([u, bu]).astype(np.int64), np.concatenate([v, bv]).astype(np.int64)
+
+
+def _finish(data, graph, u, v, initial, model, cell_of_node, metric, refine, max_rounds, index,
+            near, progress, mondrian=False):
+    """Steps 1-3 of :func:`finish_partition` from ``initial`` (a Mondrian start skips step 1)."""
     k = model.k
     counts = graph.counts
     cost = ClassCost(data, graph.codes, metric)
@@ -118,7 +202,7 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
         bu = bv = np.zeros(0, dtype=np.int64)
     sizes = np.bincount(initial, weights=counts)
     tuples = np.bincount(initial)
-    big = (sizes[initial] >= 2 * k) & (tuples[initial] >= 2)
+    big = (sizes[initial] >= 2 * k) & (tuples[initial] >= 2) & (not mondrian)
     pu, pv = component_pairs(initial, big)
     eu = np.concatenate([u, bu, pu]).astype(np.int64)
     ev = np.concatenate([v, bv, pv]).astype(np.int64)
@@ -175,7 +259,7 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
 
 
 def finish_mst(data, full, kept, graph, u, v, w, cluster_of, removed, model, method, split,
-               cell_of_node, metric, refine, budget, times, report=None):
+               cell_of_node, metric, refine, budget, times, report=None, start="graph", rng=None):
     """The ``feasible`` / ``graph`` variants of ``mst``: finish, gather stats, wrap.
 
     ``budget`` is ``(max_rounds, index, near)``; ``times`` the perf counters taken
@@ -188,7 +272,7 @@ def finish_mst(data, full, kept, graph, u, v, w, cluster_of, removed, model, met
     labels, info = finish_partition(data, graph, u, v, cluster_of, model,
                                     cell_of_node=cell_of_node, metric=metric, refine=refine,
                                     max_rounds=budget[0], index=budget[1], near=budget[2],
-                                    progress=merged)
+                                    progress=merged, start=start, rng=rng)
     if report:
         report(5, 5, "refined" if refine else "done")
     class_of = labels[graph.node_of]

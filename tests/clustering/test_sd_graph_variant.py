@@ -89,10 +89,15 @@ def test_small_clusters_closed_off_in_the_graph_join_by_a_scan():
     # mutual nearest pairs and one neighbour each: every pair is an island of 2 < k
     table = pd.DataFrame({"x": [0, 1, 10, 11, 20, 21]})
     schema = kg.Schema(quasi_identifiers=["x"], numeric=["x"])
-    res = kg.anonymize(table, schema, k=3, algorithm="sd", neighbours=1, window=1)
+    res = kg.anonymize(table, schema, k=3, algorithm="sd", neighbours=1, window=1,
+                       start="graph", refine=False)    # the merging on its own
     assert res.stats["orphans"] > 0
     assert res.verification.k_achieved >= 3
     assert sorted(len(c) for c in res.classes) == [6]   # the last pair has nowhere else to go
+    # the refinement's median cut splits that class again (issue 22)
+    cut = kg.anonymize(table, schema, k=3, algorithm="sd", neighbours=1, window=1,
+                       start="graph")
+    assert sorted(len(c) for c in cut.classes) == [3, 3] and cut.stats["class_cuts"] == 1
 
 
 def test_graph_merges_by_the_least_loss_increase():
@@ -149,8 +154,12 @@ def test_refinement_lowers_the_chosen_metric_and_can_be_turned_off(metric):
     plain = kg.anonymize(table, SCHEMA, k=5, algorithm="sd", metric=metric, refine=False)
     assert plain.stats["refine_moves"] == 0
     assert plain.stats["loss_before_refine"] == plain.stats["loss_after_refine"]
-    res = kg.anonymize(table, SCHEMA, k=5, algorithm="sd", metric=metric)
+    res = kg.anonymize(table, SCHEMA, k=5, algorithm="sd", metric=metric, start="graph")
     assert res.stats["loss_before_refine"] == pytest.approx(plain.stats["loss_after_refine"])
     assert res.stats["loss_after_refine"] < res.stats["loss_before_refine"]
     assert res.stats["refine_moves"] + res.stats["refine_splits"] > 0
     assert res.verification.k_achieved >= 5
+    # the default also refines from Mondrian's classes and keeps the lower of the two
+    best = kg.anonymize(table, SCHEMA, k=5, algorithm="sd", metric=metric)
+    assert best.stats["loss_after_refine"] <= res.stats["loss_after_refine"] + 1e-12
+    assert best.verification.k_achieved >= 5

@@ -132,7 +132,7 @@ def test_feasible_split_gives_k_clusters_without_merging(seed):
     assert np.sort(np.concatenate(res.classes)).tolist() == list(range(n))
     # every uncut edge is infeasible: cutting it would leave a side below k
     data = kg.encode(table, random_schema())
-    graph = RecordGraph(data)
+    graph = RecordGraph(data, "loss")         # the default distance of the non-paper splits
     u, v, w = minimum_spanning_edges(graph, "auto")
     cluster_of, cuts = split_mst_feasible(u, v, w, graph.counts, k)
     assert cuts == res.stats["edges_removed"] == len(np.unique(cluster_of)) - 1

@@ -32,6 +32,7 @@ from .centres import SDClassCentres
 from .graph import graph_classes
 from .paper import paper_classes
 from .tuples import records_to_classes, sd_tuples
+from ...records.seed import STARTS
 
 __all__ = ["VARIANTS", "spatial_distance"]
 
@@ -62,7 +63,7 @@ def _positive_int(value, name):
 
 def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundaries=False,
                      variant="graph", metric="loss", refine=True, max_rounds=20,
-                     neighbours=10, window=10, progress=None):
+                     neighbours=10, window=10, start="best", progress=None):
     """SpatialDistance: put every record with its nearest records, hierarchy-free.
 
     Local recoding: the released values are ``[min-max]`` ranges and value
@@ -111,6 +112,12 @@ def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundar
     neighbours, window : int, default 10
         ``"graph"`` only: graph neighbours kept per distinct tuple, and the
         window of the sorted orders they are drawn from.
+    start : {"best", "graph", "mondrian"}, default "best"
+        ``"graph"`` only: where the refinement starts -- the graph's
+        nearest-neighbour merging, Mondrian's classes
+        (:mod:`kanon_graph.records.seed`), or both, keeping the lower loss.
+        The Mondrian start is skipped with boundaries, l / t or
+        ``refine=False``.
 
     progress : None, bool or callable
         ``progress(done, total, text)`` after each MAGVal cell is clustered
@@ -160,6 +167,13 @@ def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundar
                    "window": _positive_int(window, "window"),
                    "max_rounds": _positive_int(max_rounds, "max_rounds"),
                    "metric": metric, "refine": bool(refine)}
+        if start not in STARTS:
+            raise ValueError(f"The 'start' parameter of the sd algorithm must be one of "
+                             f"{list(STARTS)}. Got {start!r}.")
+        options["start"] = start
+    elif start != "best":
+        raise ValueError("The 'start' parameter of the sd algorithm applies to "
+                         f"variant='graph' only; got variant={variant!r}.")
     elif not refine or metric != "loss" or max_rounds != 20 or neighbours != 10 \
             or window != 10:
         raise ValueError("The 'metric', 'refine', 'max_rounds', 'neighbours' and 'window' "
@@ -179,6 +193,13 @@ def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundar
         groups = [weight * (tuple_cell == c) for c in np.unique(tuple_cell[tuple_cell >= 0])]
     else:
         groups = [weight]
+        if options.get("start", "graph") != "graph" and options["refine"] \
+                and not model.needs_sensitive:
+            from ...records.seed import mondrian_seed
+
+            node_of = np.empty(data.n, dtype=np.int64)
+            node_of[tuples.rows] = np.repeat(np.arange(len(weight)), np.diff(tuples.starts))
+            options["start_labels"] = mondrian_seed(data, node_of, len(weight), model, rng)
     none = np.zeros(0, dtype=np.int64)         # every cell suppressed: no class at all
     picks, owner, class_cell = [none], [none], [none]
     n_classes = 0

@@ -49,6 +49,9 @@ import numpy as np
 
 from ...records.adjacent import merge_adjacent
 from ...records.costs import ClassCost, _set_cost
+from ...records.cuts import cut_big_classes
+from ...records.pairs import resplit_pairs
+from ...records.pipeline import PAIR_PASSES
 from ...records.refine import refine_classes
 from ._contingency import njit
 
@@ -165,7 +168,7 @@ def _adopt_orphans(labels, counts, small, k, codes, tables):
 
 
 def graph_classes(data, tuples, weight, k, *, metric="loss", refine=True, max_rounds=20,
-                  neighbours=10, window=10, failing=None):
+                  neighbours=10, window=10, failing=None, start="graph", start_labels=None):
     """Classes of the tuples with ``weight > 0`` (module docstring, steps 1-4).
 
     Parameters
@@ -184,6 +187,14 @@ def graph_classes(data, tuples, weight, k, *, metric="loss", refine=True, max_ro
         Graph neighbours kept per tuple, and the window of each sorted order.
     failing : callable, optional
         ``failing(class_of_record) -> bool per class`` (l / t), or None.
+    start : {"graph", "mondrian", "best"}
+        Where the refinement starts (with ``start_labels`` given): the
+        merging above, ``start_labels`` (small classes merged first), or
+        both, keeping the lower cost.
+    start_labels : ndarray (u,), optional
+        A class per tuple to start from (Mondrian's,
+        :func:`~kanon_graph.records.seed.mondrian_seed`); ``None``: only
+        the merging.
 
     Returns
     -------
@@ -194,7 +205,10 @@ def graph_classes(data, tuples, weight, k, *, metric="loss", refine=True, max_ro
     stats : dict
         ``merges``, ``orphans``, ``refine_moves``, ``refine_splits``,
         ``loss_before_refine``, ``loss_after_refine`` (the metric, normalized
-        over the whole table), ``neighbour_edges``.
+        over the whole table), ``neighbour_edges``, ``mondrian_start`` (1 when
+        the Mondrian start was kept), ``pair_moves`` (adjacent class pairs
+        re-cut after the refinement, :mod:`kanon_graph.records.pairs`; not
+        with l / t).
     """
     nodes = np.flatnonzero(weight > 0)
     counts = weight[nodes].astype(np.int64)
@@ -212,26 +226,57 @@ def graph_classes(data, tuples, weight, k, *, metric="loss", refine=True, max_ro
             class_of[record_rows] = labels[record_node]
             return failing(class_of, int(labels.max()) + 1)
 
-    labels, merges = merge_adjacent(cost, np.arange(len(nodes)), counts, eu, ev, k,
-                                    failing=node_failing)
+    use_start = start_labels is not None and refine and len(nodes) and start != "graph"
+    runs = []
+    if not use_start or start == "best":
+        runs.append(np.arange(len(nodes)))
+    if use_start:
+        runs.append(np.unique(np.asarray(start_labels)[nodes], return_inverse=True)[1]
+                    .reshape(-1).astype(np.int64))
+    best = None
+    for i, first_labels in enumerate(runs):
+        got = _grow_and_refine(cost, first_labels, counts, eu, ev, k, node_failing, refine,
+                               max_rounds, len(nodes))
+        got[1]["mondrian_start"] = int(use_start and i == len(runs) - 1)
+        if best is None or (got[1]["loss_after_refine"] < best[1]["loss_after_refine"] - 1e-12):
+            best = got
+    labels, stats = best
+    stats["pair_moves"] = 0
+    if refine and len(nodes) and node_failing is None and PAIR_PASSES:
+        labels, cuts = cut_big_classes(cost, labels, counts, k)
+        labels, moves = resplit_pairs(cost, labels, counts, eu, ev, k, max_passes=PAIR_PASSES)
+        stats["pair_moves"] = moves
+        stats["class_cuts"] = cuts
+        if moves or cuts:
+            labels, again = refine_classes(cost, labels, counts, eu, ev, k,
+                                           max_rounds=max_rounds)
+            stats["refine_moves"] += again["moves"]
+            stats["refine_splits"] += again["splits"]
+            stats["loss_after_refine"] = again["loss_after"]
+    _, first, label = np.unique(labels, return_index=True, return_inverse=True)
+    rank = np.empty(len(first), np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(first))
+    label = rank[label.reshape(-1)]
+    return np.repeat(nodes, counts), np.repeat(label, counts), len(first), stats
+
+
+def _grow_and_refine(cost, labels, counts, eu, ev, k, node_failing, refine, max_rounds, n_nodes):
+    """Steps 2-4 of the module docstring from ``labels``: ``(labels, stats)``."""
+    labels, merges = merge_adjacent(cost, labels, counts, eu, ev, k, failing=node_failing)
     small = np.bincount(labels, weights=counts) < k
     orphans = 0
     if small.any() and labels.max() > 0:
         labels, orphans = _adopt_orphans(labels, counts, small, k, cost.codes, cost.tables)
         labels = np.unique(labels, return_inverse=True)[1].reshape(-1).astype(np.int64)
     stats = {"merges": merges + orphans, "orphans": orphans, "neighbour_edges": len(eu)}
-    if refine and len(nodes):
+    if refine and n_nodes:
         labels, info = refine_classes(cost, labels, counts, eu, ev, k, failing=node_failing,
                                       max_rounds=max_rounds)
         stats.update(refine_moves=info["moves"], refine_splits=info["splits"],
                      loss_before_refine=info["loss_before"],
                      loss_after_refine=info["loss_after"])
     else:
-        loss = cost.of_labels(labels, counts) / cost.norm if len(nodes) else 0.0
+        loss = cost.of_labels(labels, counts) / cost.norm if n_nodes else 0.0
         stats.update(refine_moves=0, refine_splits=0, loss_before_refine=loss,
                      loss_after_refine=loss)
-    _, first, label = np.unique(labels, return_index=True, return_inverse=True)
-    rank = np.empty(len(first), np.int64)
-    rank[np.argsort(first, kind="stable")] = np.arange(len(first))
-    label = rank[label.reshape(-1)]
-    return np.repeat(nodes, counts), np.repeat(label, counts), len(first), stats
+    return labels, stats
