@@ -248,3 +248,22 @@ def test_parquet_and_csv_inputs_release_the_same_labels(tmp_path):
             written[source, out] = frame["x"].astype(str).tolist()
     assert len({tuple(v) for v in written.values()}) == 1
     assert "[74.0-90.0]" in written["t.parquet", "o.parquet"]
+
+
+def test_a_privacy_report_never_holds_the_order_seed(people, tmp_path):
+    """The privacy report is handed on: it names --unshuffle / --order-seed, never their values."""
+    out, run = tmp_path / "out.csv", tmp_path / "run.json"
+    assert _anonymize(people, out, "--report", run) == 0
+    seed = json.loads(run.read_text())["publication"]["order_seed"]
+    made_by = f"kanon-graph anonymize people.csv --order-seed={seed} -o out.csv"
+    for given in (str(seed), str(run)):
+        for fmt in ("html", "json"):
+            report = tmp_path / f"report.{fmt}"
+            assert main(["report", str(people), str(out), "--qi", "sex,age", "-k", "5",
+                         "--unshuffle", given, "--made-by", made_by, "-o", str(report),
+                         "-q"]) == 0
+            text = report.read_text()
+            assert str(seed) not in text and "(withheld)" in text
+        assert main(["report", str(people), str(out), "--qi", "sex,age", "-k", "5",
+                     "--unshuffle", given, "-o", str(report), "-q"]) == 0
+        assert str(seed) not in report.read_text()

@@ -80,20 +80,47 @@ def run(args, out):
             original, released, schema, k=args.k, l=args.l, diversity=args.diversity,
             c=args.c, t=args.t, sensitive=args.sensitive, missing=args.missing,
             sampling_fraction=args.sampling_fraction, threshold=args.threshold,
-            call=args.made_by or (shlex.join(["kanon-graph", *sys.argv[1:]])
-                                  if _from_console() else None),
+            call=_withheld(args.made_by) if args.made_by else (
+                _withheld(shlex.join(["kanon-graph", *sys.argv[1:]]))
+                if _from_console() else None),
             checksums={"input": file_checksum(args.original),
                        "output": file_checksum(args.released)},
             algorithm=args.algorithm, title=args.title)
     finally:
         progress.close()
     if content["provenance"]["call"] is None:
-        content["provenance"]["call"] = _rebuilt(args)
+        content["provenance"]["call"] = _withheld(_rebuilt(args))
     path = write_report(content, args.output, format=args.format)
     if not args.quiet:
         print(f"{content['privacy']['described']}", file=out)
         print(f"wrote {path}", file=out)
     return 0
+
+
+#: Options whose value undoes a release's shuffled row order: a report that is handed on
+#: shows the option, never the value.
+_SECRET_OPTIONS = ("--unshuffle", "--order-seed")
+
+
+def _withheld(command):
+    """``command`` with the values of :data:`_SECRET_OPTIONS` replaced by ``(withheld)``."""
+    try:
+        words = shlex.split(command)
+    except ValueError:                     # not a shell line: keep nothing that may hold one
+        return "(withheld: the command could not be read)"
+    out, hide = [], False
+    for word in words:
+        if hide:
+            out.append("(withheld)")
+            hide = False
+            continue
+        flag, eq, _ = word.partition("=")
+        if flag in _SECRET_OPTIONS:
+            out.append(f"{flag}=(withheld)" if eq else word)
+            hide = not eq
+        else:
+            out.append(word)
+    return shlex.join(out)
 
 
 def _from_console():
