@@ -1,4 +1,4 @@
-"""The public entry points: anonymize, apply_levels, constraint_violations.
+"""The public entry points: anonymize, apply_levels, evaluate, constraint_violations.
 
 Validation happens here, once; algorithms receive clean encoded data.
 """
@@ -32,6 +32,7 @@ from .scale.sharding import run_algorithm
 
 if TYPE_CHECKING:
     from .encoding import EncodedTable
+    from .metrics.evaluate import Evaluation
     from .privacy._model import Verification
     from .recoding._release import Release
     from .registry import AlgorithmInfo
@@ -40,7 +41,8 @@ if TYPE_CHECKING:
 Progress = Callable[[int, int, str], object]
 ProgressArg = Union[None, bool, Progress, Reporter]
 
-__all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation", "AUTO_LATTICE_LIMIT"]
+__all__ = ["anonymize", "apply_levels", "evaluate", "constraint_violations", "Violation",
+           "AUTO_LATTICE_LIMIT"]
 
 def is_dask_frame(table: Any) -> bool:
     """A Dask DataFrame? (Dask, and the module that runs on it, load only for one.)"""
@@ -445,3 +447,53 @@ def apply_levels(table: pd.DataFrame | Any, schema: Schema,
     verification = PrivacyModel(k).verify(release.class_of, data)
     return _result(data, release, verification, algorithm="apply_levels", k=k,
                    metrics=metrics, stats={"seconds": time.perf_counter() - started})
+
+
+def evaluate(original: pd.DataFrame | Any, released: pd.DataFrame | Any, schema: Schema,
+             k: int = 1, *, l: float | None = None, diversity: str = "distinct",
+             c: float = 1.0, t: float | None = None, sensitive: str | None = None,
+             metrics: Sequence[str] | None = None, suppressed: npt.ArrayLike | None = None,
+             target: str | None = None, missing: str = "error") -> Evaluation:
+    """Privacy and information loss of ``released``, a release of ``original``.
+
+    Two pandas DataFrames are measured by :func:`kanon_graph.metrics.evaluate`;
+    two Dask DataFrames are counted partition by partition, without collecting
+    their records, and then measured the same way
+    (:func:`kanon_graph.scale.dask_evaluate.evaluate_dask`).
+
+    Parameters
+    ----------
+    original, released : DataFrame or dask.dataframe.DataFrame
+        The table before anonymization and its release, row-aligned (Dask:
+        partition by partition, and ``missing`` must be ``"error"``).
+    schema, k, l, diversity, c, t, sensitive, metrics, suppressed, target, missing
+        As for :func:`kanon_graph.metrics.evaluate`.
+
+    Returns
+    -------
+    Evaluation
+
+    Examples
+    --------
+    >>> import kanon_graph as kg
+    >>> table, schema = kg.datasets.paper_003_table(), kg.datasets.paper_003_schema()
+    >>> res = kg.anonymize(table, schema, k=3, algorithm="mst")
+    >>> ev = kg.evaluate(table, res.table, schema, k=3)
+    >>> ev.metrics == res.metrics, ev.verification.k_achieved >= 3
+    (True, True)
+    """
+    if is_dask_frame(original) or is_dask_frame(released):     # counted on Dask, then pandas
+        if missing != "error":
+            raise ValueError("The 'missing' parameter of evaluate must be 'error' on Dask "
+                             "DataFrames (rows are aligned partition by partition). Got "
+                             f"{missing!r}.")
+        from .scale.dask_evaluate import evaluate_dask
+
+        return cast("Evaluation", evaluate_dask(
+            original, released, schema, k, l=l, diversity=diversity, c=c, t=t,
+            sensitive=sensitive, metrics=metrics, suppressed=suppressed, target=target))
+    from .metrics.evaluate import evaluate as evaluate_pandas
+
+    return evaluate_pandas(original, released, schema, k, l=l, diversity=diversity, c=c, t=t,
+                           sensitive=sensitive, metrics=metrics, suppressed=suppressed,
+                           target=target, missing=missing)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import contextlib
 
+from ..api import evaluate
 from ..io import read_table, write_json
-from ..metrics import evaluate
 from ._common import (Progress, UsageError, add_schema_arguments, check_writable,
                       metric_lines, read_input, schema_from_args)
 from ._dask_input import is_many, read_dask_table

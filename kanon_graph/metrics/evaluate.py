@@ -280,9 +280,8 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
     Parameters
     ----------
     original : DataFrame
-        The table before anonymization (or a ``dask.dataframe.DataFrame``,
-        with ``released`` one too: counted partition by partition, see
-        :mod:`kanon_graph.scale.dask_evaluate`).
+        The table before anonymization (a pandas DataFrame; :func:`kanon_graph.evaluate`
+        also takes two Dask DataFrames, see :mod:`kanon_graph.scale.dask_evaluate`).
     released : DataFrame
         The released table, row-aligned with ``original`` (same number of
         rows, same order), with every quasi-identifier column. With
@@ -343,18 +342,7 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
     True
     """
     from ..privacy.parameters import privacy_model as _model
-    from ..scale.dask_input import is_dask_frame
 
-    if is_dask_frame(original) or is_dask_frame(released):     # counted on Dask, then here
-        from ..scale.dask_evaluate import evaluate_dask
-
-        if missing != "error":
-            raise ValueError("The 'missing' parameter of evaluate must be 'error' on Dask "
-                             "DataFrames (rows are aligned partition by partition). Got "
-                             f"{missing!r}.")
-        return evaluate_dask(original, released, schema, k, l=l, diversity=diversity, c=c,
-                             t=t, sensitive=sensitive, metrics=metrics, suppressed=suppressed,
-                             target=target)
     data = encode(original, schema, missing=missing, where="evaluate")
     if not isinstance(released, pd.DataFrame):
         raise DataError(f"evaluate: the released table must be a pandas DataFrame, got "
