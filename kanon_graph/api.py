@@ -14,6 +14,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from ._auto import AUTO_LATTICE_LIMIT, AUTO_SUPPRESSION, measure, warn_if_collapsed
+from ._dispatch import run_algorithm
 from ._progress import Reporter, reporter
 from .encoding import encode
 from .exceptions import PrivacyError, SchemaError
@@ -28,7 +29,6 @@ from .recoding import recode_levels, recode_partition
 from .registry import Partition, get_algorithm
 from .registry import algorithms as algorithm_names
 from .result import AnonymizationResult
-from .scale.sharding import run_algorithm
 
 if TYPE_CHECKING:
     from .encoding import EncodedTable

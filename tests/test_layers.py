@@ -92,3 +92,13 @@ def test_kg_evaluate_is_the_facade_that_dispatches_dask_frames():
     ours, theirs = kg.evaluate(table, release, schema, k=3), pandas_evaluate(
         table, release, schema, k=3)
     assert ours.metrics == theirs.metrics and ours.risk == theirs.risk
+
+
+def test_algorithm_dispatch_sits_in_the_facade_not_in_scale():
+    from kanon_graph import _auto, _dispatch, api
+    from kanon_graph.scale import sharding
+
+    assert not hasattr(sharding, "run_algorithm")
+    assert api.run_algorithm is _dispatch.run_algorithm is _auto.run_algorithm
+    assert "kanon_graph._dispatch" not in {m for mods in _layer_imports("scale").values()
+                                          for m in mods}
