@@ -50,9 +50,10 @@ ARX_MS = "41-44 ms (separate runs, issues 17 and 25)"
 QIS = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass",
        "occupation"]
 PHASES = {"encode": (api, "encode"), "search": (api, "run_algorithm"),
-          "recode": (api, "_recode"), "cover": (api, "_check_cover"),
+          "recode": (api, "recode_release", "_recode"),
+          "cover": (api, "check_cover", "_check_cover"),
           "table": (Release, "table"), "released k": (api, "released_k", "_released_k"),
-          "result": (api, "_result")}
+          "result": (api, "build_result", "_result")}
 
 
 class PhaseClock:

@@ -24,8 +24,8 @@ import time
 import tracemalloc
 
 import kanon_graph as kg
-from kanon_graph.lattice.search_distributed import rv_distributed
-from kanon_graph.lattice.search_global import rv_global, string_bytes
+from kanon_graph.lattice.rv.search_distributed import rv_distributed
+from kanon_graph.lattice.rv.search_global import rv_global, string_bytes
 from kanon_graph.privacy import PrivacyModel
 
 

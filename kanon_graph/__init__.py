@@ -30,7 +30,7 @@ _LAZY_NAMES = {
     "SchemaError": "exceptions",
     "Hierarchy": "hierarchy", "load_hierarchies": "hierarchy", "read_hierarchy": "hierarchy",
     "write_hierarchy": "hierarchy",
-    "evaluate": "metrics", "register_metric": "metrics",
+    "evaluate": "api", "register_metric": "metrics",
     "Partition": "registry", "algorithms": "registry", "register_algorithm": "registry",
     "RecordGraph": "records", "register_distance": "records",
     "AnonymizationResult": "result",

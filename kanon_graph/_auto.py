@@ -27,7 +27,8 @@ from .metrics._loss import arx_loss, arx_loss_per_attribute
 from .privacy.reachability import check_reachable
 from .recoding import recode_levels, recode_partition
 from .registry import Partition, get_algorithm
-from .scale.sharding import run_algorithm, subset
+from ._dispatch import run_algorithm
+from .scale.sharding import subset
 
 __all__ = ["AUTO_CANDIDATES", "AUTO_LATTICE_LIMIT", "AUTO_SAMPLE", "AUTO_SUPPRESSION",
            "AUTO_COLLAPSED", "AutoChoice", "candidates", "measure", "auto_text"]

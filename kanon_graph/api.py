@@ -1,4 +1,4 @@
-"""The public entry points: anonymize, apply_levels, constraint_violations.
+"""The public entry points: anonymize, apply_levels, evaluate, constraint_violations.
 
 Validation happens here, once; algorithms receive clean encoded data.
 """
@@ -13,7 +13,10 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from ._arguments import check_options, check_seed, level_vector
 from ._auto import AUTO_LATTICE_LIMIT, AUTO_SUPPRESSION, measure, warn_if_collapsed
+from ._dispatch import run_algorithm
+from ._from_partition import build_result, check_cover, recode_release
 from ._progress import Reporter, reporter
 from .encoding import encode
 from .exceptions import PrivacyError, SchemaError
@@ -24,23 +27,21 @@ from .privacy.parameters import check_fraction as _check_fraction
 from .privacy.parameters import check_int as _check_int
 from .privacy.parameters import privacy_model as _model
 from .privacy.reachability import check_reachable as _check_reachable
-from .recoding import recode_levels, recode_partition
+from .recoding import recode_levels
 from .registry import Partition, get_algorithm
 from .registry import algorithms as algorithm_names
 from .result import AnonymizationResult
-from .scale.sharding import run_algorithm
 
 if TYPE_CHECKING:
-    from .encoding import EncodedTable
-    from .privacy._model import Verification
-    from .recoding._release import Release
-    from .registry import AlgorithmInfo
+    from .metrics.evaluate import Evaluation
     from .schema import Schema
 
 Progress = Callable[[int, int, str], object]
 ProgressArg = Union[None, bool, Progress, Reporter]
 
-__all__ = ["anonymize", "apply_levels", "constraint_violations", "Violation", "AUTO_LATTICE_LIMIT"]
+__all__ = ["anonymize", "apply_levels", "evaluate", "constraint_violations", "Violation",
+           "AUTO_LATTICE_LIMIT"]
+
 
 def is_dask_frame(table: Any) -> bool:
     """A Dask DataFrame? (Dask, and the module that runs on it, load only for one.)"""
@@ -57,98 +58,9 @@ def _on_dask(*args: Any, **kwargs: Any) -> AnonymizationResult:
     return cast(AnonymizationResult, run_on_dask(*args, **kwargs))
 
 
-def _level_vector(levels: Sequence[int] | Mapping[str, int], data: EncodedTable,
-                  where: str) -> tuple[int, ...]:
-    names = data.names
-    if isinstance(levels, Mapping):
-        unknown = sorted(set(levels) - set(names))
-        if unknown:
-            raise SchemaError(f"{where}: levels given for {unknown}, which are not "
-                              f"quasi-identifiers {names}")
-        missing = [a for a in names if a not in levels]
-        if missing:
-            raise SchemaError(f"{where}: no level given for quasi-identifier(s) {missing}")
-        levels = [levels[a] for a in names]
-    levels = list(levels)
-    if len(levels) != len(names):
-        raise ValueError(f"The 'levels' parameter of {where} must give one level per "
-                         f"quasi-identifier ({len(names)}: {names}). Got {len(levels)}.")
-    return tuple(_check_int(l, f"levels[{a.name!r}]", where, 0, a.height)
-                 for l, a in zip(levels, data.attributes))
 
 
-def _recode(data: EncodedTable, partition: Partition, algorithm: str) -> Release:
-    class_of = np.asarray(partition.class_of)
-    if class_of.shape != (data.n,):
-        raise PrivacyError(f"algorithm {algorithm!r} returned {class_of.shape} class labels for "
-                           f"{data.n} records; every record must appear exactly once")
-    if partition.levels is not None:
-        levels = tuple(partition.levels)
-        if len(levels) != len(data.attributes) or any(
-                not 0 <= int(l) <= a.height for l, a in zip(levels, data.attributes)):
-            raise PrivacyError(f"algorithm {algorithm!r} returned levels {levels}, not one "
-                               f"level per quasi-identifier {data.names} within its height "
-                               f"{data.heights}")
-        suppress = np.asarray(partition.class_of) < 0
-        return recode_levels(data, partition.levels, suppress=suppress, capped=partition.capped)
-    return recode_partition(data, partition.class_of)
 
-
-def _check_cover(release: Release) -> None:
-    """Every record is in the release once, and every released value covers it."""
-    data = cast("EncodedTable", release.data)
-    if release.class_of.shape != (data.n,):
-        raise PrivacyError(f"the release has {release.class_of.shape} class labels for "
-                           f"{data.n} records")
-    rows = np.flatnonzero(release.class_of >= 0)
-    cls = release.class_of[rows]
-    for attr in data.attributes:
-        rel = release.attributes[attr.name]
-        if rel.level is not None:
-            ancestor = np.empty(len(rows), dtype=np.int64)
-            for level in np.unique(rel.level):
-                pick = rel.level[cls] == level
-                ancestor[pick] = attr.hierarchy.level_map[level][attr.codes[rows[pick]]]
-            bad = ancestor != rel.node[cls]
-        elif rel.lo is not None:
-            values = attr.values[rows]
-            bad = (values < rel.lo[cls]) | (values > rel.hi[cls])
-        else:
-            continue
-        if bad.any():
-            row = int(rows[np.flatnonzero(bad)[0]])
-            raise PrivacyError(f"released value of {attr.name!r} in row {row} does not cover "
-                               f"the original value {attr.domain[attr.codes[row]]!r}")
-
-
-def _level_labels(data: EncodedTable, levels: Sequence[int]) -> dict[str, str]:
-    out = {}
-    for attr, level in zip(data.attributes, levels):
-        if attr.hierarchy is not None:
-            out[attr.name] = attr.hierarchy.label(level, 0)
-        else:
-            out[attr.name] = "value" if level == 0 else "range/set"
-    return out
-
-
-def _result(data: EncodedTable, release: Release, verification: Verification, *,
-            algorithm: str, k: int, metrics: Sequence[str] | None,
-            stats: dict[str, Any], table: pd.DataFrame | None = None) -> AnonymizationResult:
-    table = release.table() if table is None else table
-    positions = cast("npt.NDArray[np.int64]", data.positions)   # encode() always sets them
-    classes = [positions[c] for c in release.classes()]
-    suppressed_mask = release.class_of < 0
-    suppressed_rows = np.asarray(table.index)[suppressed_mask]
-    levels = dict(zip(data.names, release.levels)) if release.levels is not None else None
-    labels = _level_labels(data, release.levels) if release.levels is not None else None
-    from .metrics import compute_metrics     # the metrics package loads on the first result
-
-    values = compute_metrics(release, k, metrics)
-    return AnonymizationResult(
-        table=table, classes=classes, levels=levels, level_labels=labels, metrics=values,
-        suppressed=release.suppressed, suppressed_rows=suppressed_rows,
-        suppressed_mask=suppressed_mask, dropped=data.dropped,
-        verification=verification, algorithm=algorithm, k=k, stats=stats, release=release)
 
 
 def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: str = "auto",
@@ -295,13 +207,13 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
     auto = algorithm == "auto"
     if not auto:
         info = get_algorithm(algorithm)
-        _check_options(info, options)
+        check_options(info, options)
     suppression = _check_fraction(suppression, "suppression", "anonymize")
     if shard_size is not None:
         shard_size = _check_int(shard_size, "shard_size", "anonymize", 1, 2**62)
     data = encode(table, schema, missing=missing, where="anonymize")
     model = _model(k, l, diversity, c, t, sensitive, data.n, "anonymize").bind(data)
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     choice = None
     if auto:                    # try the candidates that fit, keep the lowest loss (_auto.py)
         choice = measure(data, model, seed=seed, suppression=suppression,
@@ -337,8 +249,8 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
     if not isinstance(partition, Partition):
         raise PrivacyError(f"algorithm {algorithm!r} returned {type(partition).__name__}, "
                            f"not a kg.Partition")
-    release = _recode(data, partition, algorithm)
-    _check_cover(release)
+    release = recode_release(data, partition, algorithm)
+    check_cover(release)
     verification = model.verify(release.class_of, data)
     table_out = release.table()
     # the independent k, counted on the cells of the very table the user receives
@@ -355,7 +267,7 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
     if choice is not None:
         stats["auto"] = dict(choice.stats)
         warn_if_collapsed(release, stats["auto"], model.k)
-    result = _result(data, release, verification, algorithm=algorithm, k=model.k,
+    result = build_result(data, release, verification, algorithm=algorithm, k=model.k,
                      metrics=metrics, stats=stats, table=table_out)
     if respect_boundaries or partition.capped:
         broken = constraint_violations(result)
@@ -366,24 +278,6 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
     return result
 
 
-def _check_seed(seed: int | None) -> int:
-    """``seed`` as a non-negative int; ``None`` draws one from the OS's entropy."""
-    if seed is None:            # randomness asked for: draw a seed, and record it
-        seed = int(cast(int, np.random.SeedSequence().entropy))  # a fresh draw is an int
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"The 'seed' parameter of anonymize must be a non-negative integer "
-                         f"or None. Got {seed!r}.")
-    return int(seed)
-
-
-def _check_options(info: AlgorithmInfo, options: dict[str, Any]) -> None:
-    if not options or info.accepts_any_option():
-        return
-    known = info.options()
-    unknown = sorted(set(options) - set(known))
-    if unknown:
-        raise ValueError(f"Unknown option(s) {unknown} for algorithm {info.name!r}; "
-                         f"it accepts {known or 'no options'}.")
 
 
 def apply_levels(table: pd.DataFrame | Any, schema: Schema,
@@ -433,7 +327,7 @@ def apply_levels(table: pd.DataFrame | Any, schema: Schema,
                         metrics=metrics)
     started = time.perf_counter()
     data = encode(table, schema, missing=missing, where="apply_levels")
-    vector = _level_vector(levels, data, "apply_levels")
+    vector = level_vector(levels, data, "apply_levels")
     k = _check_int(k, "k", "apply_levels", 1, data.n, " (the number of records)")
     if suppress is not None:
         suppress = np.asarray(suppress, dtype=bool)
@@ -443,5 +337,55 @@ def apply_levels(table: pd.DataFrame | Any, schema: Schema,
         suppress = suppress[data.positions]
     release = recode_levels(data, vector, suppress=suppress, capped=respect_boundaries)
     verification = PrivacyModel(k).verify(release.class_of, data)
-    return _result(data, release, verification, algorithm="apply_levels", k=k,
+    return build_result(data, release, verification, algorithm="apply_levels", k=k,
                    metrics=metrics, stats={"seconds": time.perf_counter() - started})
+
+
+def evaluate(original: pd.DataFrame | Any, released: pd.DataFrame | Any, schema: Schema,
+             k: int = 1, *, l: float | None = None, diversity: str = "distinct",
+             c: float = 1.0, t: float | None = None, sensitive: str | None = None,
+             metrics: Sequence[str] | None = None, suppressed: npt.ArrayLike | None = None,
+             target: str | None = None, missing: str = "error") -> Evaluation:
+    """Privacy and information loss of ``released``, a release of ``original``.
+
+    Two pandas DataFrames are measured by :func:`kanon_graph.metrics.evaluate`;
+    two Dask DataFrames are counted partition by partition, without collecting
+    their records, and then measured the same way
+    (:func:`kanon_graph.scale.dask_evaluate.evaluate_dask`).
+
+    Parameters
+    ----------
+    original, released : DataFrame or dask.dataframe.DataFrame
+        The table before anonymization and its release, row-aligned (Dask:
+        partition by partition, and ``missing`` must be ``"error"``).
+    schema, k, l, diversity, c, t, sensitive, metrics, suppressed, target, missing
+        As for :func:`kanon_graph.metrics.evaluate`.
+
+    Returns
+    -------
+    Evaluation
+
+    Examples
+    --------
+    >>> import kanon_graph as kg
+    >>> table, schema = kg.datasets.paper_003_table(), kg.datasets.paper_003_schema()
+    >>> res = kg.anonymize(table, schema, k=3, algorithm="mst")
+    >>> ev = kg.evaluate(table, res.table, schema, k=3)
+    >>> ev.metrics == res.metrics, ev.verification.k_achieved >= 3
+    (True, True)
+    """
+    if is_dask_frame(original) or is_dask_frame(released):     # counted on Dask, then pandas
+        if missing != "error":
+            raise ValueError("The 'missing' parameter of evaluate must be 'error' on Dask "
+                             "DataFrames (rows are aligned partition by partition). Got "
+                             f"{missing!r}.")
+        from .scale.dask_evaluate import evaluate_dask
+
+        return cast("Evaluation", evaluate_dask(
+            original, released, schema, k, l=l, diversity=diversity, c=c, t=t,
+            sensitive=sensitive, metrics=metrics, suppressed=suppressed, target=target))
+    from .metrics.evaluate import evaluate as evaluate_pandas
+
+    return evaluate_pandas(original, released, schema, k, l=l, diversity=diversity, c=c, t=t,
+                           sensitive=sensitive, metrics=metrics, suppressed=suppressed,
+                           target=target, missing=missing)

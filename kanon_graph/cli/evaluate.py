@@ -7,9 +7,9 @@ import contextlib
 
 import numpy as np
 
+from ..api import evaluate
 from ..io import read_table, write_json
 from ..io.release import order_of, order_seed_from
-from ..metrics import evaluate
 from ._common import (Progress, UsageError, add_schema_arguments, metric_lines, read_input,
                       schema_from_args)
 from ._dask_input import is_many, quiet_dask_logs, read_dask_table, unshuffle_dask

@@ -24,7 +24,7 @@ run):
   (4 levels, "Pre-college" = 1-8, its Figure 8) are
   :mod:`ours <kanon_graph.experiments._uci>`. Weights from the raw data's
   association matrix (``weights="correlation"``,
-  :func:`~kanon_graph.lattice.rv_weights.correlation_weights`: section 4's
+  :func:`~kanon_graph.lattice.rv.weights.correlation_weights`: section 4's
   method; the values its expert set by hand are not given), and a second
   global run with a small suppression budget (1 % of the records, which
   section 7.1 suggests). The *main pattern* is chosen as the paper chooses

@@ -18,14 +18,15 @@
 * :func:`boundary_levels` and the capped recodings every search uses with
   ``respect_boundaries=True`` (generalization boundaries, Hussien et al.
   2016; :mod:`kanon_graph.lattice.capped`).
+
+The RV searches live in the subpackage :mod:`kanon_graph.lattice.rv`.
 """
 
 import importlib
 
-# "optimal" and "prepruning" name both a function and its submodule: imported here, so
-# the package attribute is the function whatever imports the submodule later
+# "optimal" names both a function and its submodule: imported here, so the package
+# attribute is the function whatever imports the submodule later
 from .optimal import NODE_METRICS, OptimalResult, node_metric, optimal, optimal_search
-from .prepruning import PrePruning, prepruning
 
 #: Every other public name and the submodule that defines it, loaded on first use: the
 #: ``optimal`` search does not pay for the RV searches, the SQL engine or the DOT export.
@@ -37,10 +38,11 @@ _NAMES = {
     "suppression_budget": "frequency",
     "lattice_dot": "dot", "lattice_dot_lines": "dot",
     "SQLFrequencyEngine": "sql", "duckdb_available": "sql",
-    "ResearchValues": "rv", "Rule": "rv", "correlation_weights": "rv",
-    "research_values": "rv",
-    "rv_global": "search_global", "rv_local": "search_local", "rv_hybrid": "search_hybrid",
-    "rv_distributed": "search_distributed",
+    "PrePruning": "rv.prepruning", "prepruning": "rv.prepruning",
+    "ResearchValues": "rv.values", "Rule": "rv.values", "correlation_weights": "rv.values",
+    "research_values": "rv.values",
+    "rv_global": "rv.search_global", "rv_local": "rv.search_local",
+    "rv_hybrid": "rv.search_hybrid", "rv_distributed": "rv.search_distributed",
 }
 
 

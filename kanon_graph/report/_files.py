@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-from pathlib import Path
 
 __all__ = ["file_checksum", "table_checksum"]
 

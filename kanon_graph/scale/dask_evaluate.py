@@ -78,6 +78,10 @@ def count_pairs(original, released, columns, qis, *, client):
 def evaluate_dask(original, released, schema, k=1, *, scheduler=None, **options):
     """:func:`kanon_graph.evaluate` for Dask DataFrames (see the module docstring).
 
+    ``kg.evaluate`` calls it when either table is a Dask DataFrame; it counts
+    the partitions here and hands the counted records to the pandas
+    :func:`kanon_graph.metrics.evaluate`.
+
     Parameters
     ----------
     original, released : dask.dataframe.DataFrame

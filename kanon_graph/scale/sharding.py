@@ -24,7 +24,7 @@ import numpy as np
 
 from ..registry import Partition
 
-__all__ = ["DEFAULT_SHARD_SIZE", "shard_records", "subset", "run_sharded", "run_algorithm"]
+__all__ = ["DEFAULT_SHARD_SIZE", "shard_records", "subset", "run_sharded"]
 
 #: Largest shard, in records, when none is given.
 DEFAULT_SHARD_SIZE = 50_000
@@ -214,55 +214,3 @@ def run_sharded(function, data, model, *, rng, suppression=None, shard_size=DEFA
                  scheduler="dask" if client is not None and len(shards) > 1 else "in-process")
     return Partition(class_of, stats=stats)
 
-
-def _accepts(function, name):
-    import inspect
-
-    params = inspect.signature(function).parameters
-    return name in params or any(p.kind == p.VAR_KEYWORD for p in params.values())
-
-
-def run_algorithm(info, data, model, *, rng, suppression, options, shard_size=None,
-                  scheduler=None, progress=None):
-    """Run a registered algorithm on ``data``, sharded when it is local and large.
-
-    A local algorithm on more than ``shard_size`` records runs through
-    :func:`run_sharded` (as Dask tasks when ``scheduler`` is given, in this
-    process otherwise); everything else runs as one call, with ``scheduler``
-    passed on to an algorithm that takes one (``rv-distributed``).
-
-    Parameters
-    ----------
-    info : AlgorithmInfo
-    data, model, rng, suppression
-        As for any algorithm.
-    options : dict
-        The algorithm's options.
-    shard_size : int, optional
-        Default :data:`DEFAULT_SHARD_SIZE`.
-    scheduler : None, str or distributed.Client
-    progress : Reporter or callable, optional
-        ``progress(done, total, text)`` per shard when sharded; otherwise
-        handed to an algorithm that reports progress itself
-        (``info.reports_progress()``), and ignored by the others.
-
-    Returns
-    -------
-    Partition
-    """
-    shard_size = DEFAULT_SHARD_SIZE if shard_size is None else shard_size
-    if info.recoding == "local" and data.n > shard_size:
-        if scheduler is None:
-            return run_sharded(info.function, data, model, rng=rng, suppression=suppression,
-                               shard_size=shard_size, progress=progress, **options)
-        from ._cluster import client_for
-
-        with client_for(scheduler, where="anonymize") as client:
-            return run_sharded(info.function, data, model, rng=rng, suppression=suppression,
-                               shard_size=shard_size, client=client, progress=progress,
-                               **options)
-    if scheduler is not None and _accepts(info.function, "scheduler"):
-        options = dict(options, scheduler=scheduler)
-    if progress and info.reports_progress():
-        options = dict(options, progress=progress)
-    return info.function(data, model, rng=rng, suppression=suppression, **options)

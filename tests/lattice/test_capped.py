@@ -18,9 +18,9 @@ from kanon_graph.lattice import FrequencyEngine, Lattice, SQLFrequencyEngine, op
 from kanon_graph.lattice.capped import (binding_boundaries, boundary_levels, capped_rollup_map,
                                         node_magval_levels)
 from kanon_graph.lattice.node_metrics import node_metric
-from kanon_graph.lattice.search_global import rv_global
-from kanon_graph.lattice.search_hybrid import rv_hybrid
-from kanon_graph.lattice.search_local import rv_local
+from kanon_graph.lattice.rv.search_global import rv_global
+from kanon_graph.lattice.rv.search_hybrid import rv_hybrid
+from kanon_graph.lattice.rv.search_local import rv_local
 from kanon_graph.privacy import PrivacyModel
 from kanon_graph.recoding import recode_levels
 
@@ -308,7 +308,7 @@ def test_sql_engine_in_capped_mode_gives_the_same_optimum():
 
 
 def test_rv_distributed_over_subsets_equals_rv_global_with_boundaries():
-    from kanon_graph.lattice.search_distributed import rv_distributed
+    from kanon_graph.lattice.rv.search_distributed import rv_distributed
 
     data = kg.encode(*marked_case(3))
     model = PrivacyModel(3)

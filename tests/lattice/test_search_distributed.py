@@ -5,8 +5,8 @@ import pytest
 
 import kanon_graph as kg
 from kanon_graph.datasets import make_wide_binary
-from kanon_graph.lattice.search_distributed import rv_distributed, split_plan
-from kanon_graph.lattice.search_global import rv_global, string_bytes
+from kanon_graph.lattice.rv.search_distributed import rv_distributed, split_plan
+from kanon_graph.lattice.rv.search_global import rv_global, string_bytes
 from kanon_graph.privacy import PrivacyModel
 
 
@@ -70,7 +70,7 @@ def test_through_anonymize_with_options():
 
 
 def test_no_process_pool_of_its_own():
-    import kanon_graph.lattice.search_distributed as module
+    import kanon_graph.lattice.rv.search_distributed as module
 
     source = open(module.__file__).read()
     assert "ProcessPoolExecutor" not in source and "multiprocessing" not in source

@@ -8,10 +8,10 @@ import pytest
 
 import kanon_graph as kg
 from kanon_graph.lattice.frequency import FrequencyEngine
-from kanon_graph.lattice.search_global import (StringList, best_string, make_strings,
+from kanon_graph.lattice.rv.search_global import (StringList, best_string, make_strings,
                                                ranking_order, rv_global)
-from kanon_graph.lattice.search_distributed import rv_distributed
-from kanon_graph.lattice.search_hybrid import rv_hybrid
+from kanon_graph.lattice.rv.search_distributed import rv_distributed
+from kanon_graph.lattice.rv.search_hybrid import rv_hybrid
 from kanon_graph.privacy import PrivacyModel
 
 

@@ -3,9 +3,9 @@
 import pytest
 
 import kanon_graph as kg
-from kanon_graph.lattice.search_global import rv_global
-from kanon_graph.lattice.search_hybrid import rv_hybrid
-from kanon_graph.lattice.search_local import rv_local
+from kanon_graph.lattice.rv.search_global import rv_global
+from kanon_graph.lattice.rv.search_hybrid import rv_hybrid
+from kanon_graph.lattice.rv.search_local import rv_local
 from kanon_graph.privacy import PrivacyModel
 
 QIS = ["sex", "age", "race", "marital-status", "education"]

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import kanon_graph as kg
-from kanon_graph.lattice.search_local import local_loop, rv_local
+from kanon_graph.lattice.rv.search_local import local_loop, rv_local
 from kanon_graph.privacy import PrivacyModel
 
 

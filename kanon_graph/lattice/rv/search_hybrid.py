@@ -14,8 +14,8 @@ optimum; the local phase only changes the order of the tests.
 
 from __future__ import annotations
 
-from ..registry import register_algorithm
-from .lattice import StatusMap
+from ...registry import register_algorithm
+from ..lattice import StatusMap
 from .search_global import DEFAULT_MEMORY_BUDGET, _full_string_list, finish, global_loop, prepare
 from .search_local import local_loop
 
@@ -27,7 +27,7 @@ def rv_hybrid(data, model, *, rng=None, suppression=None, weights=None, rules=No
               respect_boundaries=False, progress=None):
     """Full-domain generalization by the hybrid RV search (local, then global).
 
-    Parameters are those of :func:`~kanon_graph.lattice.search_global.rv_global`,
+    Parameters are those of :func:`~kanon_graph.lattice.rv.search_global.rv_global`,
     including ``respect_boundaries`` (capped recodings, levels up to each
     attribute's boundary level) and ``progress`` (reported by the global
     phase: strings of the remaining list decided).
@@ -80,7 +80,7 @@ def rv_hybrid(data, model, *, rng=None, suppression=None, weights=None, rules=No
 
     local_loop(ctx.pre.lowest, ctx.pre.highest, decide, record)
     local_tests, local_successes = ctx.tests, len(success)
-    from .._progress import reporter
+    from ..._progress import reporter
 
     with reporter(progress, "rv-hybrid") as report:
         global_loop(strings, ctx.test, success, ctx.charge, spread=spread, report=report)

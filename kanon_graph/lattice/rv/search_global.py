@@ -15,7 +15,7 @@ fewest attributes at their root level.
 This module also holds the sorted :class:`StringList` the hybrid and
 distributed searches reuse; the ranking rule, the search context and the
 assembly of the :class:`~kanon_graph.registry.Partition` live in
-:mod:`~kanon_graph.lattice.search_common` (re-exported here).
+:mod:`~kanon_graph.lattice.rv.search_common` (re-exported here).
 
 **Ranking (ties broken deterministically).** Strings are ranked by: higher
 total RV (rounded to 10 decimals, so sums that differ only by floating-point
@@ -33,7 +33,7 @@ exhaustive search's.
 
 **Suppression.** A success that suppresses records is ranked by its charged
 RV (suppressed records count at the lowest RV, see
-:mod:`~kanon_graph.lattice.search_common`), which may lie below strings of
+:mod:`~kanon_graph.lattice.rv.search_common`), which may lie below strings of
 lower plain RV or more general ones that suppress fewer records. Such a
 success prunes only the strings whose plain RV is below its charged RV (the
 plain RV bounds the charged one from above); the three rules above apply
@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..registry import register_algorithm
+from ...registry import register_algorithm
 from .search_common import (SearchContext, best_string, check_budget, finish, prepare,
                             ranking_order, string_bytes, success_table)
 
@@ -133,7 +133,7 @@ class StringList:
         string below a success goes anyway.
 
         A success that suppresses records (``suppressed > 0``) is worth its
-        ``charged`` RV (:func:`~kanon_graph.lattice.search_common.charged_rv`),
+        ``charged`` RV (:func:`~kanon_graph.lattice.rv.search_common.charged_rv`),
         below its plain RV, and a more general string may suppress fewer
         records: it removes only itself and the strings whose plain RV (an
         upper bound of their charged RV) is below ``charged``.
@@ -202,7 +202,7 @@ def global_loop(strings, test, success, charge=None, spread=True, report=None):
     """Figure 4's while loop over ``strings``; returns the number of tests.
 
     ``charge(node, rv) -> (charged rv, suppressed)`` values a success that
-    suppresses records (:func:`~kanon_graph.lattice.search_common.make_charge`);
+    suppresses records (:func:`~kanon_graph.lattice.rv.search_common.make_charge`);
     without it a success is worth its plain RV. ``spread=False`` when the
     check is not monotone: a failure then prunes nothing but itself.
     ``report(done, total, text)`` (a :mod:`kanon_graph._progress` reporter)
@@ -299,7 +299,7 @@ def rv_global(data, model, *, rng=None, suppression=None, weights=None, rules=No
                   max_levels=max_levels, respect_boundaries=respect_boundaries)
     strings = _full_string_list(ctx, memory_budget, "rv-global")
     success = []
-    from .._progress import reporter
+    from ..._progress import reporter
 
     with reporter(progress, "rv-global") as report:
         global_loop(strings, ctx.test, success, ctx.charge, spread=ctx.spread, report=report)

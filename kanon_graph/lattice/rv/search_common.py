@@ -2,10 +2,10 @@
 
 Morton, Mahoui, Gibson & Yechuri, "An enhanced utility-driven data
 anonymization method", Transactions on Data Privacy 5 (2012), section 5.3.
-Every RV search (:mod:`~kanon_graph.lattice.search_global`,
-:mod:`~kanon_graph.lattice.search_local`,
-:mod:`~kanon_graph.lattice.search_hybrid`,
-:mod:`~kanon_graph.lattice.search_distributed`) prepares the RV tables, the
+Every RV search (:mod:`~kanon_graph.lattice.rv.search_global`,
+:mod:`~kanon_graph.lattice.rv.search_local`,
+:mod:`~kanon_graph.lattice.rv.search_hybrid`,
+:mod:`~kanon_graph.lattice.rv.search_distributed`) prepares the RV tables, the
 pre-pruning and a frequency engine (:func:`prepare`), ranks strings by
 :func:`ranking_order` and turns its best success into a
 :class:`~kanon_graph.registry.Partition` (:func:`finish`).
@@ -48,11 +48,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..registry import Partition
-from .capped import binding_boundaries, boundary_levels, unreachable_error
-from .frequency import FrequencyEngine, spreads, suppression_budget
+from ...registry import Partition
+from ..capped import binding_boundaries, boundary_levels, unreachable_error
+from ..frequency import FrequencyEngine, spreads, suppression_budget
 from .prepruning import prepruning
-from .rv import research_values
+from .values import research_values
 
 __all__ = ["string_bytes", "ranking_order", "best_string", "SearchContext", "prepare",
            "success_table", "finish", "check_budget", "charged_rv", "make_charge"]

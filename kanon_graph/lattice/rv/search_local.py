@@ -9,7 +9,7 @@ list and every attribute moves towards the specific half (``Hi = Mid``), on
 failure towards the general half (``Lo = Mid + 1``). The search ends when no
 pointer can move; the answer is the successful string with the highest RV,
 then the fewest root attributes (the ranking of
-:mod:`~kanon_graph.lattice.search_global`).
+:mod:`~kanon_graph.lattice.rv.search_global`).
 
 Reading of the figure: with the literal ``Lo = Mid`` / ``Hi = Mid`` and
 ``Mid = (Hi + Lo) / 2`` the pointers can cycle between two strings; the
@@ -38,7 +38,7 @@ until the best passing one is known (or none passes).
 
 from __future__ import annotations
 
-from ..registry import register_algorithm
+from ...registry import register_algorithm
 from .search_global import _full_string_list, DEFAULT_MEMORY_BUDGET, finish, global_loop, prepare
 
 __all__ = ["rv_local", "local_loop"]
@@ -96,7 +96,7 @@ def rv_local(data, model, *, rng=None, suppression=None, weights=None, rules=Non
              rv_tables=None, max_levels=None, respect_boundaries=False):
     """Full-domain generalization by the local RV search (Figure 5).
 
-    Parameters are those of :func:`~kanon_graph.lattice.search_global.rv_global`
+    Parameters are those of :func:`~kanon_graph.lattice.rv.search_global.rv_global`
     (without ``memory_budget``: no string list is built), including
     ``respect_boundaries`` (capped recodings, levels up to each attribute's
     boundary level).

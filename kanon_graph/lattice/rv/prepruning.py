@@ -23,8 +23,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .capped import binding_boundaries, boundary_levels, magval_stops, suppression_hint
-from .frequency import suppression_budget
+from ..capped import binding_boundaries, boundary_levels, magval_stops, suppression_hint
+from ..frequency import suppression_budget
 
 __all__ = ["prepruning", "PrePruning"]
 

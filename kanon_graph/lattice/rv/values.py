@@ -32,8 +32,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .rv_rules import Rule, _share, rule_ratio
-from .rv_weights import correlation_weights
+from .rules import Rule, _share, rule_ratio
+from .weights import correlation_weights
 
 __all__ = ["Rule", "numeric_rv", "categorical_rv", "rule_ratio", "correlation_weights",
            "research_values", "ResearchValues"]

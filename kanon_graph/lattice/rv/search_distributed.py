@@ -8,7 +8,7 @@ strings are combined and tested again; the best of them is applied.
 
 Here a subset is the set of strings sharing the levels of the first ``p``
 attributes (a *prefix*): the smallest ``p`` whose remaining product fits
-``memory_budget`` bytes (:func:`~kanon_graph.lattice.search_global.string_bytes`
+``memory_budget`` bytes (:func:`~kanon_graph.lattice.rv.search_global.string_bytes`
 per string). A task carries only its prefix; a worker builds its subset,
 searches it with its own frequency engine and returns its success list. The
 tasks go to a Dask ``distributed.Client`` (a LocalCluster of ``workers``
@@ -36,9 +36,9 @@ import uuid
 
 import numpy as np
 
-from ..registry import register_algorithm
-from ..scale._cluster import DEFAULT_WORKERS, client_for, worker_threads
-from .frequency import FrequencyEngine, spreads, suppression_budget
+from ...registry import register_algorithm
+from ...scale._cluster import DEFAULT_WORKERS, client_for, worker_threads
+from ..frequency import FrequencyEngine, spreads, suppression_budget
 from .search_common import make_charge
 from .search_global import (PRUNING_RULES, StringList, best_string, finish, global_loop,
                             make_strings, prepare, string_bytes)
@@ -180,7 +180,7 @@ def rv_distributed(data, model, *, rng=None, suppression=None, weights=None, rul
     Parameters
     ----------
     data, model, rng, suppression, weights, rules, rv_tables, max_levels
-        As for :func:`~kanon_graph.lattice.search_global.rv_global`.
+        As for :func:`~kanon_graph.lattice.rv.search_global.rv_global`.
     respect_boundaries : bool
         As for ``rv_global``: every task tests capped recodings (values stop
         at their MAGVals) on levels up to each attribute's boundary level.

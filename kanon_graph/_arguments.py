@@ -1,0 +1,63 @@
+"""Checks of the facade's own arguments (the privacy parameters are checked by
+:mod:`kanon_graph.privacy.parameters`): the level vector of
+:func:`kanon_graph.apply_levels`, and the seed and algorithm options of
+:func:`kanon_graph.anonymize`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
+
+from .exceptions import SchemaError
+from .privacy.parameters import check_int as _check_int
+
+if TYPE_CHECKING:
+    from .encoding import EncodedTable
+    from .registry import AlgorithmInfo
+
+__all__ = ["level_vector", "check_seed", "check_options"]
+
+
+def level_vector(levels: Sequence[int] | Mapping[str, int], data: EncodedTable,
+                 where: str) -> tuple[int, ...]:
+    """One checked level per quasi-identifier, in schema order (``levels`` by position or name)."""
+    names = data.names
+    if isinstance(levels, Mapping):
+        unknown = sorted(set(levels) - set(names))
+        if unknown:
+            raise SchemaError(f"{where}: levels given for {unknown}, which are not "
+                              f"quasi-identifiers {names}")
+        missing = [a for a in names if a not in levels]
+        if missing:
+            raise SchemaError(f"{where}: no level given for quasi-identifier(s) {missing}")
+        levels = [levels[a] for a in names]
+    levels = list(levels)
+    if len(levels) != len(names):
+        raise ValueError(f"The 'levels' parameter of {where} must give one level per "
+                         f"quasi-identifier ({len(names)}: {names}). Got {len(levels)}.")
+    return tuple(_check_int(l, f"levels[{a.name!r}]", where, 0, a.height)
+                 for l, a in zip(levels, data.attributes))
+
+
+def check_seed(seed: int | None) -> int:
+    """``seed`` as a non-negative int; ``None`` draws one from the OS's entropy."""
+    if seed is None:            # randomness asked for: draw a seed, and record it
+        seed = int(cast(int, np.random.SeedSequence().entropy))  # a fresh draw is an int
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"The 'seed' parameter of anonymize must be a non-negative integer "
+                         f"or None. Got {seed!r}.")
+    return int(seed)
+
+
+def check_options(info: AlgorithmInfo, options: dict[str, Any]) -> None:
+    """Refuse an option the algorithm does not take, naming the ones it does."""
+    if not options or info.accepts_any_option():
+        return
+    known = info.options()
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise ValueError(f"Unknown option(s) {unknown} for algorithm {info.name!r}; "
+                         f"it accepts {known or 'no options'}.")

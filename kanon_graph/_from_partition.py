@@ -1,0 +1,109 @@
+"""From an algorithm's :class:`~kanon_graph.registry.Partition` to a checked result.
+
+The facade (:func:`kanon_graph.anonymize`, :func:`kanon_graph.apply_levels`)
+recodes what the algorithm returned (:func:`recode_release`, which refuses a
+partition that loses records or names levels outside the hierarchies),
+checks that every released value covers its record (:func:`check_cover`) and
+measures the release into an :class:`~kanon_graph.result.AnonymizationResult`
+(:func:`build_result`). The privacy model's own verification stays in the
+facade, beside the release it checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from .exceptions import PrivacyError
+from .recoding import recode_levels, recode_partition
+from .result import AnonymizationResult
+
+if TYPE_CHECKING:
+    from .encoding import EncodedTable
+    from .privacy._model import Verification
+    from .recoding._release import Release
+    from .registry import Partition
+
+__all__ = ["recode_release", "check_cover", "level_labels", "build_result"]
+
+
+def recode_release(data: EncodedTable, partition: Partition, algorithm: str) -> Release:
+    """Recode ``data`` as ``partition`` says, refusing one that loses records or levels."""
+    class_of = np.asarray(partition.class_of)
+    if class_of.shape != (data.n,):
+        raise PrivacyError(f"algorithm {algorithm!r} returned {class_of.shape} class labels for "
+                           f"{data.n} records; every record must appear exactly once")
+    if partition.levels is not None:
+        levels = tuple(partition.levels)
+        if len(levels) != len(data.attributes) or any(
+                not 0 <= int(l) <= a.height for l, a in zip(levels, data.attributes)):
+            raise PrivacyError(f"algorithm {algorithm!r} returned levels {levels}, not one "
+                               f"level per quasi-identifier {data.names} within its height "
+                               f"{data.heights}")
+        suppress = np.asarray(partition.class_of) < 0
+        return recode_levels(data, partition.levels, suppress=suppress, capped=partition.capped)
+    return recode_partition(data, partition.class_of)
+
+
+def check_cover(release: Release) -> None:
+    """Every record is in the release once, and every released value covers it."""
+    data = cast("EncodedTable", release.data)
+    if release.class_of.shape != (data.n,):
+        raise PrivacyError(f"the release has {release.class_of.shape} class labels for "
+                           f"{data.n} records")
+    rows = np.flatnonzero(release.class_of >= 0)
+    cls = release.class_of[rows]
+    for attr in data.attributes:
+        rel = release.attributes[attr.name]
+        if rel.level is not None:
+            ancestor = np.empty(len(rows), dtype=np.int64)
+            for level in np.unique(rel.level):
+                pick = rel.level[cls] == level
+                ancestor[pick] = attr.hierarchy.level_map[level][attr.codes[rows[pick]]]
+            bad = ancestor != rel.node[cls]
+        elif rel.lo is not None:
+            values = attr.values[rows]
+            bad = (values < rel.lo[cls]) | (values > rel.hi[cls])
+        else:
+            continue
+        if bad.any():
+            row = int(rows[np.flatnonzero(bad)[0]])
+            raise PrivacyError(f"released value of {attr.name!r} in row {row} does not cover "
+                               f"the original value {attr.domain[attr.codes[row]]!r}")
+
+
+def level_labels(data: EncodedTable, levels: Sequence[int]) -> dict[str, str]:
+    """The name of each quasi-identifier's level (its hierarchy's, or value / range/set)."""
+    out = {}
+    for attr, level in zip(data.attributes, levels):
+        if attr.hierarchy is not None:
+            out[attr.name] = attr.hierarchy.label(level, 0)
+        else:
+            out[attr.name] = "value" if level == 0 else "range/set"
+    return out
+
+
+def build_result(data: EncodedTable, release: Release, verification: Verification, *,
+                 algorithm: str, k: int, metrics: Sequence[str] | None,
+                 stats: dict[str, Any], table: pd.DataFrame | None = None
+                 ) -> AnonymizationResult:
+    """The :class:`AnonymizationResult` of ``release`` (its table, classes and metrics)."""
+    table = release.table() if table is None else table
+    positions = cast("npt.NDArray[np.int64]", data.positions)   # encode() always sets them
+    classes = [positions[c] for c in release.classes()]
+    suppressed_mask = release.class_of < 0
+    suppressed_rows = np.asarray(table.index)[suppressed_mask]
+    levels = dict(zip(data.names, release.levels)) if release.levels is not None else None
+    labels = level_labels(data, release.levels) if release.levels is not None else None
+    from .metrics import compute_metrics     # the metrics package loads on the first result
+
+    values = compute_metrics(release, k, metrics)
+    return AnonymizationResult(
+        table=table, classes=classes, levels=levels, level_labels=labels, metrics=values,
+        suppressed=release.suppressed, suppressed_rows=suppressed_rows,
+        suppressed_mask=suppressed_mask, dropped=data.dropped,
+        verification=verification, algorithm=algorithm, k=k, stats=stats, release=release)
