@@ -87,12 +87,12 @@ def test_a_signal_mid_write_leaves_no_partial_release(files, tmp_path, sig, kind
     out = tmp_path / f"out.{kind}"
     proc = _start(_command(files, f"people.{kind}", out))
     code, err = _interrupt_when_written(proc, tmp_path, out.name, sig)
-    # 130: interrupted; 0 or -SIGTERM: the signal came after the command had finished
-    # (on a busy machine the watcher may see the file late)
-    assert code in (0, 130, -signal.SIGTERM), err
+    # 130: interrupted; 0, -SIGTERM or -SIGINT: the signal came after the command had
+    # finished, as the interpreter shut down (on a busy machine the watcher sees the file late)
+    assert code in (0, 130, -signal.SIGTERM, -signal.SIGINT), err
     if code == 130:
         assert "interrupted" in err
-    if code == -signal.SIGTERM:
+    if code < 0:
         assert out.exists()
     # no release, or (the signal came after the rename) the whole release
     assert not out.exists() or _rows(out) == ROWS
