@@ -164,16 +164,13 @@ def _plain_lines(path: Path, sep: str) -> tuple[list[str], int, bool] | None:
     with open(path, "rb") as handle:
         while True:
             block = handle.read(_BLOCK)
-            data = carry + block
-            if not block:
-                carry = b""
-            else:
+            data, carry = carry + block, b""
+            if block:                          # keep the last partial line for the next block
                 end = data.rfind(newline) + 1
                 data, carry = data[:end], data[end:]
                 if not data:
-                    carry = data + carry
                     continue
-            if not data:
+            elif not data:
                 break
             if quote in data or cr in data or b"\n\n" in data or data.startswith(newline):
                 return None
