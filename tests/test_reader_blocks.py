@@ -70,3 +70,22 @@ def test_only_a_plain_file_takes_the_fast_path_whatever_the_block(tmp_path, case
             assert (reader._plain_lines(path, ",") is not None) is plain, block
         finally:
             reader._BLOCK = size
+
+
+QUOTED = ('a,b,c\n' + "".join(f'"{i % 3}","x{i % 4}, y",0{i % 2}\n' for i in range(30))
+          + '"multi\nline",1,2\n' + '"say ""hi""",,3\n')
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 7])
+def test_the_row_reader_reads_the_same_in_small_chunks(tmp_path, monkeypatch, chunk):
+    path = tmp_path / "q.csv"
+    path.write_text(QUOTED)
+    whole = reader.read_text_table(path)
+    monkeypatch.setattr(reader, "_ROWS_PER_CHUNK", chunk)
+    small = reader.read_text_table(path)
+    assert small.frame.to_dict("list") == whole.frame.to_dict("list")
+    assert small.lines.tolist() == whole.lines.tolist() == list(range(2, 32)) + [32, 34]
+    assert list(map(str, small.frame.dtypes)) == ["object"] * 3
+    # equal cells of a chunk share one str: the column holds each text once per chunk
+    column = small.frame["b"].to_numpy()
+    assert len({id(v) for v in column}) <= 6 * -(-len(column) // chunk)

@@ -116,6 +116,7 @@ def read_text_table(path: str | os.PathLike[str], *, sep: str | None = None) -> 
         with open(path, encoding="utf-8-sig", newline="") as handle:
             reader = csv.reader(handle, delimiter=sep, strict=True)
             header, rows, lines, seen = None, [], [], 0
+            chunks: list[list[np.ndarray]] = []
             for cells in reader:
                 start, seen = seen + 1, reader.line_num
                 if header is None:
@@ -133,6 +134,9 @@ def read_text_table(path: str | os.PathLike[str], *, sep: str | None = None) -> 
                         f"header has {len(header)} (separator {sep!r}; set it with --sep)")
                 rows.append(cells)
                 lines.append(start)
+                if len(rows) == _ROWS_PER_CHUNK:
+                    chunks.append(_shared_columns(rows, len(header)))
+                    rows = []
     except UnicodeDecodeError as exc:
         raise DataError(f"input file {name!r} is not UTF-8 text: {exc.reason} at byte "
                         f"{exc.start}") from None
@@ -140,10 +144,31 @@ def read_text_table(path: str | os.PathLike[str], *, sep: str | None = None) -> 
         raise DataError(f"input file {name!r}, line {reader.line_num}: {exc}") from None
     if header is None:
         raise DataError(f"input file {name!r} is empty")
-    columns = list(zip(*rows)) if rows else [()] * len(header)
-    frame = pd.DataFrame({h: pd.Series(list(col), dtype=object)
-                          for h, col in zip(header, columns)}, columns=header)
+    if rows or not chunks:
+        chunks.append(_shared_columns(rows, len(header)))
+    frame = pd.DataFrame({h: pd.Series(np.concatenate([chunk[i] for chunk in chunks]),
+                                       dtype=object)
+                          for i, h in enumerate(header)}, columns=header)
     return TextTable(path, sep, frame, np.asarray(lines, dtype=np.int64))
+
+
+#: The row reader turns rows into columns this many at a time.
+_ROWS_PER_CHUNK = 1 << 16
+
+
+def _shared_columns(rows: list[list[str]], width: int) -> list[np.ndarray]:
+    """``rows`` as one object array per column, equal cells sharing one ``str``.
+
+    The CSV module makes a new ``str`` for every cell; a column keeps one
+    per distinct text of the chunk instead, and the row lists can go.
+    """
+    columns = []
+    for i in range(width):
+        cells = np.empty(len(rows), dtype=object)
+        cells[:] = [row[i] for row in rows]
+        codes, uniques = pd.factorize(cells)
+        columns.append(np.asarray(uniques, dtype=object)[codes] if len(rows) else cells)
+    return columns
 
 
 _CELL_LIMIT = csv.field_size_limit()
