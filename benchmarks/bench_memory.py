@@ -15,6 +15,9 @@ runs, in a fresh process,
 and prints the CSV's size, the child's peak resident set (``ru_maxrss`` of
 the finished child), their ratio against issue 25's target (at most 4 times
 the file), and the wall and CPU seconds of the child, with the load average.
+Below each row, the child's resident set and its peak so far (``VmRSS``,
+``VmHWM``) as each phase ends: reading, anonymizing, writing; so the phase
+that sets the peak is the first whose "peak so far" equals the total.
 """
 
 from __future__ import annotations
@@ -51,9 +54,36 @@ def prepare(n, folder):
     return path, hierarchies, list(schema.quasi_identifiers)
 
 
+#: The child: the CLI, with each phase reporting the resident set as it ends (on stderr).
+CHILD = """
+import functools, sys
+from kanon_graph.cli import anonymize as command
+
+def status():
+    with open("/proc/self/status") as handle:
+        fields = dict(line.split(":", 1) for line in handle)
+    return (int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024)
+
+def phase(name, function):
+    @functools.wraps(function)
+    def timed(*args, **kwargs):
+        out = function(*args, **kwargs)
+        print("phase %-11s resident %7.1f MiB, peak so far %7.1f MiB" % ((name,) + status()),
+              file=sys.stderr)
+        return out
+    return timed
+
+command.read_input = phase("read", command.read_input)
+command.anonymize = phase("anonymize", command.anonymize)
+command.write_table = phase("write", command.write_table)
+from kanon_graph.cli import main
+raise SystemExit(main())
+"""
+
+
 def run(path, hierarchies, qis, algorithm, out):
     """Run the CLI in a child; its peak RSS (bytes), wall and CPU seconds and exit code."""
-    command = [sys.executable, "-c", "from kanon_graph.cli import main; raise SystemExit(main())",
+    command = [sys.executable, "-c", CHILD,
                "anonymize", str(path), "--qi", ",".join(qis), "--hierarchies", str(hierarchies),
                "-k", "5", "--algorithm", algorithm, "-o", str(out)]
     before = os.times()
@@ -88,6 +118,9 @@ def main(argv=None):
         ratio = peak / size
         print(f"{n:>10,} {size / 2**20:8.1f} {peak / 2**20:9.1f} {ratio:6.1f} {wall:7.1f} "
               f"{cpu:7.1f}  {'met' if ratio <= TARGET_RATIO else 'missed'}", flush=True)
+        for line in proc.stderr.splitlines():
+            if line.startswith("phase ") and os.path.exists("/proc/self/status"):
+                print(f"{'':>10} {line}")
     print(f"# load average after: {load()}")
 
 

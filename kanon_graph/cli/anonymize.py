@@ -9,8 +9,8 @@ from ..io import is_parquet, result_report, write_json, write_table
 from ..io.release import Publishable, fresh_order_seed, publishable
 from ..io.write import atomic_file
 from ..privacy import DIVERSITY_KINDS
-from ._common import (Progress, UsageError, add_schema_arguments, fraction, option, read_input,
-                      schema_from_args)
+from ._common import (Progress, UsageError, add_schema_arguments, fraction, give_back_free_memory,
+                      option, read_input, schema_from_args)
 from ._dask_input import is_many, quiet_dask_logs, read_dask_table, write_dask_table
 from ._outputs import Output, check_outputs
 
@@ -177,6 +177,7 @@ def _run(args, progress, dask):
         "keep_order": args.keep_order, "escape_formulas": args.escape_formulas,
     }
     progress.phase(f"writing {args.output}")
+    give_back_free_memory()             # the search's freed blocks, before the release is built
     # the order seed: fresh unless asked for (a guessable seed makes the order undoable)
     seed = None if args.keep_order else (
         args.order_seed if args.order_seed is not None else fresh_order_seed())

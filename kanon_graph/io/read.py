@@ -116,6 +116,7 @@ def read_text_table(path: str | os.PathLike[str], *, sep: str | None = None) -> 
         with open(path, encoding="utf-8-sig", newline="") as handle:
             reader = csv.reader(handle, delimiter=sep, strict=True)
             header, rows, lines, seen = None, [], [], 0
+            chunks: list[list[np.ndarray]] = []
             for cells in reader:
                 start, seen = seen + 1, reader.line_num
                 if header is None:
@@ -133,6 +134,9 @@ def read_text_table(path: str | os.PathLike[str], *, sep: str | None = None) -> 
                         f"header has {len(header)} (separator {sep!r}; set it with --sep)")
                 rows.append(cells)
                 lines.append(start)
+                if len(rows) == _ROWS_PER_CHUNK:
+                    chunks.append(_shared_columns(rows, len(header)))
+                    rows = []
     except UnicodeDecodeError as exc:
         raise DataError(f"input file {name!r} is not UTF-8 text: {exc.reason} at byte "
                         f"{exc.start}") from None
@@ -140,13 +144,83 @@ def read_text_table(path: str | os.PathLike[str], *, sep: str | None = None) -> 
         raise DataError(f"input file {name!r}, line {reader.line_num}: {exc}") from None
     if header is None:
         raise DataError(f"input file {name!r} is empty")
-    columns = list(zip(*rows)) if rows else [()] * len(header)
-    frame = pd.DataFrame({h: pd.Series(list(col), dtype=object)
-                          for h, col in zip(header, columns)}, columns=header)
+    if rows or not chunks:
+        chunks.append(_shared_columns(rows, len(header)))
+    frame = pd.DataFrame({h: pd.Series(np.concatenate([chunk[i] for chunk in chunks]),
+                                       dtype=object)
+                          for i, h in enumerate(header)}, columns=header)
     return TextTable(path, sep, frame, np.asarray(lines, dtype=np.int64))
 
 
+#: The row reader turns rows into columns this many at a time.
+_ROWS_PER_CHUNK = 1 << 16
+
+
+def _shared_columns(rows: list[list[str]], width: int) -> list[np.ndarray]:
+    """``rows`` as one object array per column, equal cells sharing one ``str``.
+
+    The CSV module makes a new ``str`` for every cell; a column keeps one
+    per distinct text of the chunk instead, and the row lists can go.
+    """
+    columns = []
+    for i in range(width):
+        cells = np.empty(len(rows), dtype=object)
+        cells[:] = [row[i] for row in rows]
+        codes, uniques = pd.factorize(cells)
+        columns.append(np.asarray(uniques, dtype=object)[codes] if len(rows) else cells)
+    return columns
+
+
 _CELL_LIMIT = csv.field_size_limit()
+
+
+_BLOCK = 1 << 23            # the fast path checks the file 8 MiB at a time
+
+
+def _plain_lines(path: Path, sep: str) -> tuple[list[str], int, bool] | None:
+    """``(header, rows, bom)`` of a plain file, checked a block at a time; else None.
+
+    Plain: UTF-8, no quote, no carriage return, no blank line, every line
+    with as many separators as the header. Only one block of the file is
+    held at once (blocks end on a line end, so no character is cut).
+    """
+    quote, cr, newline, mark = b'"', bytes([13]), b"\n", ord(sep)
+    header, lines, bom, carry = None, 0, False, b""
+    with open(path, "rb") as handle:
+        while True:
+            block = handle.read(_BLOCK)
+            data, carry = carry + block, b""
+            if block:                          # keep the last partial line for the next block
+                end = data.rfind(newline) + 1
+                data, carry = data[:end], data[end:]
+                if not data:
+                    continue
+            elif not data:
+                break
+            if quote in data or cr in data or b"\n\n" in data or data.startswith(newline):
+                return None
+            try:
+                data.decode("utf-8-sig" if header is None else "utf-8")
+            except UnicodeDecodeError:
+                return None
+            if header is None:
+                bom = data.startswith(b"\xef\xbb\xbf")
+                first = data.split(newline, 1)[0].decode("utf-8-sig")
+                header = first.split(sep)
+                if len(header) < 2 or len(set(header)) != len(header) or "" in header:
+                    return None
+            # cells per line, counted on the bytes: every line as many as the header
+            raw = np.frombuffer(data, dtype=np.uint8)
+            starts = np.r_[0, np.flatnonzero(raw == 10) + 1]
+            starts = starts[starts < len(raw)]
+            seps = np.add.reduceat(raw == mark, starts, dtype=np.int64)
+            if (seps != len(header) - 1).any():
+                return None
+            lines += len(starts)
+            del raw, data
+    if header is None:
+        return None
+    return header, lines - 1, bom
 
 
 def _read_plain(path: Path, sep: str) -> TextTable | None:
@@ -157,36 +231,29 @@ def _read_plain(path: Path, sep: str) -> TextTable | None:
     every row with as many cells as the header and no cell over the CSV
     module's limit. Anything else (or any doubt) returns None, and the
     row-by-row reader gives the answer and the message naming the line.
-    """
-    data = path.read_bytes()
-    if (b'"' in data or bytes([13]) in data or b"\n\n" in data or data.startswith(b"\n")
-            or len(sep.encode()) != 1 or sep in ('"', "\n")):
-        return None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return None
-    header = text.split("\n", 1)[0].split(sep)
-    if len(header) < 2 or len(set(header)) != len(header) or "" in header:
-        return None
-    # cells per line, counted on the bytes: every line as many as the header
-    raw = np.frombuffer(data, dtype=np.uint8)
-    starts = np.r_[0, np.flatnonzero(raw == 10) + 1]
-    starts = starts[starts < len(raw)]
-    seps = np.add.reduceat(raw == ord(sep), starts, dtype=np.int64)
-    if (seps != len(header) - 1).any():
-        return None
-    import io
 
+    The file is checked a block at a time and parsed straight from disk: no
+    copy of the whole text is held, and the parser stores each distinct cell
+    of a column once per chunk (the cells are shared ``str`` objects).
+    """
+    if len(sep.encode()) != 1 or sep in ('"', "\n"):
+        return None
+    plain = _plain_lines(path, sep)
+    if plain is None:
+        return None
+    header, rows, bom = plain
     try:
-        frame = pd.read_csv(io.StringIO(text), sep=sep, dtype=object, na_filter=False,
-                            header=0, names=header, index_col=False,
-                            quoting=csv.QUOTE_NONE, engine="c", skip_blank_lines=False)
-    except (ValueError, pd.errors.ParserError):
+        frame = pd.read_csv(path, sep=sep, dtype=object, na_filter=False, header=0,
+                            names=header, index_col=False, quoting=csv.QUOTE_NONE,
+                            engine="c", skip_blank_lines=False,
+                            encoding="utf-8-sig" if bom else "utf-8")
+    except (ValueError, pd.errors.ParserError, UnicodeDecodeError):
         return None
-    if len(frame.columns) != len(header) or len(frame) != len(starts) - 1 or \
-            frame.isna().to_numpy().any():
+    if len(frame.columns) != len(header) or len(frame) != rows:
         return None
+    for column in frame.columns:
+        if frame[column].isna().any():
+            return None
     if len(frame) and max(int(frame[c].str.len().max()) for c in frame.columns) > _CELL_LIMIT:
         return None
     frame = frame.reset_index(drop=True)

@@ -76,7 +76,14 @@ def _line_end(table: pd.DataFrame) -> str:
     """
     for column in table.columns:
         cells = table[column]
-        if cells.dtype == object or is_string_dtype(cells.dtype):
+        if getattr(cells.dtype, "name", None) == "category":
+            # a released quasi-identifier: its labels are written, once each
+            codes = cells.cat.codes.to_numpy()
+            labels = np.asarray(cells.cat.categories, dtype=object)
+            if any(isinstance(v, str) and chr(13) in v
+                   for v in labels[np.unique(codes[codes >= 0])].tolist()):
+                return CRLF
+        elif cells.dtype == object or is_string_dtype(cells.dtype):
             if cells.map(lambda v: isinstance(v, str) and chr(13) in v).any():
                 return CRLF
     return "\n"
