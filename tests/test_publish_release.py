@@ -267,3 +267,19 @@ def test_a_privacy_report_never_holds_the_order_seed(people, tmp_path):
         assert main(["report", str(people), str(out), "--qi", "sex,age", "-k", "5",
                      "--unshuffle", given, "-o", str(report), "-q"]) == 0
         assert str(seed) not in report.read_text()
+
+
+def test_a_formula_label_released_as_it_was_is_counted_and_escaped(tmp_path):
+    """Released quasi-identifiers are categoricals: their labels are checked too."""
+    table = pd.DataFrame({"code": ["=HYPERLINK(1)"] * 5 + ["plain"] * 5,
+                          "age": [str(30 + i % 2) for i in range(10)]})
+    res = kg.anonymize(table, kg.Schema(quasi_identifiers=["code"]), k=5,
+                       algorithm="mondrian")
+    assert isinstance(res.table["code"].dtype, pd.CategoricalDtype)
+    assert (res.table["code"].astype(str) == "=HYPERLINK(1)").sum() == 5   # left as it was
+    written = res.write(tmp_path / "plain.csv")
+    assert written.formulas == {"code": 5} and not written.escaped
+    escaped = res.write(tmp_path / "escaped.csv", escape_formulas=True)
+    cells = pd.read_csv(tmp_path / "escaped.csv", dtype=str)["code"]
+    assert escaped.escaped and (cells == "'=HYPERLINK(1)").sum() == 5
+    assert (cells == "plain").sum() == 5

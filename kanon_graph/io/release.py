@@ -102,9 +102,14 @@ def formula_cells(table: pd.DataFrame) -> dict[str, int]:
     counts = {}
     for column in table.columns:
         cells = table[column]
-        if cells.dtype != object and not pd.api.types.is_string_dtype(cells.dtype):
+        if isinstance(cells.dtype, pd.CategoricalDtype):   # a released QI: each label once
+            flags = np.array([_is_formula(c) for c in cells.cat.categories], dtype=bool)
+            codes = cells.cat.codes.to_numpy()
+            n = int(flags[codes[codes >= 0]].sum())
+        elif cells.dtype != object and not pd.api.types.is_string_dtype(cells.dtype):
             continue
-        n = int(cells.map(_is_formula).sum())
+        else:
+            n = int(cells.map(_is_formula).sum())
         if n:
             counts[str(column)] = n
     return counts
