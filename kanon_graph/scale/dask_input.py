@@ -261,15 +261,25 @@ def _release_by_value(part, shared, columns, qis, out_columns):
         gone = joined[_GONE].notna().to_numpy()
     out = part[out_columns].copy()
     for column in qis:
-        # one lookup per distinct value of the partition, then spread by code
+        # one lookup per distinct value of the partition, then spread by code: the labels
+        # are taken from one small text array (no per-row Python object)
         codes, uniques = pd.factorize(part[column], use_na_sentinel=False)
-        values = pd.Series(uniques).map(lookups[column]).to_numpy(dtype=object)[codes]
-        unknown = pd.isna(values) & ~gone
+        lookup = lookups[column]
+        labels, label_of = np.unique(lookup.to_numpy(dtype=object).astype(str),
+                                     return_inverse=True)
+        labels = np.append(labels, SUPPRESSED)
+        at = lookup.index.get_indexer(pd.Index(uniques, dtype=lookup.index.dtype)
+                                      if len(uniques) else pd.Index([], dtype=object))
+        known = at >= 0
+        per_unique = np.where(known, label_of[np.maximum(at, 0)], -1)
+        taken = per_unique[codes]
+        unknown = (taken < 0) & ~gone
         if unknown.any():
             raise PrivacyError(f"value {part[column].to_numpy()[unknown][0]!r} of {column!r} "
                                f"has no released label")
-        values[gone] = SUPPRESSED
-        out[column] = pd.Series(values, index=part.index, dtype="str")
+        taken[gone] = len(labels) - 1
+        cells = pd.array(labels, dtype="str").take(taken)
+        out[column] = pd.Series(cells, index=part.index)
     return out
 
 
@@ -289,8 +299,30 @@ def _release_partition(part, mapping, columns, qis, out_columns):
 
 
 def _class_sizes(part, qis):
-    """Released tuples of one partition and how many rows hold each."""
-    return part[qis].astype(str).value_counts(sort=False)
+    """Released tuples of one partition and how many rows hold each.
+
+    Each released column is read as codes of its distinct cells; the tuples
+    are counted on one combined code per row and named by their cells.
+    """
+    codes, cells, size = [], [], 1
+    for column in qis:
+        c, u = pd.factorize(part[column].astype(str), use_na_sentinel=False)
+        codes.append(c.astype(np.int64))
+        cells.append(np.asarray(u, dtype=object))
+        size *= max(len(u), 1)
+    if size >= 2**62 or not qis:
+        return part[qis].astype(str).value_counts(sort=False)
+    key = np.zeros(len(part), dtype=np.int64)
+    for c, u in zip(codes, cells):
+        key = key * max(len(u), 1) + c
+    keys, counts = np.unique(key, return_counts=True)
+    names = []
+    for u in reversed(cells):
+        width = max(len(u), 1)
+        names.append(u[keys % width] if len(u) else np.array([], dtype=object))
+        keys = keys // width
+    index = pd.MultiIndex.from_arrays(names[::-1], names=qis)
+    return pd.Series(counts.astype(np.int64), index=index, name="count")
 
 
 def _first_missing(part, column):
