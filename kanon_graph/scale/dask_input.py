@@ -315,7 +315,13 @@ def _class_sizes(part, qis):
     key = np.zeros(len(part), dtype=np.int64)
     for c, u in zip(codes, cells):
         key = key * max(len(u), 1) + c
-    keys, counts = np.unique(key, return_counts=True)
+    if size <= max(2 * len(part), 1 << 16):
+        # a small key space: counted densely (no sort)
+        counts = np.bincount(key, minlength=size)
+        keys = np.flatnonzero(counts)
+        counts = counts[keys]
+    else:
+        keys, counts = np.unique(key, return_counts=True)
     names = []
     for u in reversed(cells):
         width = max(len(u), 1)

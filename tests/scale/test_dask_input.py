@@ -116,7 +116,14 @@ def test_released_class_sizes_are_counted_from_the_cells():
     part = pd.DataFrame({"a": pd.array(["x", "y", "x", SUPPRESSED, "x"], dtype="str"),
                          "b": pd.array(["1", "2", "1", SUPPRESSED, "3"], dtype="str"),
                          "c": pd.array(["p", "p", "p", SUPPRESSED, "p"], dtype="str")})
-    for qis in (["a"], ["a", "b"], ["a", "b", "c"]):
+    # many distinct cells in few rows: the sparse key space is counted by sorting
+    rng = np.random.default_rng(3)
+    wide = pd.DataFrame({c: pd.array([f"{c}{v}" for v in rng.integers(0, 300, 400)],
+                                     dtype="str") for c in "defg"})
+    wide = pd.concat([wide, wide.iloc[:50]], ignore_index=True)
+    cases = [(part, ["a"]), (part, ["a", "b"]), (part, ["a", "b", "c"]),
+             (wide, list("defg"))]
+    for part, qis in cases:
         got = _class_sizes(part, qis)
         want = part[qis].astype(str).value_counts(sort=False)
         assert dict(zip(got.index.tolist(), got.tolist())) == \
