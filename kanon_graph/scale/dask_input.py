@@ -299,36 +299,8 @@ def _release_partition(part, mapping, columns, qis, out_columns):
 
 
 def _class_sizes(part, qis):
-    """Released tuples of one partition and how many rows hold each.
-
-    Each released column is read as codes of its distinct cells; the tuples
-    are counted on one combined code per row and named by their cells.
-    """
-    codes, cells, size = [], [], 1
-    for column in qis:
-        c, u = pd.factorize(part[column].astype(str), use_na_sentinel=False)
-        codes.append(c.astype(np.int64))
-        cells.append(np.asarray(u, dtype=object))
-        size *= max(len(u), 1)
-    if size >= 2**62 or not qis:
-        return part[qis].astype(str).value_counts(sort=False)
-    key = np.zeros(len(part), dtype=np.int64)
-    for c, u in zip(codes, cells):
-        key = key * max(len(u), 1) + c
-    if size <= max(2 * len(part), 1 << 16):
-        # a small key space: counted densely (no sort)
-        counts = np.bincount(key, minlength=size)
-        keys = np.flatnonzero(counts)
-        counts = counts[keys]
-    else:
-        keys, counts = np.unique(key, return_counts=True)
-    names = []
-    for u in reversed(cells):
-        width = max(len(u), 1)
-        names.append(u[keys % width] if len(u) else np.array([], dtype=object))
-        keys = keys // width
-    index = pd.MultiIndex.from_arrays(names[::-1], names=qis)
-    return pd.Series(counts.astype(np.int64), index=index, name="count")
+    """Released tuples of one partition and how many rows hold each."""
+    return part[qis].astype(str).value_counts(sort=False)
 
 
 def _first_missing(part, column):

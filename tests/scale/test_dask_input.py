@@ -107,29 +107,6 @@ def test_per_value_lookup_falls_back_when_a_value_is_released_two_ways():
     assert _per_value(mapping, ["a", "s"], ["a"]) is None
 
 
-def test_released_class_sizes_are_counted_from_the_cells():
-    """The combined-code count of a partition's released tuples equals pandas' own count
-    of the same cells (one and several quasi-identifiers, a suppressed row)."""
-    from kanon_graph.recoding import SUPPRESSED
-    from kanon_graph.scale.dask_input import _class_sizes
-
-    part = pd.DataFrame({"a": pd.array(["x", "y", "x", SUPPRESSED, "x"], dtype="str"),
-                         "b": pd.array(["1", "2", "1", SUPPRESSED, "3"], dtype="str"),
-                         "c": pd.array(["p", "p", "p", SUPPRESSED, "p"], dtype="str")})
-    # many distinct cells in few rows: the sparse key space is counted by sorting
-    rng = np.random.default_rng(3)
-    wide = pd.DataFrame({c: pd.array([f"{c}{v}" for v in rng.integers(0, 300, 400)],
-                                     dtype="str") for c in "defg"})
-    wide = pd.concat([wide, wide.iloc[:50]], ignore_index=True)
-    cases = [(part, ["a"]), (part, ["a", "b"]), (part, ["a", "b", "c"]),
-             (wide, list("defg"))]
-    for part, qis in cases:
-        got = _class_sizes(part, qis)
-        want = part[qis].astype(str).value_counts(sort=False)
-        assert dict(zip(got.index.tolist(), got.tolist())) == \
-            dict(zip(want.index.tolist(), want.tolist()))
-
-
 def test_a_forged_released_cell_is_caught(census, dask_client, monkeypatch):
     """One released cell changed after the mapping makes a class of one: the release is
     refused, because the class sizes are read back from the released cells."""
