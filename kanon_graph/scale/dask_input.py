@@ -57,13 +57,16 @@ def run_on_dask(function, table, schema, where, scheduler, progress, *args, **kw
         raise ValueError(f"algorithm {algorithm!r} recodes locally; a Dask DataFrame takes "
                          f"the global algorithms {able} (or .compute() it into pandas, where "
                          f"local algorithms run in shards)")
-    source = DaskInput.read(table, schema, where=where, missing=kwargs.get("missing", "error"),
-                            scheduler=scheduler, progress=progress)
-    # the records hold the quasi-identifiers and sensitive columns only: the other roles
-    # (identifiers dropped, insensitive columns kept) apply to the release, made below
-    inner = dataclasses.replace(schema, identifiers=(), insensitive=None)
-    result = function(source.records, inner, *args, **kwargs)
-    return source.release(result, where=where)
+    # one scheduler for the count, the search and the release's check
+    with client_for(scheduler, where=where) as client:
+        source = DaskInput.read(table, schema, where=where,
+                                missing=kwargs.get("missing", "error"), scheduler=client,
+                                progress=progress)
+        # the records hold the quasi-identifiers and sensitive columns only: the other
+        # roles (identifiers dropped, insensitive columns kept) apply to the release
+        inner = dataclasses.replace(schema, identifiers=(), insensitive=None)
+        result = function(source.records, inner, *args, **kwargs)
+        return source.release(result, where=where, client=client)
 
 
 def _partition_counts(part, columns):
@@ -163,7 +166,7 @@ class DaskInput:
             records[column] = values.take(repeat).reset_index(drop=True)
         return cls(ddf, schema, columns, tuples, pd.DataFrame(records))
 
-    def release(self, result, *, where):
+    def release(self, result, *, where, client=None):
         """``result`` (made on ``records``) with its release as a lazy Dask DataFrame.
 
         Every copy of a tuple must be released alike (a global recoding);
@@ -218,7 +221,9 @@ class DaskInput:
             shared = dask.delayed(mapping, pure=True)
             table = self.ddf.map_partitions(_release_partition, shared, self.columns, qis,
                                             out_columns, meta=meta)
-        sizes = table.map_partitions(_class_sizes, qis, meta=pd.Series(dtype=np.int64)).compute()
+        sizes = table.map_partitions(_class_sizes, qis, meta=pd.Series(dtype=np.int64))
+        # the check runs where the counts ran (``client``), else on dask's default scheduler
+        sizes = client.compute(sizes).result() if client is not None else sizes.compute()
         sizes = sizes.groupby(level=list(range(len(qis)))).sum()
         n_released = int(len(self.records) - result.dropped)
         free = sizes.drop(index=tuple([SUPPRESSED] * len(qis)), errors="ignore") \
