@@ -21,12 +21,14 @@ Usage::
 
     python benchmarks/bench_scale.py local [--n 100000 1000000]
     python benchmarks/bench_scale.py dask [--n 1000000 10000000] [--dir /tmp/kg_scale] [--evaluate]
-        [--csv]
+        [--csv] [--threads]
 
 ``--csv`` writes the same rows as 16 CSV files and reads them with the
 command line's reader (``kanon_graph.cli._dask_input.read_dask_table``: the
 pandas engine's cell rules, file by file) instead of ``dd.read_parquet``.
-Before the timed Dask call one small in-memory call compiles the search's
+``--threads`` runs the Dask call on the default scheduler (threads in this
+process) three times, and the in-memory call three times, and prints the
+ratio of the warm calls. Before the timed Dask call one small in-memory call compiles the search's
 kernels, so neither timed call pays the one-off compilation.
     python benchmarks/bench_scale.py rv
 """
@@ -138,7 +140,8 @@ def bench_dask(ns, k, folder, evaluate=False, csv=False):
                 print(f"dask  evaluate rows {n:>10,} wall {wall_e:7.1f} s  same levels and "
                       f"loss: {same}  "
                       f"client peak RSS {_rss_mib():.0f} MiB  {_load()}", flush=True)
-        print(f"dask  optimal {'CSV' if csv else 'Parquet'} rows {n:>10,} partitions {ddf.npartitions} wall {wall:7.1f} s "
+        print(f"dask  optimal {'CSV' if csv else 'Parquet'} rows {n:>10,} partitions "
+              f"{ddf.npartitions} wall {wall:7.1f} s "
               f"cpu(client) {cpu:6.1f} s  write release {wall_w:5.1f} s  levels "
               f"{list(res.levels.values())} loss {res.metrics['loss']:.6f}  worker peak RSS "
               f"{', '.join(f'{v:.0f}' for v in peaks.values())} MiB  client peak RSS "
@@ -152,6 +155,33 @@ def bench_dask(ns, k, folder, evaluate=False, csv=False):
             print(f"mem   optimal rows {n:>10,} wall {wall_m:7.1f} s cpu {cpu_m:6.1f} s  "
                   f"ratio dask/memory {wall / wall_m:.2f}  same levels and loss: {same}  "
                   f"{_load()}", flush=True)
+
+
+def bench_dask_threads(ns, k, folder, calls=3):
+    """``optimal`` through Dask on the default scheduler (threads in this process, no
+    Client opened here) against the in-memory call, each ``calls`` times (warm after the
+    first); CPU is the whole process's (both cores)."""
+    import statistics
+
+    import dask.dataframe as dd
+
+    schema = kg.datasets.census_schema()
+    kg.anonymize(kg.datasets.make_census(2000, seed=1), schema, k=k, algorithm="optimal")
+    for n in ns:
+        ddf = dd.read_parquet(str(_write_parquet(n, folder)))
+        table = kg.datasets.make_census(n, seed=0)
+        walls = {}
+        for name, source in (("dask", ddf), ("mem", table)):
+            for i in range(calls):
+                res, wall, cpu = _timed(lambda: kg.anonymize(source, schema, k=k,
+                                                             algorithm="optimal"))
+                walls.setdefault(name, []).append(wall)
+                print(f"{name:5} threads rows {n:>10,} call {i + 1} wall {wall:6.2f} s cpu "
+                      f"{cpu:6.2f} s  levels {list(res.levels.values())} loss "
+                      f"{res.metrics['loss']:.6f}  {_load()}", flush=True)
+        print(f"ratio dask/memory (median wall of calls 2..{calls}): "
+              f"{statistics.median(walls['dask'][1:]) / statistics.median(walls['mem'][1:]):.2f}"
+              f"  {_load()}", flush=True)
 
 
 def bench_rv(k):
@@ -182,11 +212,16 @@ def main(argv=None):
     parser.add_argument("--algorithms", nargs="+", default=["mst", "sd"])
     parser.add_argument("--evaluate", action="store_true",
                         help="dask: also time kg.evaluate of the written release through Dask")
+    parser.add_argument("--threads", action="store_true",
+                        help="dask: the default scheduler (threads here), three warm calls "
+                             "each against the in-memory call")
     parser.add_argument("--csv", action="store_true",
                         help="dask: read 16 CSV files with the command line's reader")
     args = parser.parse_args(argv)
     if args.part == "local":
         bench_local(args.n or [100_000, 1_000_000], args.k, args.algorithms)
+    elif args.part == "dask" and args.threads:
+        bench_dask_threads(args.n or [1_000_000], args.k, args.dir)
     elif args.part == "dask":
         bench_dask(args.n or [1_000_000, 10_000_000], args.k, args.dir, args.evaluate,
                    args.csv)
