@@ -57,13 +57,16 @@ def run_on_dask(function, table, schema, where, scheduler, progress, *args, **kw
         raise ValueError(f"algorithm {algorithm!r} recodes locally; a Dask DataFrame takes "
                          f"the global algorithms {able} (or .compute() it into pandas, where "
                          f"local algorithms run in shards)")
-    source = DaskInput.read(table, schema, where=where, missing=kwargs.get("missing", "error"),
-                            scheduler=scheduler, progress=progress)
-    # the records hold the quasi-identifiers and sensitive columns only: the other roles
-    # (identifiers dropped, insensitive columns kept) apply to the release, made below
-    inner = dataclasses.replace(schema, identifiers=(), insensitive=None)
-    result = function(source.records, inner, *args, **kwargs)
-    return source.release(result, where=where)
+    # one scheduler for the count, the search and the release's check
+    with client_for(scheduler, where=where) as client:
+        source = DaskInput.read(table, schema, where=where,
+                                missing=kwargs.get("missing", "error"), scheduler=client,
+                                progress=progress)
+        # the records hold the quasi-identifiers and sensitive columns only: the other
+        # roles (identifiers dropped, insensitive columns kept) apply to the release
+        inner = dataclasses.replace(schema, identifiers=(), insensitive=None)
+        result = function(source.records, inner, *args, **kwargs)
+        return source.release(result, where=where, client=client)
 
 
 def _partition_counts(part, columns):
@@ -163,7 +166,7 @@ class DaskInput:
             records[column] = values.take(repeat).reset_index(drop=True)
         return cls(ddf, schema, columns, tuples, pd.DataFrame(records))
 
-    def release(self, result, *, where):
+    def release(self, result, *, where, client=None):
         """``result`` (made on ``records``) with its release as a lazy Dask DataFrame.
 
         Every copy of a tuple must be released alike (a global recoding);
@@ -218,7 +221,9 @@ class DaskInput:
             shared = dask.delayed(mapping, pure=True)
             table = self.ddf.map_partitions(_release_partition, shared, self.columns, qis,
                                             out_columns, meta=meta)
-        sizes = table.map_partitions(_class_sizes, qis, meta=pd.Series(dtype=np.int64)).compute()
+        sizes = table.map_partitions(_class_sizes, qis, meta=pd.Series(dtype=np.int64))
+        # the check runs where the counts ran (``client``), else on dask's default scheduler
+        sizes = client.compute(sizes).result() if client is not None else sizes.compute()
         sizes = sizes.groupby(level=list(range(len(qis)))).sum()
         n_released = int(len(self.records) - result.dropped)
         free = sizes.drop(index=tuple([SUPPRESSED] * len(qis)), errors="ignore") \
@@ -261,15 +266,25 @@ def _release_by_value(part, shared, columns, qis, out_columns):
         gone = joined[_GONE].notna().to_numpy()
     out = part[out_columns].copy()
     for column in qis:
-        # one lookup per distinct value of the partition, then spread by code
+        # one lookup per distinct value of the partition, then spread by code: the labels
+        # are taken from one small text array (no per-row Python object)
         codes, uniques = pd.factorize(part[column], use_na_sentinel=False)
-        values = pd.Series(uniques).map(lookups[column]).to_numpy(dtype=object)[codes]
-        unknown = pd.isna(values) & ~gone
+        lookup = lookups[column]
+        labels, label_of = np.unique(lookup.to_numpy(dtype=object).astype(str),
+                                     return_inverse=True)
+        labels = np.append(labels, SUPPRESSED)
+        at = lookup.index.get_indexer(pd.Index(uniques, dtype=lookup.index.dtype)
+                                      if len(uniques) else pd.Index([], dtype=object))
+        known = at >= 0
+        per_unique = np.where(known, label_of[np.maximum(at, 0)], -1)
+        taken = per_unique[codes]
+        unknown = (taken < 0) & ~gone
         if unknown.any():
             raise PrivacyError(f"value {part[column].to_numpy()[unknown][0]!r} of {column!r} "
                                f"has no released label")
-        values[gone] = SUPPRESSED
-        out[column] = pd.Series(values, index=part.index, dtype="str")
+        taken[gone] = len(labels) - 1
+        cells = pd.array(labels, dtype="str").take(taken)
+        out[column] = pd.Series(cells, index=part.index)
     return out
 
 
