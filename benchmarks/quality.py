@@ -125,9 +125,10 @@ TABLES = {"adult": adult, "fars": fars, "patients": patients, "patients-flat": p
 
 def local_algorithms():
     """Every registered local algorithm: ``{name: needs_hierarchies}``."""
-    from kanon_graph.registry import _ALGORITHMS
+    from kanon_graph.registry import algorithms, get_algorithm
 
-    return {name: info.needs_hierarchies for name, info in sorted(_ALGORITHMS.items())
+    infos = {name: get_algorithm(name) for name in algorithms()}   # loads the built-ins
+    return {name: info.needs_hierarchies for name, info in infos.items()
             if info.recoding == "local"}
 
 

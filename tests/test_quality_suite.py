@@ -64,3 +64,16 @@ def test_markdown_bolds_the_best_loss_of_each_k_and_keeps_errors():
     text = quality.markdown(rows)
     assert "| t | b | **0.1000** |" in text and "| t | a | 0.2000 |" in text
     assert "stopped after 9 s" in text
+
+
+def test_a_fresh_process_knows_every_local_algorithm():
+    """Algorithms register on first lookup (issue 25): the suite must ask the registry,
+    not read its table before anything is loaded."""
+    import subprocess
+
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import quality; "
+            "print(','.join(sorted(quality.local_algorithms())))")
+    out = subprocess.run([sys.executable, "-c", code, str(BENCH)], capture_output=True,
+                         text=True, check=True).stdout.strip().split(",")
+    assert {"mst", "sd", "mondrian", "bottom-up", "k-member"} <= set(out)
+    assert "optimal" not in out
