@@ -5,6 +5,7 @@ import hashlib
 import itertools
 import json
 import os
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -237,3 +238,25 @@ def test_notebook_display_folds_in_the_report_sections(optimal):
     finally:
         set_display(**old)
     assert "<details>" not in small and 'res.report(&quot;report.html&quot;)' in small
+
+
+def test_a_release_that_kept_missing_cells_has_its_report(tmp_path):
+    """anonymize(missing="keep") releases every row; its report reads them the same way."""
+    table = kg.datasets.make_census(400, seed=5)
+    table.loc[[3, 50, 120, 121], "sex"] = None
+    schema = kg.Schema(quasi_identifiers=["sex", "age"])
+    res = kg.anonymize(table, schema, k=5, algorithm="mondrian", missing="keep")
+    assert res.stats["missing_kept"] == {"sex": 4}
+    c = report.build_report(table, res.table.reset_index(drop=True), schema, k=5,
+                            missing="keep")
+    assert c["privacy"]["holds"] and c["summary"]["records"] == 400
+    path = res.report(tmp_path / "kept.json")
+    assert json.loads(Path(path).read_text())["summary"]["records"] == 400
+    table.to_csv(tmp_path / "in.csv", index=False)
+    assert main(["anonymize", str(tmp_path / "in.csv"), "--qi", "sex,age", "-k", "5",
+                 "--algorithm", "mondrian", "--missing", "keep", "-o", str(tmp_path / "o.csv"),
+                 "--report", str(tmp_path / "run.json"), "-q"]) == 0
+    assert main(["report", str(tmp_path / "in.csv"), str(tmp_path / "o.csv"), "--qi",
+                 "sex,age", "-k", "5", "--missing", "keep", "--unshuffle",
+                 str(tmp_path / "run.json"), "-o", str(tmp_path / "r.json"), "-q"]) == 0
+    assert json.loads((tmp_path / "r.json").read_text())["privacy"]["holds"]

@@ -48,9 +48,10 @@ def register(commands):
     rep.add_argument("--made-by", metavar="COMMAND",
                      help="the command that made RELEASED, to record (default: this report "
                      "command)")
-    rep.add_argument("--missing", choices=("error", "drop"), default="error",
-                     help="rows of ORIGINAL with a missing value: fail (default) or leave "
-                     "them out as 'anonymize --missing drop' did")
+    rep.add_argument("--missing", choices=("error", "drop", "keep"), default="error",
+                     help="rows of ORIGINAL with a missing value: fail (default), leave "
+                     "them out as 'anonymize --missing drop' did, or read a missing cell as "
+                     "a value of its own as 'anonymize --missing keep' did")
     rep.add_argument("--unshuffle", type=_order_seed, metavar="SEED|REPORT.json",
                     help="RELEASED was written shuffled by 'kanon-graph anonymize': put its "
                     "rows back in the original's order first, from the order seed or the "

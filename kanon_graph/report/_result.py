@@ -44,6 +44,8 @@ def content_of_result(result, *, sampling_fraction=None, threshold=0.2, call=Non
     content = build_report(original, released, schema, k=result.k, l=v.l,
                         diversity=v.diversity or "distinct", c=result.stats.get("c", 1.0),
                         t=v.t, sensitive=sensitive, suppressed=result.suppressed_mask,
+                        # a release of anonymize(missing="keep") holds '(missing)' cells
+                        missing="keep" if result.stats.get("missing_kept") else "error",
                         sampling_fraction=sampling_fraction, threshold=threshold,
                         call=call or _call(result, schema), checksums=checksums,
                         algorithm=result.algorithm, title=title)
