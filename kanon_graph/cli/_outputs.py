@@ -10,6 +10,7 @@ or computed before these checks pass.
 
 from __future__ import annotations
 
+import argparse
 import glob
 import os
 from pathlib import Path
@@ -141,3 +142,20 @@ def _release_like(path):
     if path.is_dir():
         return False
     return path.suffix.lower() in _RELEASE_FILES or path.name in _RELEASE_NAMES
+
+
+def add_unshuffle_argument(parser):
+    """``--unshuffle SEED|REPORT.json`` (evaluate, report): undo a written release's order."""
+
+    def order_seed(value):
+        from ..io.release import order_seed_from
+
+        try:
+            return order_seed_from(value)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    parser.add_argument("--unshuffle", type=order_seed, metavar="SEED|REPORT.json",
+                        help="RELEASED was written shuffled by 'kanon-graph anonymize': put "
+                        "its rows back in the original's order first, from the order seed or "
+                        "the run's JSON report (its publication.order_seed)")

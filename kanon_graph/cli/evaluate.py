@@ -2,27 +2,20 @@
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 
 import numpy as np
 
 from ..api import evaluate
 from ..io import read_table, write_json
-from ..io.release import order_of, order_seed_from
+from ..io.release import order_of
 from ._common import (Progress, UsageError, add_schema_arguments, metric_lines, read_input,
                       schema_from_args)
 from ._dask_input import is_many, quiet_dask_logs, read_dask_table, unshuffle_dask
-from ._outputs import Output, check_outputs
+from ._outputs import Output, add_unshuffle_argument, check_outputs
 from .anonymize import add_privacy_arguments, check_sensitive
 
 
-
-def _order_seed(value):
-    try:
-        return order_seed_from(value)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def register(commands):
@@ -59,10 +52,7 @@ def register(commands):
     ev.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler "
                     "(tcp://host:8786) for --engine dask, or 'local' to start a "
                     "LocalCluster of worker processes; default: threads in this process")
-    ev.add_argument("--unshuffle", type=_order_seed, metavar="SEED|REPORT.json",
-                    help="RELEASED was written shuffled by 'kanon-graph anonymize': put its "
-                    "rows back in the original's order first, from the order seed or the "
-                    "run's JSON report (its publication.order_seed)")
+    add_unshuffle_argument(ev)
     ev.add_argument("-q", "--quiet", action="store_true", help="print nothing, no progress")
     ev.set_defaults(handler=run)
 

@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
 import shlex
 import sys
 
 from ._common import (Progress, add_schema_arguments, check_writable, fraction, read_input)
+from ._outputs import add_unshuffle_argument
 from .anonymize import add_privacy_arguments, check_sensitive
 
 
-
-def _order_seed(value):
-    from ..io.release import order_seed_from
-
-    try:
-        return order_seed_from(value)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def register(commands):
@@ -52,10 +44,7 @@ def register(commands):
                      help="rows of ORIGINAL with a missing value: fail (default), leave "
                      "them out as 'anonymize --missing drop' did, or read a missing cell as "
                      "a value of its own as 'anonymize --missing keep' did")
-    rep.add_argument("--unshuffle", type=_order_seed, metavar="SEED|REPORT.json",
-                    help="RELEASED was written shuffled by 'kanon-graph anonymize': put its "
-                    "rows back in the original's order first, from the order seed or the "
-                    "run's JSON report (its publication.order_seed)")
+    add_unshuffle_argument(rep)
     rep.add_argument("-q", "--quiet", action="store_true", help="print nothing, no progress")
     rep.set_defaults(handler=run)
 
