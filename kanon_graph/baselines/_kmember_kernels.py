@@ -41,7 +41,7 @@ class PackedDistances:
     Attribute ``a`` is of ``kind[a]``: a dense ``(m, m)`` matrix stored at
     ``fbuf[foff[a]:]`` and read at ``codes[s, a] * width[a] + codes[r, a]``
     (kind 0); ``|value[r, a] - value[s, a]| * scale[a]`` (kind 1, the value
-    of every node's code in ``value``); or the weight ``weight[a, L]`` of
+    of every node's code in ``value``); or the weight ``weight[s, a, L]`` of
     the level ``L < top[a]`` where the nodes' ancestors ``anc[., a, L]``
     first agree, else of ``top[a]`` (kind 2). Per-node rows keep the scan's
     reads in memory order.
@@ -59,7 +59,9 @@ class PackedDistances:
         gaps = [p for p in graph.parts if isinstance(p, LevelGap)]
         depth = max((p.level_map.shape[0] for p in gaps), default=1)
         self.anc = np.zeros((u, d, depth), dtype=np.int64)
-        self.weight = np.zeros((d, depth))
+        # per node, attribute and level: a LevelGap's weight may depend on the code
+        # (weights[L, code], e.g. the loss distance), the same for both ends of a pair
+        self.weight = np.zeros((u, d, depth))
         mats, size = [], 0
         for a, part in enumerate(graph.parts):
             if isinstance(part, NumericGap):
@@ -71,9 +73,11 @@ class PackedDistances:
                 lmap = np.asarray(part.level_map, dtype=np.int64)
                 top = lmap.shape[0] - 1
                 self.top[a] = top
+                weights = np.asarray(part.weights, dtype=np.float64)
                 for level in range(depth):
                     self.anc[:, a, level] = lmap[min(level, top), codes[:, a]]
-                    self.weight[a, level] = part.weights[min(level, top)]
+                    self.weight[:, a, level] = weights[min(level, top)] if weights.ndim == 1 \
+                        else weights[min(level, top), codes[:, a]]
             else:
                 self.kind[a] = MATRIX
                 self.width[a] = part.shape[0]
@@ -102,7 +106,7 @@ def _distance(codes, s, r, kind, width, foff, fbuf, value, scale, anc, weight, t
                 if anc[s, a, l] == anc[r, a, l]:
                     level = l
                     break
-            total += weight[a, level]
+            total += weight[s, a, level]
     return total
 
 

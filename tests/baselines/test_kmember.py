@@ -56,3 +56,26 @@ def test_refuses_l_diversity():
     table = kg.datasets.paper_003_table()
     with pytest.raises(ValueError, match="l-diversity"):
         kg.anonymize(table, kg.datasets.paper_003_schema(), k=2, l=2, algorithm="k-member")
+
+
+def test_loss_distance_on_a_hierarchy_over_the_matrix_limit():
+    """A hierarchy of more codes than MAX_MATRIX_CODES gets per-code level weights from the
+    'loss' distance; k-member's kernel reads them per node (it failed with 'setting an
+    array element with a sequence')."""
+    import numpy as np
+    import pandas as pd
+
+    from kanon_graph.records.distances import MAX_MATRIX_CODES
+
+    codes = [f"{i:05d}" for i in range(MAX_MATRIX_CODES + 500)]
+    rng = np.random.default_rng(3)
+    table = pd.DataFrame({"zip": rng.choice(codes[:2000], 200),
+                          "sex": rng.choice(["F", "M"], 200)})
+    schema = kg.Schema(quasi_identifiers=["zip", "sex"], categorical=["zip"],
+                       hierarchies={"zip": kg.hierarchy.masking(codes, name="zip"),
+                                    "sex": kg.Hierarchy.from_rows([["F", "*"], ["M", "*"]],
+                                                                  name="sex")})
+    res = kg.anonymize(table, schema, k=5, algorithm="k-member", distance="loss")
+    assert res.verification.holds and res.verification.k_achieved >= 5
+    released = res.table["zip"].astype(str)
+    assert all(z.startswith(r.rstrip("*")) for z, r in zip(table["zip"], released))
