@@ -26,7 +26,6 @@ import os
 import re
 import warnings
 from collections.abc import Iterable
-from typing import Any
 
 import numpy as np
 from pathlib import Path

@@ -15,8 +15,6 @@ import re
 import warnings
 from typing import Any
 
-import numpy as np
-
 from ..exceptions import HierarchyWarning
 
 __all__ = ["range_label_mismatches", "warn_untrue_ranges"]
