@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 from ._features import FeatureSpace, prepare, require_sklearn, split_rows, target_values
 from ._registry import register_metric
 
