@@ -7,13 +7,13 @@ the same for the same seed. A newly registered algorithm is checked by these
 tests without any edit here.
 """
 
-import re
 
 import numpy as np
 import pandas as pd
 import pytest
 
 import kanon_graph as kg
+from kanon_graph.testing._checks import _covers  # the one cover rule, shared with plugins
 from kanon_graph.hierarchy import intervals, masking
 
 
@@ -52,20 +52,6 @@ CASES = {
     "random300-k5": (lambda: random_table(300, 2), random_schema, 5),
     "random120-k7": (lambda: random_table(120, 3), random_schema, 7),
 }
-
-
-def _covers(hierarchy, kind, original, released):
-    """Whether a released cell stands for the original value."""
-    if hierarchy is not None:
-        return released in hierarchy.ancestors(original)
-    if released == str(original):
-        return True
-    if kind == "numeric":
-        match = re.fullmatch(r"\[(-?[\d.]+)-(-?[\d.]+)\]", released)
-        return bool(match) and float(match.group(1)) <= float(original) <= float(match.group(2))
-    if released.startswith("{") and released.endswith("}"):
-        return str(original) in released[1:-1].split(",")
-    return False
 
 
 @pytest.fixture(scope="module", params=sorted(CASES))
