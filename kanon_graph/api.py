@@ -18,6 +18,7 @@ from ._auto import AUTO_LATTICE_LIMIT, AUTO_SUPPRESSION, measure, warn_if_collap
 from ._dispatch import run_algorithm
 from ._from_partition import build_result, check_cover, recode_release
 from ._progress import Reporter, reporter
+from ._tuples import for_algorithm
 from .encoding import encode
 from .exceptions import PrivacyError, SchemaError
 from .privacy import PrivacyModel
@@ -56,11 +57,6 @@ def _on_dask(*args: Any, **kwargs: Any) -> AnonymizationResult:
     from .scale.dask_input import run_on_dask
 
     return cast(AnonymizationResult, run_on_dask(*args, **kwargs))
-
-
-
-
-
 
 
 def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: str = "auto",
@@ -200,9 +196,14 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
                sensitive: str | None, suppression: float | None,
                respect_boundaries: bool | None, missing: str,
                metrics: Sequence[str] | None, seed: int | None, shard_size: int | None,
-               scheduler: Any, progress: Reporter,
-               options: dict[str, Any]) -> AnonymizationResult:
-    """:func:`anonymize` on a pandas table, ``progress`` already a reporter."""
+               scheduler: Any, progress: Reporter, options: dict[str, Any],
+               weights: Any = None) -> AnonymizationResult:
+    """:func:`anonymize` on a pandas table, ``progress`` already a reporter.
+
+    ``weights``: records per row, when the rows are a Dask table's counted
+    tuples (:mod:`kanon_graph.scale.dask_input`); the release is then one
+    of the tuples.
+    """
     started = time.perf_counter()
     auto = algorithm == "auto"
     if not auto:
@@ -211,8 +212,8 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
     suppression = _check_fraction(suppression, "suppression", "anonymize")
     if shard_size is not None:
         shard_size = _check_int(shard_size, "shard_size", "anonymize", 1, 2**62)
-    data = encode(table, schema, missing=missing, where="anonymize")
-    model = _model(k, l, diversity, c, t, sensitive, data.n, "anonymize").bind(data)
+    data = encode(table, schema, missing=missing, where="anonymize", weights=weights)
+    model = _model(k, l, diversity, c, t, sensitive, data.records, "anonymize").bind(data)
     seed = check_seed(seed)
     choice = None
     if auto:                    # try the candidates that fit, keep the lowest loss (_auto.py)
@@ -223,7 +224,11 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
         info = get_algorithm(algorithm)
         options = {n: v for n, v in options.items() if n in info.options()
                    or info.accepts_any_option()}
-    _check_reachable(model, data, suppression, info, bool(respect_boundaries))
+    trial = choice.partition if choice is not None else None    # a trial on the whole table
+    # a global algorithm that counts by weight runs on the distinct tuples (k alone)
+    work, back = for_algorithm(data, info.weighted and not model.needs_sensitive
+                               and trial is None, algorithm)
+    _check_reachable(model, work, suppression, info, bool(respect_boundaries))
     if info.needs_hierarchies:
         lacking = [a.name for a in data.attributes if a.hierarchy is None]
         if lacking:
@@ -240,27 +245,29 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
         else:
             options["respect_boundaries"] = bool(respect_boundaries)
     rng = np.random.default_rng(seed)
-    if choice is not None and choice.partition is not None:
-        partition = choice.partition          # the winning trial ran on the whole table
+    if trial is not None:
+        partition = trial
     else:
-        partition = run_algorithm(info, data, model, rng=rng, suppression=suppression,
+        partition = run_algorithm(info, work, model, rng=rng, suppression=suppression,
                                   options=options, shard_size=shard_size, scheduler=scheduler,
                                   progress=progress)
     if not isinstance(partition, Partition):
         raise PrivacyError(f"algorithm {algorithm!r} returned {type(partition).__name__}, "
                            f"not a kg.Partition")
-    release = recode_release(data, partition, algorithm)
+    release = recode_release(work, partition, algorithm)
     check_cover(release)
-    verification = model.verify(release.class_of, data)
+    verification = model.verify(release.class_of, work)
+    release = back(release)
     table_out = release.table()
     # the independent k, counted on the cells of the very table the user receives
-    independent = released_k(table_out, schema.quasi_identifiers, release.class_of >= 0)
+    independent = released_k(table_out, schema.quasi_identifiers, release.class_of >= 0,
+                             weights=data.weights)
     if not verification.holds or (verification.released and independent < model.k):
         raise PrivacyError(f"algorithm {algorithm!r} produced a release that fails its privacy "
                            f"check: {verification.describe()}; it is not returned")
-    if suppression is not None and release.suppressed > np.floor(suppression * data.n):
+    if suppression is not None and release.suppressed > np.floor(suppression * data.records):
         raise PrivacyError(f"algorithm {algorithm!r} suppressed {release.suppressed} records, "
-                           f"more than the allowed {suppression:.2%} of {data.n}")
+                           f"more than the allowed {suppression:.2%} of {data.records}")
     stats = dict(partition.stats, seed=seed)
     if data.missing_kept:
         stats["missing_kept"] = dict(data.missing_kept)

@@ -130,6 +130,10 @@ class EncodedTable:
     missing_kept : dict of str to int
         Missing cells kept as a value of their own, per column (only with
         ``missing="keep"``).
+    weights : ndarray of int64 or None
+        Records per row, when each row stands for a distinct tuple held by
+        that many records (:mod:`kanon_graph._tuples`); None: one record per
+        row. ``n`` counts rows, ``records`` counts records.
     """
 
     table: pd.DataFrame
@@ -142,10 +146,17 @@ class EncodedTable:
     dropped: int = 0
     sensitive_kinds: dict = field(default_factory=dict)
     missing_kept: dict = field(default_factory=dict)
+    weights: np.ndarray | None = None
 
     @property
     def n(self):
+        """Rows (distinct tuples when ``weights`` is set)."""
         return len(self.table)
+
+    @property
+    def records(self):
+        """Records: the rows, or the sum of ``weights``."""
+        return len(self.table) if self.weights is None else int(self.weights.sum())
 
     @property
     def names(self):
@@ -196,7 +207,7 @@ def combine_codes(columns, radices):
     return inverse.reshape(-1).astype(np.int64)
 
 
-def encode(table, schema, *, missing="error", where="anonymize"):
+def encode(table, schema, *, missing="error", where="anonymize", weights=None):
     """Validate ``table`` against ``schema`` and encode it.
 
     Parameters
@@ -213,6 +224,10 @@ def encode(table, schema, *, missing="error", where="anonymize"):
         a blank included, is a value.
     where : str
         The public function to name in error messages.
+    weights : array of int, optional
+        Records per row, when each row is a distinct tuple held by that many
+        records (a Dask table's counted tuples); ``dropped`` and the missing
+        counts are then counted in records.
 
     Returns
     -------
@@ -245,7 +260,11 @@ def encode(table, schema, *, missing="error", where="anonymize"):
                 kept[column] = mask
             continue
         bad |= mask
-    dropped = int(bad.sum())
+    if weights is not None:
+        weights = np.asarray(weights, dtype=np.int64)
+        if weights.shape != (len(table),) or (weights < 1).any():
+            raise DataError(f"{where}: the weights must be one positive count per row")
+    dropped = int(bad.sum() if weights is None else weights[bad].sum())
     row_labels = table.index.to_numpy()[~bad]
     positions = np.flatnonzero(~bad)
     table = table.loc[~bad].reset_index(drop=True) if dropped else table.reset_index(drop=True)
@@ -287,7 +306,9 @@ def encode(table, schema, *, missing="error", where="anonymize"):
     return EncodedTable(table=table, schema=schema, attributes=attributes, sensitive=sensitive,
                         sensitive_domain=sensitive_domain, sensitive_kinds=sensitive_kinds,
                         row_labels=row_labels, positions=positions, dropped=dropped,
-                        missing_kept={c: int(m.sum()) for c, m in kept.items()})
+                        missing_kept={c: int(m.sum() if weights is None else weights[m].sum())
+                                      for c, m in kept.items()},
+                        weights=None if weights is None else weights[~bad])
 
 
 def _missing_leaf(hierarchy):

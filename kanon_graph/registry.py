@@ -67,6 +67,7 @@ class AlgorithmInfo:
     description: str
     supports_boundaries: bool = False
     default_suppression: float | str | None = None
+    weighted: bool = False
 
     def default_budget(self, k: int, n: int) -> int:
         """Records the algorithm may suppress when the user gives no ``suppression``."""
@@ -137,7 +138,7 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
                        recoding: str, needs_hierarchies: bool = False,
                        supports_suppression: bool = False, supports_boundaries: bool = False,
                        default_suppression: Any = None, description: str | None = None,
-                       replace: bool = False) -> Any:
+                       weighted: bool = False, replace: bool = False) -> Any:
     """Register ``function`` as algorithm ``name`` (usable as a decorator).
 
     Parameters
@@ -159,6 +160,11 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
         What it suppresses when the user passes no ``suppression``: nothing
         (``None``), up to ``k`` records (``"k"``, Sweeney's Datafly), or a
         fraction of the records.
+    weighted : bool
+        Whether it counts records by ``data.weights`` (records per row) when
+        that is set: it then runs on a table's distinct tuples instead of
+        its rows (:mod:`kanon_graph._tuples`), when the privacy model is k
+        alone. Only a global recoding can declare it.
     replace : bool
         Allow replacing an existing registration.
 
@@ -176,6 +182,10 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
     if recoding not in RECODINGS:
         raise ValueError(f"The 'recoding' parameter of register_algorithm must be one of "
                          f"{list(RECODINGS)}. Got {recoding!r}.")
+    if weighted and recoding != "global":
+        raise ValueError("The 'weighted' parameter of register_algorithm needs "
+                         "recoding='global': a local recoding may release two copies of "
+                         "a tuple differently")
 
     def decorate(fn: Callable[..., Partition]) -> Callable[..., Partition]:
         if name not in _ALGORITHMS and not str(fn.__module__).startswith("kanon_graph."):
@@ -186,7 +196,7 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
         doc = description or (fn.__doc__ or name).strip().splitlines()[0]
         _ALGORITHMS[name] = AlgorithmInfo(name, fn, recoding, needs_hierarchies,
                                           supports_suppression, doc, supports_boundaries,
-                                          default_suppression)
+                                          default_suppression, bool(weighted))
         return fn
 
     return decorate if function is None else decorate(function)

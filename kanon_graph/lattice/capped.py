@@ -141,7 +141,7 @@ def unreachable_error(where, data, respect_boundaries, failing, budget):
                           for name in binding)
         need = f"{failing} records still fail at the top of the capped lattice" \
             if failing is not None else "no string passes"
-        hint = f"; allow suppression >= {suppression_hint(failing, data.n)}" if failing else ""
+        hint = f"; allow suppression >= {suppression_hint(failing, data.records)}" if failing else ""
         return ValueError(f"{where}: the privacy model cannot be reached within the "
                           f"generalization boundaries of {names}: {need} and at most "
                           f"{budget} may be suppressed{hint}, or relax the boundaries")

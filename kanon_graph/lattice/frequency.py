@@ -200,7 +200,7 @@ class FrequencyEngine:
         self.compiled = HAVE_NUMBA if compiled is None else bool(compiled)
         self.attributes = list(data.attributes)
         self.heights = tuple(data.heights)
-        self.n = data.n
+        self.n = data.records                    # records (rows may be weighted tuples)
         self.cache_tuples = int(cache_tuples) if cache_tuples is not None else 8 * max(data.n, 1)
         self._cache = SourceCache(len(self.heights), self.cache_tuples)
         self._maps = {}
@@ -339,7 +339,7 @@ class FrequencyEngine:
             self.rollups += 1
         else:
             columns = [self._column(j, l) for j, l in enumerate(levels)]
-            fs = self._group(columns, levels)
+            fs = self._group(columns, levels, weights=self.data.weights)
             self.row_scans += 1
         self.frequency_sets_computed += 1
         self._cache.store(fs)

@@ -68,7 +68,7 @@ class NodeMetric:
 
     def __init__(self, data, budget, capped=False):
         self.data = data
-        self.n = data.n
+        self.n = data.records
         self.budget = budget
         self.capped = bool(capped)
 
@@ -80,7 +80,9 @@ class NodeMetric:
 
     def _released_mean(self, attr, cells):
         """Per level: the mean over records of ``cells[level][released code]``."""
-        return np.array([float(cells[l][attr.at_level(l, self.capped)].mean())
+        weights = self.data.weights
+        return np.array([float(np.average(cells[l][attr.at_level(l, self.capped)],
+                                          weights=weights))
                          for l in range(attr.height + 1)])
 
     @property

@@ -162,7 +162,7 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
     computed_before = engine.frequency_sets_computed
     rollups_before = engine.rollups
     steps_before = getattr(engine, "step_sets", 0)
-    budget = suppression_budget(suppression, data.n)
+    budget = suppression_budget(suppression, data.records)
     spread = spreads(model, budget)
     scorer = node_metric(metric, data, budget, respect_boundaries)
     heights = boundary_levels(data, respect_boundaries)
@@ -278,17 +278,17 @@ def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="n
         top = boundary_levels(data, respect_boundaries)
         raise unreachable_error("optimal", data, respect_boundaries,
                                 engine.suppressed_records(top, model),
-                                suppression_budget(suppression, data.n))
+                                suppression_budget(suppression, data.records))
     class_of, n_classes = engine.class_of(found.levels)
     if getattr(model, "needs_sensitive", False):
         failing = np.asarray(model.suppressed_classes(class_of, data, n_classes), dtype=bool)
     else:
-        failing = np.bincount(class_of, minlength=n_classes) < model.k
+        failing = np.bincount(class_of, weights=data.weights, minlength=n_classes) < model.k
     class_of = np.where(failing[class_of], -1, class_of).astype(np.int64)
     return Partition(class_of, found.levels, dict(found.stats), capped=bool(respect_boundaries))
 
 
 register_algorithm("optimal", optimal, recoding="global", needs_hierarchies=True,
-                   supports_suppression=True, supports_boundaries=True,
+                   supports_suppression=True, supports_boundaries=True, weighted=True,
                    description="Optimal full-domain generalization for a metric "
                                "(Flash-style lattice search)")

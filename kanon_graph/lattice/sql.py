@@ -120,7 +120,9 @@ class SQLFrequencyEngine:
         self.connection = connection
         self.table = table
         self.heights = tuple(data.heights)
-        self.n = data.n
+        self.n = data.records
+        # weighted tuples (a counted table) sum their weights; rows are counted
+        self._count = "count(*)" if data.weights is None else "sum(t.w)"
         self.frequency_sets_computed = 0
         self.rollups = 0
         self._last = None
@@ -142,6 +144,8 @@ class SQLFrequencyEngine:
 
     def _load(self):
         codes = {f"q{j}": a.codes.astype(np.int64) for j, a in enumerate(self.data.attributes)}
+        if self.data.weights is not None:
+            codes["w"] = np.asarray(self.data.weights, dtype=np.int64)
         self._frame(self.table, pd.DataFrame(codes))
         for j, attr in enumerate(self.data.attributes):
             if self._capped[j]:
@@ -187,9 +191,9 @@ class SQLFrequencyEngine:
         source, groups, _ = self._grouped(levels)
         group_by = f" group by {', '.join(groups)}" if groups else ""
         if what == "groups":
-            cols = ", ".join(groups + ["count(*) as c"])
+            cols = ", ".join(groups + [f"{self._count} as c"])
             return f"select {cols} from {source}{group_by}"
-        return f"select min(c) from (select count(*) as c from {source}{group_by})"
+        return f"select min(c) from (select {self._count} as c from {source}{group_by})"
 
     def min_count(self, levels):
         """The paper's ``min(count(GS))`` for node ``levels``, computed by the database."""

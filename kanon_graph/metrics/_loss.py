@@ -78,7 +78,7 @@ def total_ncp(release, k=None):
 def gcp(release, k=None):
     """GCP = sum_E |E| NCP(E) / (d N), in [0, 1] -- [003] eq. (7)."""
     d = len(release.data.attributes)
-    return total_ncp(release) / (d * release.data.n)
+    return total_ncp(release) / (d * release.data.records)
 
 
 def utility(release, k=None):
@@ -94,7 +94,7 @@ def discernibility(release, k):
     (cost ``|D|`` each) into a class of at least ``k`` (cost ``|E| <= |D|`` each).
     """
     sizes = release.sizes.astype(float)
-    n = release.data.n
+    n = release.data.records
     big = sizes >= k
     return float((sizes[big] ** 2).sum() + n * sizes[~big].sum() + n * release.suppressed)
 
@@ -109,7 +109,7 @@ def cavg(release, k):
     can take; never NaN.
     """
     classes = release.n_classes + (1 if release.suppressed else 0)
-    return float(release.data.n / (classes * k))
+    return float(release.data.records / (classes * k))
 
 
 def _arx_cell(attr, rel):
@@ -128,7 +128,7 @@ def arx_loss_per_attribute(release):
     out = {}
     for attr in data.attributes:
         cell = _arx_cell(attr, release.attributes[attr.name])
-        out[attr.name] = float(((release.sizes * cell).sum() + release.suppressed) / data.n)
+        out[attr.name] = float(((release.sizes * cell).sum() + release.suppressed) / data.records)
     return out
 
 

@@ -60,7 +60,7 @@ def _row_keys(table, quasi_identifiers):
     return combine_codes(columns, radices), suppressed
 
 
-def released_k(table, quasi_identifiers, released):
+def released_k(table, quasi_identifiers, released, weights=None):
     """The smallest class of the released rows, counted from their released cells.
 
     Parameters
@@ -72,6 +72,8 @@ def released_k(table, quasi_identifiers, released):
         The rows that are released (not suppressed). Suppressed rows are
         left out by position, not by their ``*`` cells, so a record honestly
         generalized to roots labelled ``*`` still counts.
+    weights : ndarray of int, optional
+        Records per row, when each row stands for that many records.
 
     Returns
     -------
@@ -90,12 +92,16 @@ def released_k(table, quasi_identifiers, released):
         return 0
     keys, _ = _row_keys(table, list(quasi_identifiers))
     keys = keys[released]
+    if weights is not None:
+        weights = np.asarray(weights)[released]
     top = int(keys.max()) + 1
     if top <= 4 * len(keys) + 4096:     # few possible keys: count them without sorting
-        sizes = np.bincount(keys, minlength=top)
-        sizes = sizes[sizes > 0]
+        present = np.bincount(keys, minlength=top) > 0
+        sizes = np.bincount(keys, weights=weights, minlength=top)[present]
     else:
-        _, sizes = np.unique(keys, return_counts=True)
+        _, inverse, sizes = np.unique(keys, return_inverse=True, return_counts=True)
+        if weights is not None:
+            sizes = np.bincount(inverse.reshape(-1), weights=weights)
     return int(sizes.min())
 
 

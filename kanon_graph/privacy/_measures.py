@@ -33,11 +33,14 @@ def _n_classes(class_of, n_classes):
     return n_classes
 
 
-def class_sizes(class_of, n_classes=None):
-    """Number of records in each class."""
+def class_sizes(class_of, n_classes=None, weights=None):
+    """Number of records in each class (``weights``: records per row, when rows are tuples)."""
     class_of, valid = _valid(class_of)
     n_classes = _n_classes(class_of, n_classes)
-    return np.bincount(class_of[valid], minlength=n_classes)
+    if weights is None:
+        return np.bincount(class_of[valid], minlength=n_classes)
+    return np.bincount(class_of[valid], weights=np.asarray(weights)[valid],
+                       minlength=n_classes).astype(np.int64)
 
 
 def _pair_counts(class_of, values, n_classes):

@@ -121,7 +121,7 @@ class PrivacyModel:
         class_of = np.asarray(class_of, dtype=np.int64)
         if n_classes is None:
             n_classes = int(class_of.max()) + 1 if class_of.size and class_of.max() >= 0 else 0
-        bad = m.class_sizes(class_of, n_classes) < self.k
+        bad = m.class_sizes(class_of, n_classes, self._weights(data)) < self.k
         if self.needs_sensitive:
             values = data.sensitive[self.sensitive]
             if self.l is not None:
@@ -168,6 +168,14 @@ class PrivacyModel:
                 return out
             out |= more
 
+    def _weights(self, data):
+        """Records per row of ``data`` (None: one), refused where l or t is measured."""
+        weights = getattr(data, "weights", None)
+        if weights is not None and self.needs_sensitive:
+            raise ValueError("l-diversity and t-closeness are measured on one row per "
+                             "record, not on weighted tuples")
+        return weights
+
     def _diversity(self, class_of, values, n_classes):
         if self.diversity == "distinct":
             return m.distinct_values(class_of, values, n_classes)
@@ -185,7 +193,8 @@ class PrivacyModel:
         """Measure every criterion on a release and say whether all hold."""
         class_of = np.asarray(class_of, dtype=np.int64)
         n_classes = int(class_of.max()) + 1 if class_of.size and class_of.max() >= 0 else 0
-        sizes = m.class_sizes(class_of, n_classes)
+        weights = self._weights(data)
+        sizes = m.class_sizes(class_of, n_classes, weights)
         k_achieved = int(sizes.min()) if n_classes else 0
         l_achieved = t_achieved = None
         if self.needs_sensitive and n_classes:
@@ -194,7 +203,9 @@ class PrivacyModel:
                 l_achieved = float(self._diversity(class_of, values, n_classes).min())
             if self.t is not None:
                 t_achieved = float(self._closeness(class_of, values, data, n_classes).max())
-        released = int((class_of >= 0).sum())
+        counted = np.ones(len(class_of), dtype=np.int64) if weights is None else weights
+        released = int(counted[class_of >= 0].sum())
+        suppressed = int(counted[class_of < 0].sum())
         holds = (released == 0 or k_achieved >= self.k) \
             and (self.l is None or released == 0 or l_achieved >= self.l) \
             and (self.t is None or released == 0 or t_achieved <= self.t + 1e-12)
@@ -202,7 +213,7 @@ class PrivacyModel:
             k=self.k, k_achieved=k_achieved, l=self.l, l_achieved=l_achieved,
             diversity=self.diversity if self.l is not None else None,
             t=self.t, t_achieved=t_achieved, released=released,
-            suppressed=int((class_of < 0).sum()), classes=n_classes, holds=bool(holds))
+            suppressed=suppressed, classes=n_classes, holds=bool(holds))
 
 
 @dataclass(frozen=True)

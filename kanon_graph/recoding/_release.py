@@ -76,7 +76,11 @@ class Release:
 
     @property
     def suppressed(self):
-        return int((self.class_of < 0).sum())
+        """Suppressed records (weighted when the rows are counted tuples)."""
+        weights = getattr(self.data, "weights", None)
+        if weights is None:
+            return int((self.class_of < 0).sum())
+        return int(weights[self.class_of < 0].sum())
 
     def classes(self):
         """Row positions of each class, classes ordered by first row."""
@@ -221,7 +225,7 @@ def recode_levels(data, levels, *, suppress=None, capped=False):
     valid = np.ones(data.n, dtype=bool) if suppress is None else ~np.asarray(suppress, bool)
     class_of = _classes_from_keys(keys, valid)
     n_classes = int(class_of.max()) + 1 if valid.any() else 0
-    sizes = np.bincount(class_of[valid], minlength=n_classes)
+    sizes = _sizes(data, class_of, valid, n_classes)
     rep = _representatives(class_of, n_classes)
     attributes = {}
     for attr, level in zip(data.attributes, levels):
@@ -242,6 +246,15 @@ def recode_levels(data, levels, *, suppress=None, capped=False):
                 None if whole.hi is None else np.repeat(whole.hi, n_classes),
                 np.repeat(whole.distinct, n_classes))
     return Release(data, class_of, sizes, attributes, levels, capped)
+
+
+def _sizes(data, class_of, valid, n_classes):
+    """Records per class (rows weighted by ``data.weights`` when set)."""
+    weights = getattr(data, "weights", None)
+    if weights is None:
+        return np.bincount(class_of[valid], minlength=n_classes)
+    return np.bincount(class_of[valid], weights=weights[valid],
+                       minlength=n_classes).astype(np.int64)
 
 
 def _free_release(attr, class_of, n_classes):
@@ -330,7 +343,7 @@ def recode_partition(data, class_of):
             class_of = np.where(valid, new_of_old[np.maximum(class_of, 0)], -1)
             attributes = {name: _take(rel, keep) for name, rel in attributes.items()}
             n_classes = len(first)
-    sizes = np.bincount(class_of[valid], minlength=n_classes)
+    sizes = _sizes(data, class_of, valid, n_classes)
     return Release(data, class_of, sizes, attributes, None)
 
 

@@ -1,0 +1,167 @@
+"""Distinct tuples with counts: a table the search can run on instead of its rows.
+
+A global recoding releases every record holding the same quasi-identifier
+tuple alike, so an algorithm that counts records by weight can run on the
+distinct tuples of the encoded table, each weighted by the records that hold
+it (the frequency set of the bottom lattice node, Morton et al. 2012,
+section 2.3). Per-class quantities (sizes, suppressed records, every
+information-loss metric of :mod:`kanon_graph.metrics._loss`) are then the
+same as on the rows.
+
+* :func:`collapse` turns an encoded table into its weighted distinct tuples
+  and says which tuple each row holds;
+* :func:`spread` takes a release made on the tuples back to the rows;
+* :func:`expand` repeats weighted tuples into one row per record (for an
+  algorithm that does not count by weight), and :func:`onto_tuples` takes
+  its release back to the tuples, refusing one that releases two copies of
+  a tuple differently.
+
+An algorithm declares that it counts by weight when it is registered
+(``register_algorithm(..., weighted=True)``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Callable
+
+import numpy as np
+import pandas as pd
+
+from .encoding import combine_codes
+from .exceptions import PrivacyError
+
+if TYPE_CHECKING:
+    from .encoding import EncodedTable
+    from .recoding._release import Release
+
+__all__ = ["collapse", "spread", "expand", "onto_tuples", "for_algorithm"]
+
+
+def _row_key(data: EncodedTable, sensitive: bool) -> np.ndarray:
+    """One int64 key per row, equal for two rows exactly when their encoded tuples are."""
+    columns, radices = [], []
+    for attr in data.attributes:
+        columns.append(attr.codes)
+        radices.append(attr.n_codes)
+    for codes in (data.sensitive.values() if sensitive else ()):
+        columns.append(codes)
+        radices.append(int(codes.max()) + 1 if len(codes) else 1)
+    return combine_codes(columns, radices)
+
+
+def collapse(data: EncodedTable, *, sensitive: bool = False
+             ) -> tuple[EncodedTable, np.ndarray]:
+    """The distinct tuples of ``data`` weighted by their records, and each row's tuple.
+
+    Two rows are one tuple when every quasi-identifier code agrees (and
+    every sensitive code, with ``sensitive``; without it the tuples carry
+    no sensitive attribute). The tuples come in the order of their first
+    row, so classes numbered by first appearance are numbered as on the
+    rows. Only what a search and a release read is kept: the codes, the
+    numbers of a numeric attribute without a hierarchy (a function of its
+    code), and no table columns (``table`` has one empty row per tuple).
+
+    Returns
+    -------
+    tuples : EncodedTable
+        One row per distinct tuple, ``weights`` its records.
+    inverse : ndarray of int64, shape (data.n,)
+        The tuple of every row of ``data``.
+
+    Examples
+    --------
+    >>> import kanon_graph as kg
+    >>> data = kg.encode(kg.datasets.paper_003_table(), kg.datasets.paper_003_schema())
+    >>> tuples, inverse = collapse(data)
+    >>> tuples.records == data.n, tuples.n < data.n, bool((inverse < tuples.n).all())
+    (True, True, True)
+    """
+    if data.weights is not None:
+        raise ValueError("collapse: the table is already weighted")
+    # hashing numbers the tuples by first appearance: the rows' order, without a sort
+    inverse, uniques = pd.factorize(_row_key(data, sensitive))
+    inverse = inverse.astype(np.int64, copy=False)
+    first = np.empty(len(uniques), dtype=np.int64)
+    first[inverse[::-1]] = np.arange(data.n - 1, -1, -1)
+    weights = np.bincount(inverse, minlength=len(first)).astype(np.int64)
+    attributes = [dataclasses.replace(
+        a, codes=a.codes[first],
+        values=a.values[first] if a.values is not None and a.hierarchy is None else None)
+        for a in data.attributes]
+    tuples = dataclasses.replace(
+        data, table=pd.DataFrame(index=pd.RangeIndex(len(first))), attributes=attributes,
+        sensitive={c: v[first] for c, v in data.sensitive.items()} if sensitive else {},
+        row_labels=None if data.row_labels is None else data.row_labels[first],
+        positions=None if data.positions is None else data.positions[first],
+        weights=weights)
+    return tuples, inverse
+
+
+def _take(data: EncodedTable, rows: np.ndarray, weights: np.ndarray | None) -> EncodedTable:
+    """``data`` restricted to (or repeated along) ``rows``."""
+    attributes = [dataclasses.replace(a, codes=a.codes[rows],
+                                      values=None if a.values is None else a.values[rows])
+                  for a in data.attributes]
+    table = data.table.take(rows).reset_index(drop=True)
+    return dataclasses.replace(
+        data, table=table, attributes=attributes,
+        sensitive={c: v[rows] for c, v in data.sensitive.items()},
+        row_labels=None if data.row_labels is None else data.row_labels[rows],
+        positions=None if data.positions is None else data.positions[rows],
+        weights=weights)
+
+
+def spread(release: Release, data: EncodedTable, inverse: np.ndarray) -> Release:
+    """A release made on ``collapse(data)``'s tuples, as a release of ``data``'s rows."""
+    return dataclasses.replace(release, data=data, class_of=release.class_of[inverse])
+
+
+def expand(tuples: EncodedTable) -> EncodedTable:
+    """One row per record of weighted ``tuples`` (each tuple's copies consecutive)."""
+    if tuples.weights is None:
+        return tuples
+    repeat = np.repeat(np.arange(tuples.n), tuples.weights)
+    return _take(tuples, repeat, None)
+
+
+def onto_tuples(release: Release, tuples: EncodedTable, algorithm: str) -> Release:
+    """A release of ``expand(tuples)``'s rows as a release of the weighted ``tuples``.
+
+    Raises
+    ------
+    PrivacyError
+        When two copies of one tuple are in different classes: the release
+        is then not a function of the tuple (a local recoding).
+    """
+    weights = np.asarray(tuples.weights)
+    starts = np.concatenate([[0], np.cumsum(weights)[:-1]]).astype(np.int64)
+    class_of = release.class_of
+    if len(starts) and (np.minimum.reduceat(class_of, starts)
+                        != np.maximum.reduceat(class_of, starts)).any():
+        raise PrivacyError(f"algorithm {algorithm!r} released copies of one tuple "
+                           f"differently; a table of counted tuples needs a global recoding")
+    return dataclasses.replace(release, data=tuples, class_of=class_of[starts])
+
+
+def for_algorithm(data: EncodedTable, weighted: bool, name: str
+                  ) -> tuple[EncodedTable, Callable[[Release], Release]]:
+    """The table an algorithm runs on, and how its release comes back to ``data``.
+
+    ``weighted``: the algorithm counts records by weight and the privacy
+    model is k alone. Then it runs on the distinct tuples (``data`` itself
+    when already weighted); otherwise on one row per record (``data`` itself
+    when not weighted).
+    """
+    if data.weights is None:
+        if not weighted:
+            return data, _same
+        tuples, inverse = collapse(data)
+        return tuples, lambda release: spread(release, data, inverse)
+    if weighted:
+        return data, _same
+    return expand(data), lambda release: onto_tuples(release, data, name)
+
+
+def _same(release: Release) -> Release:
+    return release
