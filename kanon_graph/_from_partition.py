@@ -11,14 +11,19 @@ facade, beside the release it checks.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from ._arguments import level_vector
+from .encoding import encode
 from .exceptions import PrivacyError
+from .privacy import PrivacyModel
+from .privacy.parameters import check_int
 from .recoding import recode_levels, recode_partition
 from .result import AnonymizationResult
 
@@ -27,8 +32,10 @@ if TYPE_CHECKING:
     from .privacy._model import Verification
     from .recoding._release import Release
     from .registry import Partition
+    from .schema import Schema
 
-__all__ = ["recode_release", "check_cover", "level_labels", "build_result"]
+__all__ = ["recode_release", "check_cover", "level_labels", "build_result", "levels_result",
+           "apply_levels_counted"]
 
 
 def recode_release(data: EncodedTable, partition: Partition, algorithm: str) -> Release:
@@ -107,3 +114,38 @@ def build_result(data: EncodedTable, release: Release, verification: Verificatio
         suppressed=release.suppressed, suppressed_rows=suppressed_rows,
         suppressed_mask=suppressed_mask, dropped=data.dropped,
         verification=verification, algorithm=algorithm, k=k, stats=stats, release=release)
+
+
+def levels_result(table: pd.DataFrame, schema: Schema,
+                  levels: Sequence[int] | Mapping[str, int], *, k: int,
+                  suppress: npt.ArrayLike | None = None, respect_boundaries: bool,
+                  missing: str, metrics: Sequence[str] | None,
+                  weights: Any = None) -> AnonymizationResult:
+    """:func:`kanon_graph.apply_levels` on a pandas table.
+
+    ``weights``: records per row, when the rows are a Dask table's counted
+    tuples (:mod:`kanon_graph.scale.dask_input`).
+    """
+    started = time.perf_counter()
+    data = encode(table, schema, missing=missing, where="apply_levels", weights=weights)
+    vector = level_vector(levels, data, "apply_levels")
+    k = check_int(k, "k", "apply_levels", 1, data.records, " (the number of records)")
+    if suppress is not None:
+        suppress = np.asarray(suppress, dtype=bool)
+        if suppress.shape != (len(table),):
+            raise ValueError(f"The 'suppress' parameter of apply_levels must be a boolean "
+                             f"array of length {len(table)}. Got shape {suppress.shape}.")
+        suppress = suppress[data.positions]
+    release = recode_levels(data, vector, suppress=suppress, capped=respect_boundaries)
+    verification = PrivacyModel(k).verify(release.class_of, data)
+    return build_result(data, release, verification, algorithm="apply_levels", k=k,
+                        metrics=metrics, stats={"seconds": time.perf_counter() - started})
+
+
+def apply_levels_counted(table: pd.DataFrame, schema: Schema,
+                         levels: Sequence[int] | Mapping[str, int], *, weights: Any, k: int,
+                         respect_boundaries: bool, missing: str,
+                         metrics: Sequence[str] | None) -> AnonymizationResult:
+    """:func:`levels_result` on a Dask table's distinct tuples, ``weights`` records each."""
+    return levels_result(table, schema, levels, k=k, respect_boundaries=respect_boundaries,
+                         missing=missing, metrics=metrics, weights=weights)

@@ -13,22 +13,21 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ._arguments import check_options, check_seed, level_vector
+from ._arguments import check_options, check_seed
 from ._auto import AUTO_LATTICE_LIMIT, AUTO_SUPPRESSION, measure, warn_if_collapsed
 from ._dispatch import run_algorithm
-from ._from_partition import build_result, check_cover, recode_release
+from ._from_partition import (apply_levels_counted, build_result, check_cover,
+                              levels_result, recode_release)
 from ._progress import Reporter, reporter
 from ._tuples import for_algorithm
 from .encoding import encode
 from .exceptions import PrivacyError, SchemaError
-from .privacy import PrivacyModel
 from .privacy._check import released_k
 from .privacy.constraints import Violation, constraint_violations
 from .privacy.parameters import check_fraction as _check_fraction
 from .privacy.parameters import check_int as _check_int
 from .privacy.parameters import privacy_model as _model
 from .privacy.reachability import check_reachable as _check_reachable
-from .recoding import recode_levels
 from .registry import Partition, get_algorithm
 from .registry import algorithms as algorithm_names
 from .result import AnonymizationResult
@@ -174,7 +173,7 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
             auto = algorithm == "auto"    # a Dask table takes global algorithms: optimal
             if auto and suppression is None:
                 suppression = AUTO_SUPPRESSION
-            res = _on_dask(anonymize, table, schema, "anonymize", scheduler, report, k,
+            res = _on_dask(_anonymize_counted, table, schema, "anonymize", scheduler, report, k,
                            algorithm="optimal" if auto else algorithm, l=l, diversity=diversity,
                            c=c, t=t, sensitive=sensitive, suppression=suppression,
                            respect_boundaries=respect_boundaries, missing=missing,
@@ -189,6 +188,20 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
                           respect_boundaries=respect_boundaries, missing=missing,
                           metrics=metrics, seed=seed, shard_size=shard_size,
                           scheduler=scheduler, progress=report, options=options)
+
+
+def _anonymize_counted(table: pd.DataFrame, schema: Schema, k: int, *, weights: Any,
+                       algorithm: str, l: float | None, diversity: str, c: float,
+                       t: float | None, sensitive: str | None, suppression: float | None,
+                       respect_boundaries: bool | None, missing: str,
+                       metrics: Sequence[str] | None, seed: int | None,
+                       shard_size: int | None, **options: Any) -> AnonymizationResult:
+    """:func:`anonymize` on a Dask table's distinct tuples, ``weights`` records each."""
+    return _anonymize(table, schema, k, algorithm=algorithm, l=l, diversity=diversity, c=c,
+                      t=t, sensitive=sensitive, suppression=suppression,
+                      respect_boundaries=respect_boundaries, missing=missing,
+                      metrics=metrics, seed=seed, shard_size=shard_size, scheduler=None,
+                      progress=reporter(None, "anonymize"), options=options, weights=weights)
 
 
 def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
@@ -329,23 +342,12 @@ def apply_levels(table: pd.DataFrame | Any, schema: Schema,
         if suppress is not None:
             raise ValueError("The 'suppress' parameter of apply_levels needs a pandas table "
                              "(one flag per row); a Dask DataFrame's rows are not collected")
-        return _on_dask(apply_levels, table, schema, "apply_levels", scheduler, None, levels,
+        return _on_dask(apply_levels_counted, table, schema, "apply_levels", scheduler, None, levels,
                         k=k, respect_boundaries=respect_boundaries, missing=missing,
                         metrics=metrics)
-    started = time.perf_counter()
-    data = encode(table, schema, missing=missing, where="apply_levels")
-    vector = level_vector(levels, data, "apply_levels")
-    k = _check_int(k, "k", "apply_levels", 1, data.n, " (the number of records)")
-    if suppress is not None:
-        suppress = np.asarray(suppress, dtype=bool)
-        if suppress.shape != (len(table),):
-            raise ValueError(f"The 'suppress' parameter of apply_levels must be a boolean "
-                             f"array of length {len(table)}. Got shape {suppress.shape}.")
-        suppress = suppress[data.positions]
-    release = recode_levels(data, vector, suppress=suppress, capped=respect_boundaries)
-    verification = PrivacyModel(k).verify(release.class_of, data)
-    return build_result(data, release, verification, algorithm="apply_levels", k=k,
-                   metrics=metrics, stats={"seconds": time.perf_counter() - started})
+    return levels_result(table, schema, levels, k=k, suppress=suppress,
+                         respect_boundaries=respect_boundaries, missing=missing,
+                         metrics=metrics)
 
 
 def evaluate(original: pd.DataFrame | Any, released: pd.DataFrame | Any, schema: Schema,

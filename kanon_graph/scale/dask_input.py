@@ -65,7 +65,8 @@ def run_on_dask(function, table, schema, where, scheduler, progress, *args, **kw
         # the records hold the quasi-identifiers and sensitive columns only: the other
         # roles (identifiers dropped, insensitive columns kept) apply to the release
         inner = dataclasses.replace(schema, identifiers=(), insensitive=None)
-        result = function(source.records, inner, *args, **kwargs)
+        counts = source.tuples[_COUNT].to_numpy(dtype=np.int64)
+        result = function(source.records, inner, *args, weights=counts, **kwargs)
         return source.release(result, where=where, client=client)
 
 
@@ -122,8 +123,8 @@ class DaskInput:
     tuples : DataFrame
         Distinct tuples and their counts (``__kg_count__``).
     records : DataFrame
-        One row per record, the tuples repeated (categorical text columns):
-        what the algorithm runs on.
+        The distinct tuples without their counts (categorical text
+        columns): what the algorithm runs on, weighted by the counts.
     """
 
     ddf: object
@@ -157,13 +158,12 @@ class DaskInput:
                             f"{where}: column {column!r} has {int(counts[mask].sum())} missing "
                             f"value(s) (first at row {first.iloc[0]!r}); clean them or pass "
                             f"missing='drop'")
-        repeat = np.repeat(np.arange(len(tuples)), counts)
         records = {}
         for column in columns:
             values = tuples[column]
             if _kind(schema, column, values) == "categorical":
                 values = values.astype("category")
-            records[column] = values.take(repeat).reset_index(drop=True)
+            records[column] = values.reset_index(drop=True)
         return cls(ddf, schema, columns, tuples, pd.DataFrame(records))
 
     def release(self, result, *, where, client=None):
@@ -174,27 +174,11 @@ class DaskInput:
         sizes are recounted from the released cells.
         """
         counts = self.tuples[_COUNT].to_numpy(dtype=np.int64)
-        first = np.concatenate([[0], np.cumsum(counts)[:-1]])
         qis = list(self.schema.quasi_identifiers)
-        kept = np.ones(len(self.tuples), dtype=bool)
-        if result.dropped:
-            # rows with missing values were dropped from ``records``: find which tuples
-            kept = np.asarray(pd.Series(np.arange(len(self.records)))
-                              .isin(result.release.data.positions)
-                              .to_numpy()[first])
-        class_of = result.release.class_of           # one per released row (-1: suppressed)
-        positions = np.full(len(self.records), -1, dtype=np.int64)
-        positions[result.release.data.positions] = np.arange(len(class_of))
-        at = positions[first[kept]]
-        # every copy of a tuple alike: one class (so one released tuple) across its run of
-        # rows; the released labels are a function of the class
-        starts = np.r_[0, np.cumsum(counts[kept])[:-1]]
-        if (np.minimum.reduceat(class_of, starts) != np.maximum.reduceat(class_of, starts)).any():
-            raise PrivacyError(f"{where}: algorithm {result.algorithm!r} released copies of "
-                               f"one tuple differently; a Dask input needs a global "
-                               f"recoding")
-        mapping = self.tuples.loc[kept, self.columns].reset_index(drop=True)
-        tuple_class = class_of[at]
+        # the release is one of the tuples: a class per tuple kept (missing values dropped)
+        kept = np.asarray(result.release.data.positions, dtype=np.int64)
+        mapping = self.tuples.iloc[kept][self.columns].reset_index(drop=True)
+        tuple_class = np.asarray(result.release.class_of, dtype=np.int64)
         gone = tuple_class < 0
         safe = np.where(gone, 0, tuple_class)
         for column in qis:
@@ -225,7 +209,7 @@ class DaskInput:
         # the check runs where the counts ran (``client``), else on dask's default scheduler
         sizes = client.compute(sizes).result() if client is not None else sizes.compute()
         sizes = sizes.groupby(level=list(range(len(qis)))).sum()
-        n_released = int(len(self.records) - result.dropped)
+        n_released = int(counts.sum() - result.dropped)
         free = sizes.drop(index=tuple([SUPPRESSED] * len(qis)), errors="ignore") \
             if result.suppressed else sizes
         if int(sizes.sum()) != n_released or (len(free) and int(free.min()) < result.k

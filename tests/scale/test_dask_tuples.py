@@ -1,0 +1,78 @@
+"""A Dask table's counted tuples: optimal runs on them; one row per record only where needed."""
+
+import pandas as pd
+import pytest
+
+import kanon_graph as kg
+from kanon_graph import _tuples, api
+
+dd = pytest.importorskip("dask.dataframe", reason="the optional Dask extra is not installed "
+                                                  "(pip install \"kanon_graph[dask]\")")
+
+
+@pytest.fixture(scope="module")
+def census():
+    table = kg.datasets.make_census(1000, seed=3)
+    return pd.concat([table] * 3, ignore_index=True), kg.datasets.census_schema()
+
+
+def _encoded_sizes(monkeypatch):
+    """Record (rows, records) of every table anonymize encodes."""
+    seen = []
+    real = api.encode
+
+    def spy(table, schema, **kwargs):
+        data = real(table, schema, **kwargs)
+        seen.append((data.n, data.records))
+        return data
+
+    monkeypatch.setattr(api, "encode", spy)
+    return seen
+
+
+def _no_expand(monkeypatch):
+    def refuse(tuples):
+        raise AssertionError("the tuples were repeated into one row per record")
+
+    monkeypatch.setattr(_tuples, "expand", refuse)
+
+
+def test_optimal_never_builds_one_row_per_record(census, dask_client, monkeypatch):
+    table, schema = census
+    plain = kg.anonymize(table, schema, k=5, algorithm="optimal", suppression=0.02)
+    seen = _encoded_sizes(monkeypatch)
+    _no_expand(monkeypatch)
+    res = kg.anonymize(dd.from_pandas(table, npartitions=3), schema, k=5, algorithm="optimal",
+                       suppression=0.02, scheduler=dask_client)
+    assert seen == [(res.stats["distinct_tuples"], len(table))]
+    assert res.stats["distinct_tuples"] <= 1000 < len(table)
+    assert res.levels == plain.levels and res.suppressed == plain.suppressed
+    assert res.verification == plain.verification
+    assert res.metrics["loss"] == pytest.approx(plain.metrics["loss"])
+    pd.testing.assert_frame_equal(res.table.compute().astype(str).reset_index(drop=True),
+                                  plain.table.astype(str).reset_index(drop=True))
+
+
+def test_missing_rows_dropped_count_records(census, dask_client, monkeypatch):
+    table, schema = census
+    holed = table.copy()
+    holed.loc[[3, 1003, 2003, 7], "education"] = None       # one tuple thrice, another once
+    plain = kg.anonymize(holed, schema, k=4, algorithm="optimal", missing="drop")
+    _no_expand(monkeypatch)
+    res = kg.anonymize(dd.from_pandas(holed, npartitions=2), schema, k=4, algorithm="optimal",
+                       missing="drop", scheduler=dask_client)
+    assert res.dropped == plain.dropped == 4
+    assert res.levels == plain.levels and res.verification == plain.verification
+    assert len(res.table.compute()) == len(table) - 4
+
+
+def test_l_diversity_takes_one_row_per_record(census, dask_client, monkeypatch):
+    table, schema = census
+    plain = kg.anonymize(table, schema, k=4, l=2, algorithm="optimal", suppression=0.05)
+    seen = _encoded_sizes(monkeypatch)
+    res = kg.anonymize(dd.from_pandas(table, npartitions=3), schema, k=4, l=2,
+                       algorithm="optimal", suppression=0.05, scheduler=dask_client)
+    assert seen[0][1] == len(table) and seen[0][0] < len(table)   # counted tuples encoded
+    assert res.levels == plain.levels and res.verification == plain.verification
+    pd.testing.assert_frame_equal(res.table.compute().astype(str).reset_index(drop=True),
+                                  plain.table.astype(str).reset_index(drop=True))
