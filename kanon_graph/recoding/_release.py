@@ -119,7 +119,8 @@ def _released_column(labels, index):
     if all(isinstance(text, str) for text in texts):
         code_of_class, distinct = pd.factorize(texts)
         categories = pd.Index(distinct, dtype=pd.Series(distinct).dtype)
-        return pd.Categorical.from_codes(code_of_class[index],
+        small = np.min_scalar_type(-len(distinct) - 1)     # the codes pandas keeps anyway
+        return pd.Categorical.from_codes(code_of_class.astype(small)[index],
                                          dtype=pd.CategoricalDtype(categories))
     return texts[index]
 
