@@ -35,8 +35,9 @@ bit-identical.
 
 The cost depends on the data, not only on ``u``: on issue 17's patients
 (zip, date of birth, sex, income) every query reads a few hundred nodes at
-any ``u``, so the tree grows about linearly; at worst (every bound useless)
-it is ``O(u^2 d)`` like the plain kernel, plus the heap.
+any ``u``, so the tree grows about as ``u log u``. When the bounds prune
+nothing, it gives up after as many distances as the plain kernel computes
+and the caller runs the plain kernel instead.
 
 References
 ----------
@@ -98,8 +99,11 @@ def _find(nxt, dead, pos):
 
 
 def _nearest(i, codes, kind, flat, off, width, scale, weights, woff, xs, xsorted, xscale, order,
-             bucket, bstart, bend, blb, targets, alive, dead, right, left):
-    """The nearest outside node of ``i`` (smallest index among equals): ``(d, p)``."""
+             bucket, bstart, bend, blb, targets, alive, dead, right, left, work):
+    """The nearest outside node of ``i`` (smallest index among equals): ``(d, p)``.
+
+    ``work[0]`` counts the distances computed.
+    """
     u = codes.shape[0]
     best = np.inf
     best_id = u
@@ -120,6 +124,7 @@ def _nearest(i, codes, kind, flat, off, width, scale, weights, woff, xs, xsorted
                 break
             j = order[pos]
             dj = _dist(codes, i, j, kind, flat, off, width, scale, weights, woff)
+            work[0] += 1
             if dj < best - TIE or (dj <= best + TIE and j < best_id):
                 best, best_id = dj, j
             pos = _find(right, dead, pos + 2) - 1
@@ -129,6 +134,7 @@ def _nearest(i, codes, kind, flat, off, width, scale, weights, woff, xs, xsorted
                 break
             j = order[pos]
             dj = _dist(codes, i, j, kind, flat, off, width, scale, weights, woff)
+            work[0] += 1
             if dj < best - TIE or (dj <= best + TIE and j < best_id):
                 best, best_id = dj, j
             pos = _find(left, dead, pos) - 1
@@ -187,7 +193,9 @@ def _kill(v, pos_of, dead, alive, bucket):
 
 
 def _indexed_prim_py(codes, kind, flat, off, width, scale, weights, woff, xs, xscale, order,
-                     pos_of, bucket, bstart, bend, blb, targets):
+                     pos_of, bucket, bstart, bend, blb, targets, budget):
+    """The index's Prim (module docstring); ``ok`` False when it computed more than ``budget``
+    distances."""
     u = codes.shape[0]
     xsorted = xs[order]
     out_u = np.empty(max(u - 1, 0), dtype=np.int64)
@@ -207,13 +215,16 @@ def _indexed_prim_py(codes, kind, flat, off, width, scale, weights, woff, xs, xs
     inside[0] = True
     _kill(0, pos_of, dead, alive, bucket)
     size = 0
+    work = np.zeros(1, dtype=np.int64)
     index = (xs, xsorted, xscale, order, bucket, bstart, bend, blb, targets, alive, dead, right,
-             left)
+             left, work)
     d0, p0 = _nearest(0, codes, kind, flat, off, width, scale, weights, woff, *index)
     if p0 < u:
         size = _push(hd, hp, hr, hi, size, d0, p0, 0, 0)
     edges = 0
     while edges < u - 1:
+        if work[0] > budget:            # the bounds do not prune: leave it to the plain kernel
+            return out_u[:0], out_v[:0], out_w[:0], False
         size = _pop(hd, hp, hr, hi, size)
         d, p, i = hd[size], hp[size], hi[size]
         if not inside[p]:
@@ -228,7 +239,7 @@ def _indexed_prim_py(codes, kind, flat, off, width, scale, weights, woff, xs, xs
         di, pi = _nearest(i, codes, kind, flat, off, width, scale, weights, woff, *index)
         if pi < u:
             size = _push(hd, hp, hr, hi, size, di, pi, rank[i], i)
-    return out_u, out_v, out_w
+    return out_u, out_v, out_w, True
 
 
 _dist = njit(cache=True)(_dist)
@@ -269,7 +280,7 @@ def _plan(parts, codes, kind, max_buckets):
     return sort_attr, chosen
 
 
-def indexed_prim(codes, parts, flat_parts, *, max_buckets=MAX_BUCKETS):
+def indexed_prim(codes, parts, flat_parts, *, max_buckets=MAX_BUCKETS, max_distances=None):
     """Prim's tree of the record graph through a nearest-outside-neighbour index.
 
     Parameters
@@ -284,13 +295,18 @@ def indexed_prim(codes, parts, flat_parts, *, max_buckets=MAX_BUCKETS):
         :func:`kanon_graph.records.mst._flatten` for ``parts``.
     max_buckets : int
         At most this many buckets.
+    max_distances : int, optional
+        Give up (return ``None``) after computing more distances than this;
+        default ``u (u - 1) / 2``, what the plain kernel computes.
 
     Returns
     -------
     (u, v, w) or None
         The tree edges in the order Prim adds them (parent, child, weight),
         as the plain kernel returns them; ``None`` when no attribute is a
-        NumericGap (the index has nothing to sort by).
+        NumericGap (the index has nothing to sort by), or when the bounds
+        prune so little that it has computed more than ``max_distances``
+        distances: so it never costs much more than the plain kernel.
 
     Examples
     --------
@@ -328,6 +344,8 @@ def indexed_prim(codes, parts, flat_parts, *, max_buckets=MAX_BUCKETS):
     pos_of[order] = np.arange(u)
     bend = np.cumsum(np.bincount(bucket, minlength=n_b)).astype(np.int64)
     bstart = (bend - np.bincount(bucket, minlength=n_b)).astype(np.int64)
-    return _indexed_prim(codes, kind, flat, off, width, scale, weights, woff, xs,
-                         float(parts[s].scale), order, pos_of, bucket, bstart, bend, blb,
-                         targets)
+    budget = u * (u - 1) // 2 if max_distances is None else int(max_distances)
+    u_, v_, w_, ok = _indexed_prim(codes, kind, flat, off, width, scale, weights, woff, xs,
+                                   float(parts[s].scale), order, pos_of, bucket, bstart, bend,
+                                   blb, targets, budget)
+    return (u_, v_, w_) if ok else None

@@ -274,7 +274,9 @@ def _prim(graph, nodes=None):
     if prune and (kind == 1).any():     # a continuous attribute: the same tree through an index
         from .indexed_prim import indexed_prim
 
-        return indexed_prim(codes, graph.parts, (kind, flat, off, width, scale, weights, woff))
+        tree = indexed_prim(codes, graph.parts, (kind, flat, off, width, scale, weights, woff))
+        if tree is not None:
+            return tree
     return _prim_kernel(np.ascontiguousarray(codes, dtype=np.int64), kind, flat, off, width,
                         scale, weights, woff, prune)
 

@@ -40,7 +40,8 @@ def test_same_tree_as_plain_kernel(seed, max_buckets):
     rng = np.random.default_rng(seed)
     codes, parts = random_parts(rng, int(rng.integers(2, 400)))
     flat = _flatten(parts)
-    got = indexed_module.indexed_prim(codes, parts, flat, max_buckets=max_buckets)
+    got = indexed_module.indexed_prim(codes, parts, flat, max_buckets=max_buckets,
+                                      max_distances=2**62)         # never give up here
     want = _prim_kernel(np.ascontiguousarray(codes, dtype=np.int64), *flat, True)
     for a, b in zip(got, want):
         np.testing.assert_array_equal(a, b)
@@ -69,11 +70,32 @@ def test_record_graph_with_a_continuous_column_uses_the_index(monkeypatch):
     assert any(isinstance(p, NumericGap) for p in graph.parts)
     calls = []
     real = indexed_module.indexed_prim
-    monkeypatch.setattr(indexed_module, "indexed_prim",
-                        lambda *a, **kw: calls.append(1) or real(*a, **kw))
+
+    def spy(*args, **kwargs):
+        calls.append(real(*args, **kwargs))
+        return calls[-1]
+
+    monkeypatch.setattr(indexed_module, "indexed_prim", spy)
     u, v, w = minimum_spanning_edges(graph, "prim")
-    assert calls == [1]
+    assert len(calls) == 1 and calls[0] is not None       # the index's tree, not the fallback
     flat = _flatten(graph.parts)
     for a, b in zip((u, v, w), _prim_kernel(graph.codes.astype(np.int64), *flat, True)):
         np.testing.assert_array_equal(a, b)
     assert w.sum() == pytest.approx(minimum_spanning_edges(graph, "kruskal")[2].sum(), abs=1e-9)
+
+
+def test_gives_up_when_the_bounds_prune_nothing():
+    # no bucket attribute and a continuous column with scale 0: no bound ever prunes
+    rng = np.random.default_rng(1)
+    level_map = np.vstack([np.arange(64), np.arange(64) // 8, np.zeros(64)]).astype(np.int64)
+    parts = [NumericGap(np.arange(50.0), 0.0), LevelGap(level_map, np.array([0.0, 0.2, 0.5]))]
+    codes = np.unique(np.column_stack([rng.integers(0, 50, 600), rng.integers(0, 64, 600)]),
+                      axis=0)
+    flat = _flatten(parts)
+    assert indexed_module.indexed_prim(codes, parts, flat) is None
+    # and with a scale the same codes go through the index
+    scaled = [NumericGap(np.arange(50.0), 0.3), parts[1]]
+    got = indexed_module.indexed_prim(codes, scaled, _flatten(scaled))
+    assert got is not None
+    for a, b in zip(got, _prim_kernel(codes.astype(np.int64), *_flatten(scaled), True)):
+        np.testing.assert_array_equal(a, b)
