@@ -1,4 +1,4 @@
-"""Prim through the nearest-outside-neighbour index returns the plain kernel's tree, edge by edge."""
+"""Prim through the nearest-outside-neighbour index returns the plain kernel's tree exactly."""
 
 import numpy as np
 import pandas as pd
