@@ -35,7 +35,7 @@ def precision(release, k):
         rel = release.attributes[attr.name]
         steps = rel.level / attr.height if rel.level is not None else (rel.distinct > 1)
         cost += float((release.sizes * steps).sum()) + release.suppressed
-    return 1.0 - cost / (release.data.n * len(release.data.attributes))
+    return 1.0 - cost / (release.data.records * len(release.data.attributes))
 
 
 if __name__ == "__main__":
