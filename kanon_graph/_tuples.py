@@ -17,7 +17,9 @@ same as on the rows.
   a tuple differently.
 
 An algorithm declares that it counts by weight when it is registered
-(``register_algorithm(..., weighted=True)``).
+(``register_algorithm(..., weighted=True)``); the privacy model counts by
+weight too (k, every l-diversity and t-closeness), so l and t are checked
+on the tuples as well.
 """
 
 from __future__ import annotations
@@ -144,19 +146,20 @@ def onto_tuples(release: Release, tuples: EncodedTable, algorithm: str) -> Relea
     return dataclasses.replace(release, data=tuples, class_of=class_of[starts])
 
 
-def for_algorithm(data: EncodedTable, weighted: bool, name: str
+def for_algorithm(data: EncodedTable, weighted: bool, name: str, *, sensitive: bool = False
                   ) -> tuple[EncodedTable, Callable[[Release], Release]]:
     """The table an algorithm runs on, and how its release comes back to ``data``.
 
-    ``weighted``: the algorithm counts records by weight and the privacy
-    model is k alone. Then it runs on the distinct tuples (``data`` itself
-    when already weighted); otherwise on one row per record (``data`` itself
-    when not weighted).
+    ``weighted``: the algorithm counts records by weight; it then runs on
+    the distinct tuples (``data`` itself when already weighted; with
+    ``sensitive``, tuples of the quasi-identifiers and the sensitive
+    attributes, for l and t), otherwise on one row per record (``data``
+    itself when not weighted).
     """
     if data.weights is None:
         if not weighted:
             return data, _same
-        tuples, inverse = collapse(data)
+        tuples, inverse = collapse(data, sensitive=sensitive)
         return tuples, lambda release: spread(release, data, inverse)
     if weighted:
         return data, _same

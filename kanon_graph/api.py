@@ -238,9 +238,9 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
         options = {n: v for n, v in options.items() if n in info.options()
                    or info.accepts_any_option()}
     trial = choice.partition if choice is not None else None    # a trial on the whole table
-    # a global algorithm that counts by weight runs on the distinct tuples (k alone)
-    work, back = for_algorithm(data, info.weighted and not model.needs_sensitive
-                               and trial is None, algorithm)
+    # a global algorithm that counts by weight runs on the distinct tuples
+    work, back = for_algorithm(data, info.weighted and trial is None, algorithm,
+                               sensitive=model.needs_sensitive)
     _check_reachable(model, work, suppression, info, bool(respect_boundaries))
     if info.needs_hierarchies:
         lacking = [a.name for a in data.attributes if a.hierarchy is None]

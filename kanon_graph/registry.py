@@ -163,8 +163,8 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
     weighted : bool
         Whether it counts records by ``data.weights`` (records per row) when
         that is set: it then runs on a table's distinct tuples instead of
-        its rows (:mod:`kanon_graph._tuples`), when the privacy model is k
-        alone. Only a global recoding can declare it.
+        its rows (:mod:`kanon_graph._tuples`). Only a global recoding can
+        declare it.
     replace : bool
         Allow replacing an existing registration.
 

@@ -24,13 +24,27 @@ def census():
 
 
 @pytest.fixture(scope="module")
-def rows_optimal():
-    """optimal registered again without weights: it runs on one row per record."""
-    function = kg.registry.get_algorithm("optimal").function
-    kg.register_algorithm("optimal-rows", function, recoding="global", needs_hierarchies=True,
-                          supports_suppression=True, supports_boundaries=True)
-    yield "optimal-rows"
-    kg.registry.unregister_algorithm("optimal-rows")
+def small():
+    """900 records holding about 600 tuples (l and t searches check many nodes)."""
+    table = kg.datasets.make_census(600, seed=8)
+    mixed = pd.concat([table.head(300)] * 2 + [table.tail(300)], ignore_index=True)
+    return mixed, kg.datasets.census_schema()
+
+
+@pytest.fixture(scope="module")
+def on_rows():
+    """optimal, datafly and incognito registered again without weights: one row per record."""
+    names = {}
+    for name in ("optimal", "datafly", "incognito"):
+        info = kg.registry.get_algorithm(name)
+        kg.register_algorithm(name + "-rows", info.function, recoding="global",
+                              needs_hierarchies=True, supports_suppression=True,
+                              supports_boundaries=True,
+                              default_suppression=info.default_suppression)
+        names[name] = name + "-rows"
+    yield names
+    for name in names.values():
+        kg.registry.unregister_algorithm(name)
 
 
 def test_collapse_keeps_every_row_as_its_tuple(census):
@@ -46,43 +60,67 @@ def test_collapse_keeps_every_row_as_its_tuple(census):
     assert np.array_equal(np.bincount(inverse), tuples.weights)
 
 
+def _same_release(a, b):
+    assert a.levels == b.levels and a.suppressed == b.suppressed
+    assert a.metrics == pytest.approx(b.metrics)
+    assert a.verification == b.verification
+    assert [c.tolist() for c in a.classes] == [c.tolist() for c in b.classes]
+    pd.testing.assert_frame_equal(a.table, b.table)
+
+
 @pytest.mark.parametrize("suppression", [None, 0.03])
 @pytest.mark.parametrize("k", [2, 10])
-def test_optimal_on_tuples_equals_optimal_on_rows(census, rows_optimal, k, suppression):
+@pytest.mark.parametrize("algorithm", ["optimal", "datafly", "incognito"])
+def test_on_tuples_equals_on_rows(census, on_rows, algorithm, k, suppression):
     table, schema = census
-    on_tuples = kg.anonymize(table, schema, k=k, algorithm="optimal", suppression=suppression)
-    on_rows = kg.anonymize(table, schema, k=k, algorithm=rows_optimal, suppression=suppression)
-    assert on_tuples.levels == on_rows.levels
-    assert on_tuples.suppressed == on_rows.suppressed
-    assert on_tuples.metrics == pytest.approx(on_rows.metrics)
-    assert on_tuples.verification == on_rows.verification
-    assert [c.tolist() for c in on_tuples.classes] == [c.tolist() for c in on_rows.classes]
-    pd.testing.assert_frame_equal(on_tuples.table, on_rows.table)
+    on_tuples = kg.anonymize(table, schema, k=k, algorithm=algorithm, suppression=suppression)
+    _same_release(on_tuples, kg.anonymize(table, schema, k=k, algorithm=on_rows[algorithm],
+                                          suppression=suppression))
 
 
-def test_the_sql_engine_counts_by_weight(census, rows_optimal):
+MODELS = [dict(l=2), dict(l=1.5, diversity="entropy"),
+          dict(l=2, diversity="recursive", c=4.0), dict(t=0.15)]
+
+
+# with a budget, entropy / recursive l and t are not monotone: optimal then checks every
+# node, so it runs them without one; datafly and incognito with one
+@pytest.mark.parametrize("algorithm, suppression", [("optimal", None), ("datafly", 0.05),
+                                                    ("incognito", 0.05)])
+@pytest.mark.parametrize("model", MODELS)
+def test_l_and_t_on_tuples_equal_on_rows(small, on_rows, algorithm, suppression, model):
+    table, schema = small
+    on_tuples = kg.anonymize(table, schema, k=3, algorithm=algorithm, suppression=suppression,
+                             **model)
+    _same_release(on_tuples, kg.anonymize(table, schema, k=3, algorithm=on_rows[algorithm],
+                                          suppression=suppression, **model))
+
+
+def test_the_sql_engine_counts_by_weight(census, on_rows):
     table, schema = census
-    pytest.importorskip("sqlite3")
     on_tuples = kg.anonymize(table, schema, k=5, algorithm="optimal", engine="sqlite")
-    on_rows = kg.anonymize(table, schema, k=5, algorithm=rows_optimal, engine="sqlite")
-    assert on_tuples.levels == on_rows.levels and on_tuples.metrics == on_rows.metrics
+    _same_release(on_tuples, kg.anonymize(table, schema, k=5, algorithm=on_rows["optimal"],
+                                          engine="sqlite"))
 
 
-def test_search_runs_on_tuples_only_for_k_alone(census, monkeypatch):
+def test_the_search_sees_tuples(census, monkeypatch):
     table, schema = census
     seen = []
-    real = kg.registry.get_algorithm("optimal").function
+    info = kg.registry.get_algorithm("optimal")
 
     def spy(data, model, **kwargs):
-        seen.append((data.n, data.weights is not None))
-        return real(data, model, **kwargs)
+        seen.append((data.n, data.records, sorted(data.sensitive)))
+        return info.function(data, model, **kwargs)
 
-    info = kg.registry.get_algorithm("optimal")
-    monkeypatch.setitem(kg.registry._ALGORITHMS, "optimal", dataclasses.replace(info, function=spy))
+    monkeypatch.setitem(kg.registry._ALGORITHMS, "optimal",
+                        dataclasses.replace(info, function=spy))
     kg.anonymize(table, schema, k=5, algorithm="optimal")
     kg.anonymize(table, schema, k=5, l=2, algorithm="optimal")
-    assert seen[0][0] < len(table) and seen[0][1]         # k alone: the distinct tuples
-    assert seen[1] == (len(table), False)                 # l: one row per record
+    qi_only = len(table.drop_duplicates(list(schema.quasi_identifiers)))
+    with_sensitive = len(table.drop_duplicates(list(schema.quasi_identifiers)
+                                               + list(schema.sensitive)))
+    # k alone: the quasi-identifier tuples; l: with the sensitive value, which l reads
+    assert seen == [(qi_only, len(table), []),
+                    (with_sensitive, len(table), ["salary-class"])]
 
 
 def test_copies_released_differently_are_refused(census):
@@ -112,8 +150,13 @@ def test_weighted_counts():
     assert data.records == 8 and data.n == 2
     check = PrivacyModel(4).verify(np.array([0, 1]), data)
     assert (check.k_achieved, check.released, check.holds) == (3, 8, False)
-    with pytest.raises(ValueError, match="one row per record"):
-        PrivacyModel(2, l=2).bind(data).verify(np.array([0, 0]), data)
+    # one class of 3 'p' and 5 'q': entropy exp(H(3/8, 5/8)), recursive (c=2, l=2): 5 < 2*3
+    one = np.array([0, 0])
+    entropy = PrivacyModel(2, l=1.5, diversity="entropy").bind(data).verify(one, data)
+    p = np.array([3, 5]) / 8
+    assert entropy.l_achieved == pytest.approx(np.exp(-(p * np.log(p)).sum()), abs=1e-6)
+    recursive = PrivacyModel(2, l=2, diversity="recursive", c=2.0).bind(data)
+    assert recursive.verify(one, data).l_achieved == 2
 
 
 def test_only_a_global_algorithm_counts_by_weight():

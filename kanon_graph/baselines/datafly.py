@@ -61,7 +61,7 @@ def datafly(data, model, *, rng=None, suppression=None, respect_boundaries=False
     >>> res.levels, res.suppressed
     ({'gender': 1, 'age': 2, 'zip': 1}, 1)
     """
-    budget = model.k if suppression is None else int(np.floor(suppression * data.n))
+    budget = model.k if suppression is None else int(np.floor(suppression * data.records))
     levels = [0] * len(data.attributes)
     heights = [_top(a, respect_boundaries) for a in data.attributes]
     steps = 0
@@ -114,4 +114,5 @@ def _top(attr, respect_boundaries):
 
 register_algorithm("datafly", datafly, recoding="global", needs_hierarchies=True,
                    supports_suppression=True, supports_boundaries=True, default_suppression="k",
+                   weighted=True,
                    description="Sweeney's Datafly heuristic full-domain generalization (2002)")

@@ -120,8 +120,8 @@ def incognito(data, model, *, rng=None, suppression=None, metric="loss",
     respect_boundaries = bool(respect_boundaries)
     heights = list(boundary_levels(data, respect_boundaries))
     d = len(heights)
-    budget = suppression_budget(suppression, data.n)
-    fraction = budget / data.n if data.n else 0.0
+    budget = suppression_budget(suppression, data.records)
+    fraction = budget / data.records if data.records else 0.0
     engine = FrequencyEngine(data, capped=respect_boundaries)
     full_top = np.asarray(heights, dtype=np.int64)
     from .._progress import reporter
@@ -187,7 +187,7 @@ def incognito(data, model, *, rng=None, suppression=None, metric="loss",
     if getattr(model, "needs_sensitive", False):
         failing = np.asarray(model.suppressed_classes(class_of, data, n_classes), dtype=bool)
     else:
-        failing = np.bincount(class_of, minlength=n_classes) < model.k
+        failing = np.bincount(class_of, weights=data.weights, minlength=n_classes) < model.k
     class_of = np.where(failing[class_of], -1, class_of).astype(np.int64)
     stats = {
         "lattice_size": int(np.prod([h + 1 for h in heights])),
@@ -206,5 +206,5 @@ def incognito(data, model, *, rng=None, suppression=None, metric="loss",
 
 
 register_algorithm("incognito", incognito, recoding="global", needs_hierarchies=True,
-                   supports_suppression=True, supports_boundaries=True,
+                   supports_suppression=True, supports_boundaries=True, weighted=True,
                    description="LeFevre et al.'s Incognito full-domain search (2005)")

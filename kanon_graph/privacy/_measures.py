@@ -43,13 +43,18 @@ def class_sizes(class_of, n_classes=None, weights=None):
                        minlength=n_classes).astype(np.int64)
 
 
-def _pair_counts(class_of, values, n_classes):
-    """Unique (class, value) pairs and their counts."""
+def _pair_counts(class_of, values, n_classes, weights=None):
+    """Unique (class, value) pairs and their records (rows, or summed ``weights``)."""
     class_of, valid = _valid(class_of)
     values = np.asarray(values, dtype=np.int64)[valid]
     cls = class_of[valid]
     width = int(values.max()) + 1 if values.size else 1
-    pairs, counts = np.unique(cls * width + values, return_counts=True)
+    if weights is None:
+        pairs, counts = np.unique(cls * width + values, return_counts=True)
+    else:
+        pairs, inverse = np.unique(cls * width + values, return_inverse=True)
+        counts = np.bincount(inverse.reshape(-1), weights=np.asarray(weights)[valid],
+                             minlength=len(pairs)).astype(np.int64)
     return pairs // width, pairs % width, counts
 
 
@@ -61,7 +66,7 @@ def distinct_values(class_of, values, n_classes=None):
     return np.bincount(cls, minlength=n_classes)
 
 
-def entropy_l(class_of, values, n_classes=None):
+def entropy_l(class_of, values, n_classes=None, weights=None):
     """exp(entropy) of the sensitive values per class (entropy l-diversity's l).
 
     A class is entropy l-diverse when ``-sum p log p >= log l`` (Machanavajjhala
@@ -69,16 +74,16 @@ def entropy_l(class_of, values, n_classes=None):
     """
     class_of = np.asarray(class_of, dtype=np.int64)
     n_classes = _n_classes(class_of, n_classes)
-    cls, _, counts = _pair_counts(class_of, values, n_classes)
+    cls, _, counts = _pair_counts(class_of, values, n_classes, weights)
     sizes = np.bincount(cls, weights=counts, minlength=n_classes)
     p = counts / sizes[cls]
     entropy = -np.bincount(cls, weights=p * np.log(p), minlength=n_classes)
     return np.exp(entropy)
 
 
-def _sorted_counts(class_of, values, n_classes):
+def _sorted_counts(class_of, values, n_classes, weights=None):
     """(n_classes, max distinct) matrix of value counts, each row descending."""
-    cls, _, counts = _pair_counts(class_of, values, n_classes)
+    cls, _, counts = _pair_counts(class_of, values, n_classes, weights)
     order = np.lexsort((-counts, cls))
     cls, counts = cls[order], counts[order]
     starts = np.searchsorted(cls, np.arange(n_classes))
@@ -89,7 +94,7 @@ def _sorted_counts(class_of, values, n_classes):
     return matrix
 
 
-def recursive_cl_holds(class_of, values, c, l, n_classes=None):
+def recursive_cl_holds(class_of, values, c, l, n_classes=None, weights=None):
     """Recursive (c, l)-diversity per class: ``r_1 < c (r_l + ... + r_m)``.
 
     ``r_i`` is the i-th largest count of a sensitive value in the class
@@ -97,18 +102,18 @@ def recursive_cl_holds(class_of, values, c, l, n_classes=None):
     """
     class_of = np.asarray(class_of, dtype=np.int64)
     n_classes = _n_classes(class_of, n_classes)
-    matrix = _sorted_counts(class_of, values, n_classes)
+    matrix = _sorted_counts(class_of, values, n_classes, weights)
     if l > matrix.shape[1]:
         return np.zeros(n_classes, dtype=bool)
     tail = matrix[:, l - 1:].sum(axis=1)
     return matrix[:, 0] < c * tail
 
 
-def recursive_l(class_of, values, c, n_classes=None):
+def recursive_l(class_of, values, c, n_classes=None, weights=None):
     """The largest l for which each class is recursive (c, l)-diverse (0 if none)."""
     class_of = np.asarray(class_of, dtype=np.int64)
     n_classes = _n_classes(class_of, n_classes)
-    matrix = _sorted_counts(class_of, values, n_classes)
+    matrix = _sorted_counts(class_of, values, n_classes, weights)
     tails = np.cumsum(matrix[:, ::-1], axis=1)[:, ::-1]  # tails[:, j] = sum_{i>=j} r_i
     ok = matrix[:, [0]] < c * tails  # column j: (c, j+1)-diversity holds
     # the tail shrinks as l grows, so the l that hold are 1..L: count them
@@ -116,7 +121,7 @@ def recursive_l(class_of, values, c, n_classes=None):
 
 
 def emd_to_table(class_of, values, n_values=None, *, ordered, n_classes=None,
-                 reference=None):
+                 reference=None, weights=None):
     """Earth mover's distance between each class's and the released table's distribution.
 
     Li, Li & Venkatasubramanian (2007), "t-Closeness", section 4.2: with
@@ -147,6 +152,9 @@ def emd_to_table(class_of, values, n_values=None, *, ordered, n_classes=None,
         that checks a few classes cut from a larger release (Mondrian) passes
         the codes of every released record; the classes' values must be
         among them.
+    weights : array of int, optional
+        Records per row of ``values`` (rows that are counted tuples); not
+        with ``reference``.
 
     Examples
     --------
@@ -156,12 +164,16 @@ def emd_to_table(class_of, values, n_values=None, *, ordered, n_classes=None,
     class_of, valid = _valid(class_of)
     n_classes = _n_classes(class_of, n_classes)
     values = np.asarray(values, dtype=np.int64)
+    if weights is not None and reference is not None:
+        raise ValueError("emd_to_table takes weights or a reference, not both")
     reference = values[valid] if reference is None else np.asarray(reference, dtype=np.int64)
     present, dense = np.unique(reference, return_inverse=True)
     m_values = len(present)
-    q = np.bincount(dense.reshape(-1), minlength=m_values) / max(len(reference), 1)
+    held = None if weights is None else np.asarray(weights)[valid]
+    q = np.bincount(dense.reshape(-1), weights=held, minlength=m_values)
+    q = q / max(q.sum(), 1)
     values = np.where(valid, np.searchsorted(present, values), 0)
-    cls, val, counts = _pair_counts(class_of, values, n_classes)
+    cls, val, counts = _pair_counts(class_of, values, n_classes, weights)
     sizes = np.bincount(cls, weights=counts, minlength=n_classes)
     result = np.zeros(n_classes)
     starts = np.searchsorted(cls, np.arange(0, n_classes + _CHUNK, _CHUNK))

@@ -121,11 +121,12 @@ class PrivacyModel:
         class_of = np.asarray(class_of, dtype=np.int64)
         if n_classes is None:
             n_classes = int(class_of.max()) + 1 if class_of.size and class_of.max() >= 0 else 0
-        bad = m.class_sizes(class_of, n_classes, self._weights(data)) < self.k
+        weights = getattr(data, "weights", None)
+        bad = m.class_sizes(class_of, n_classes, weights) < self.k
         if self.needs_sensitive:
             values = data.sensitive[self.sensitive]
             if self.l is not None:
-                bad |= self._diversity(class_of, values, n_classes) < self.l
+                bad |= self._diversity(class_of, values, n_classes, weights) < self.l
             if self.t is not None:
                 bad |= self._closeness(class_of, values, data, n_classes,
                                        reference) > self.t + 1e-12
@@ -168,39 +169,31 @@ class PrivacyModel:
                 return out
             out |= more
 
-    def _weights(self, data):
-        """Records per row of ``data`` (None: one), refused where l or t is measured."""
-        weights = getattr(data, "weights", None)
-        if weights is not None and self.needs_sensitive:
-            raise ValueError("l-diversity and t-closeness are measured on one row per "
-                             "record, not on weighted tuples")
-        return weights
-
-    def _diversity(self, class_of, values, n_classes):
+    def _diversity(self, class_of, values, n_classes, weights=None):
         if self.diversity == "distinct":
             return m.distinct_values(class_of, values, n_classes)
         if self.diversity == "entropy":
-            return m.entropy_l(class_of, values, n_classes) + 1e-9
-        return m.recursive_l(class_of, values, self.c, n_classes)
+            return m.entropy_l(class_of, values, n_classes, weights) + 1e-9
+        return m.recursive_l(class_of, values, self.c, n_classes, weights)
 
     def _closeness(self, class_of, values, data, n_classes, reference=None):
         # one rule for every column's kind (kanon_graph._cells.column_kind)
         ordered = data.schema.kind(self.sensitive, data.table) in ("numeric", "date")
         return m.emd_to_table(class_of, values, ordered=ordered, n_classes=n_classes,
-                              reference=reference)
+                              reference=reference, weights=getattr(data, "weights", None))
 
     def verify(self, class_of, data):
         """Measure every criterion on a release and say whether all hold."""
         class_of = np.asarray(class_of, dtype=np.int64)
         n_classes = int(class_of.max()) + 1 if class_of.size and class_of.max() >= 0 else 0
-        weights = self._weights(data)
+        weights = getattr(data, "weights", None)
         sizes = m.class_sizes(class_of, n_classes, weights)
         k_achieved = int(sizes.min()) if n_classes else 0
         l_achieved = t_achieved = None
         if self.needs_sensitive and n_classes:
             values = data.sensitive[self.sensitive]
             if self.l is not None:
-                l_achieved = float(self._diversity(class_of, values, n_classes).min())
+                l_achieved = float(self._diversity(class_of, values, n_classes, weights).min())
             if self.t is not None:
                 t_achieved = float(self._closeness(class_of, values, data, n_classes).max())
         counted = np.ones(len(class_of), dtype=np.int64) if weights is None else weights

@@ -7,6 +7,8 @@ criterion and the best value any release could reach.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 
 __all__ = ["check_reachable"]
@@ -34,7 +36,8 @@ def check_reachable(model, data, suppression=None, info=None, boundaries=False):
     """
     if not model.needs_sensitive:
         return
-    n = data.n
+    weights = getattr(data, "weights", None)
+    n = data.n if weights is None else int(weights.sum())       # records
     local = info is not None and info.recoding == "local" and not boundaries
     if local:
         budget = 0
@@ -43,26 +46,24 @@ def check_reachable(model, data, suppression=None, info=None, boundaries=False):
     else:
         budget = int(np.floor(suppression * n + 1e-9))
     values = np.asarray(data.sensitive[model.sensitive])
-    codes, counts = np.unique(values, return_inverse=True, return_counts=True)[1:]
-    codes = codes.reshape(-1)
+    _, inverse = np.unique(values, return_inverse=True)
+    counts = np.bincount(inverse.reshape(-1), weights=weights).astype(np.int64)
     drop = max(0, min(budget, n - model.k, n - len(counts)))
     keep = counts.copy()
     for _ in range(drop):                     # water-filling: one record off the largest
         keep[int(np.argmax(keep))] -= 1
-    rank = np.empty(n, dtype=np.int64)        # the position of each record within its value
-    order = np.argsort(codes, kind="stable")
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    rank[order] = np.arange(n) - np.repeat(starts, counts)
-    kept = rank < keep[codes]
-    best = np.where(kept, 0, -1).astype(np.int64)
-    if model.failing(best, data, 1)[0]:
-        achieved = model.verify(best, data)
+    # R as one class: each sensitive value (in value order) held by its kept records
+    best = np.zeros(len(keep), dtype=np.int64)
+    kept = SimpleNamespace(sensitive={model.sensitive: np.arange(len(keep))}, weights=keep,
+                           schema=data.schema, table=data.table)
+    if model.failing(best, kept, 1)[0]:
+        achieved = model.verify(best, kept)
         what = (f"{model.diversity} l={model.l:g}" if model.l is not None
                 and achieved.l_achieved < model.l else f"t={model.t:g}")
         reached = (f"{achieved.l_achieved:g}" if model.l is not None
                    and achieved.l_achieved < model.l else f"{achieved.t_achieved:g}")
         how = ("even the whole table as one class achieves" if drop == 0 else
-               f"even one class of the best {int(kept.sum())} of the {n} records that the "
+               f"even one class of the best {int(keep.sum())} of the {n} records that the "
                f"suppression budget can keep achieves")
         hint = ""
         if local and suppression:

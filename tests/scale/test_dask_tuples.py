@@ -66,13 +66,28 @@ def test_missing_rows_dropped_count_records(census, dask_client, monkeypatch):
     assert len(res.table.compute()) == len(table) - 4
 
 
-def test_l_diversity_takes_one_row_per_record(census, dask_client, monkeypatch):
+@pytest.mark.parametrize("model", [dict(l=2), dict(t=0.2)])
+def test_l_and_t_run_on_the_tuples_too(census, dask_client, monkeypatch, model):
     table, schema = census
-    plain = kg.anonymize(table, schema, k=4, l=2, algorithm="optimal", suppression=0.05)
+    plain = kg.anonymize(table, schema, k=4, algorithm="optimal", suppression=0.05, **model)
     seen = _encoded_sizes(monkeypatch)
-    res = kg.anonymize(dd.from_pandas(table, npartitions=3), schema, k=4, l=2,
-                       algorithm="optimal", suppression=0.05, scheduler=dask_client)
-    assert seen[0][1] == len(table) and seen[0][0] < len(table)   # counted tuples encoded
+    _no_expand(monkeypatch)
+    res = kg.anonymize(dd.from_pandas(table, npartitions=3), schema, k=4,
+                       algorithm="optimal", suppression=0.05, scheduler=dask_client, **model)
+    assert seen == [(res.stats["distinct_tuples"], len(table))]
     assert res.levels == plain.levels and res.verification == plain.verification
     pd.testing.assert_frame_equal(res.table.compute().astype(str).reset_index(drop=True),
                                   plain.table.astype(str).reset_index(drop=True))
+
+
+def test_an_algorithm_without_weights_gets_one_row_per_record(census, dask_client,
+                                                               monkeypatch):
+    table, schema = census
+    plain = kg.anonymize(table, schema, k=4, algorithm="rv-global")
+    seen = []
+    real = _tuples.expand
+    monkeypatch.setattr(_tuples, "expand", lambda t: seen.append(t.records) or real(t))
+    res = kg.anonymize(dd.from_pandas(table, npartitions=3), schema, k=4,
+                       algorithm="rv-global", scheduler=dask_client)
+    assert seen == [len(table)]
+    assert res.levels == plain.levels and res.verification == plain.verification
