@@ -33,9 +33,9 @@ def small():
 
 @pytest.fixture(scope="module")
 def on_rows():
-    """optimal, datafly and incognito registered again without weights: one row per record."""
+    """The weighted algorithms registered again without weights: one row per record."""
     names = {}
-    for name in ("optimal", "datafly", "incognito"):
+    for name in ("optimal", "datafly", "incognito", "boundaries"):
         info = kg.registry.get_algorithm(name)
         kg.register_algorithm(name + "-rows", info.function, recoding="global",
                               needs_hierarchies=True, supports_suppression=True,
@@ -70,7 +70,7 @@ def _same_release(a, b):
 
 @pytest.mark.parametrize("suppression", [None, 0.03])
 @pytest.mark.parametrize("k", [2, 10])
-@pytest.mark.parametrize("algorithm", ["optimal", "datafly", "incognito"])
+@pytest.mark.parametrize("algorithm", ["optimal", "datafly", "incognito", "boundaries"])
 def test_on_tuples_equals_on_rows(census, on_rows, algorithm, k, suppression):
     table, schema = census
     on_tuples = kg.anonymize(table, schema, k=k, algorithm=algorithm, suppression=suppression)
@@ -85,7 +85,7 @@ MODELS = [dict(l=2), dict(l=1.5, diversity="entropy"),
 # with a budget, entropy / recursive l and t are not monotone: optimal then checks every
 # node, so it runs them without one; datafly and incognito with one
 @pytest.mark.parametrize("algorithm, suppression", [("optimal", None), ("datafly", 0.05),
-                                                    ("incognito", 0.05)])
+                                                    ("incognito", 0.05), ("boundaries", 0.05)])
 @pytest.mark.parametrize("model", MODELS)
 def test_l_and_t_on_tuples_equal_on_rows(small, on_rows, algorithm, suppression, model):
     table, schema = small

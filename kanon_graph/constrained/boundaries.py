@@ -108,15 +108,16 @@ def boundaries(data, model, *, rng=None, suppression=None, weights=None,
             levels[i] += 1
             steps.append((name, levels[i]))
             failing = failing_rows()
-    n_failing = int(failing.sum())
-    budget = 0 if suppression is None else int(np.floor(suppression * data.n))
+    # records (rows that are counted tuples weigh their records)
+    n_failing = int(failing.sum() if data.weights is None else data.weights[failing].sum())
+    budget = 0 if suppression is None else int(np.floor(suppression * data.records))
     if n_failing > budget:
         binding = [f"{a.name} (stops at level {_boundary_level(a, True)} of {a.height})"
                    for a in data.attributes
                    if respect_boundaries and _boundary_level(a, True) < a.height]
         why = (f"the generalization boundaries of {', '.join(binding)}" if binding
                else "every quasi-identifier at its root")
-        needed = n_failing / data.n
+        needed = n_failing / data.records
         raise ValueError(
             f"boundaries: the privacy model cannot be reached within {why}: {n_failing} "
             f"records still fail; allow suppression >= {needed:.4f} to suppress them, "
@@ -131,6 +132,6 @@ def boundaries(data, model, *, rng=None, suppression=None, weights=None,
 
 register_algorithm(
     "boundaries", boundaries, recoding="global", needs_hierarchies=True,
-    supports_suppression=True, supports_boundaries=True,
+    supports_suppression=True, supports_boundaries=True, weighted=True,
     description="Generalization boundaries in ascending sensitivity weight "
                 "(Hussien, Darwish & Hefny 2016)")
