@@ -51,13 +51,13 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit
+from .mst import TIE, _level_term   # a bound must clear the best by TIE to prune
 
 __all__ = ["indexed_prim", "MAX_BUCKETS"]
 
 MAX_BUCKETS = 1024
 """At most this many buckets (distinct tuples of the bucket attributes)."""
 
-TIE = 1e-9      # the same as mst.TIE: a bound must clear the best by this much to prune
 
 
 def _dist(codes, i, j, kind, flat, off, width, scale, weights, woff):
@@ -71,18 +71,8 @@ def _dist(codes, i, j, kind, flat, off, width, scale, weights, woff):
         elif k == 1:
             dist += abs(flat[off[a] + codes[j, a]] - flat[off[a] + codes[i, a]]) * scale[a]
         else:
-            m = width[a]
-            levels = int(scale[a])
-            lev = levels - 1
-            for l in range(levels - 2, -1, -1):
-                row = off[a] + l * m
-                if flat[row + codes[j, a]] != flat[row + codes[i, a]]:
-                    break
-                lev = l
-            if k == 2:
-                dist += weights[woff[a] + lev]
-            else:
-                dist += weights[woff[a] + lev * m + codes[j, a]]
+            dist += _level_term(k, flat, off[a], width[a], scale[a], weights, woff[a],
+                                codes[i, a], codes[j, a])
     return dist
 
 

@@ -134,6 +134,24 @@ def _flatten(parts):
     return kind, flat, off, width, scale, weights, woff
 
 
+def _level_term_py(k, flat, off, m, levels, weights, woff, ci, cj):
+    """A hierarchy attribute's term from inside code ``ci`` to outside ``cj`` (kinds 2, 3).
+
+    The LCA level is the lowest level where the two agree; agreeing at a level
+    implies agreeing above it, so the search runs from the top down. Kind 2
+    weighs a level, kind 3 a level and the outside code.
+    """
+    lev = int(levels) - 1
+    for l in range(int(levels) - 2, -1, -1):
+        row = off + l * m
+        if flat[row + cj] != flat[row + ci]:
+            break
+        lev = l
+    if k == 2:
+        return weights[woff + lev]
+    return weights[woff + lev * m + cj]
+
+
 def _prim_kernel_py(codes, kind, flat, off, width, scale, weights, woff, prune):
     """Prim on the implicit graph (compiled by numba; see module docstring)."""
     u, d = codes.shape
@@ -166,20 +184,8 @@ def _prim_kernel_py(codes, kind, flat, off, width, scale, weights, woff, prune):
                     dist += abs(flat[off[a] + codes[j, a]] - flat[off[a] + codes[cur, a]]) \
                         * scale[a]
                 else:
-                    # the LCA level: the lowest level where the two agree; agreeing at a
-                    # level implies agreeing above it, so search from the top down
-                    m = width[a]
-                    levels = int(scale[a])
-                    lev = levels - 1
-                    for l in range(levels - 2, -1, -1):
-                        row = off[a] + l * m
-                        if flat[row + codes[j, a]] != flat[row + codes[cur, a]]:
-                            break
-                        lev = l
-                    if k == 2:
-                        dist += weights[woff[a] + lev]
-                    else:
-                        dist += weights[woff[a] + lev * m + codes[j, a]]
+                    dist += _level_term(k, flat, off[a], width[a], scale[a], weights, woff[a],
+                                        codes[cur, a], codes[j, a])
                 if prune and dist >= kp - TIE:      # terms are >= 0: no update possible
                     break
             if dist < kp - TIE:
@@ -253,6 +259,7 @@ def _prim_tables_py(codes, flat, off, width):
     return out_u, out_v, out_w
 
 
+_level_term = njit(cache=True)(_level_term_py)
 _prim_kernel = njit(cache=True, nogil=True)(_prim_kernel_py) if HAVE_NUMBA else None
 _kruskal_scan = njit(cache=True)(_kruskal_scan_py) if HAVE_NUMBA else _kruskal_scan_py
 _prim_tables = njit(cache=True, nogil=True)(_prim_tables_py) if HAVE_NUMBA else None
