@@ -13,21 +13,9 @@ import pandas as pd
 import pytest
 
 import kanon_graph as kg
-from kanon_graph.testing._checks import _covers  # the one cover rule, shared with plugins
+# the one cover rule and the same seeded table as the plugins' checks
+from kanon_graph.testing._checks import _covers, random_table
 from kanon_graph.hierarchy import intervals, masking
-
-
-def random_table(n, seed):
-    """A small seeded table: numeric age, coded zip, two categoricals, an id, a disease."""
-    rng = np.random.default_rng(seed)
-    return pd.DataFrame({
-        "id": np.arange(n),
-        "age": rng.integers(18, 70, n),
-        "zip": rng.choice(["13053", "13068", "13075", "14850", "14853", "14860"], n),
-        "sex": rng.choice(["F", "M"], n, p=[0.45, 0.55]),
-        "job": rng.choice(["clerk", "nurse", "teacher", "farmer", "driver"], n),
-        "disease": rng.choice(["flu", "cancer", "hiv", "none"], n),
-    })
 
 
 def random_schema(with_hierarchies=True):
