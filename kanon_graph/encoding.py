@@ -197,10 +197,11 @@ def combine_codes(columns, radices):
     total = 1
     for r in radices:
         total *= max(int(r), 1)
-    if total < 2**62:
+    if total < 2**62:               # built in place: one int64 array, whatever the codes' type
         key = np.zeros(len(columns[0]), dtype=np.int64)
         for col, r in zip(columns, radices):
-            key = key * max(int(r), 1) + col
+            key *= max(int(r), 1)
+            key += col
         return key
     stacked = np.column_stack(columns)
     _, inverse = np.unique(stacked, axis=0, return_inverse=True)

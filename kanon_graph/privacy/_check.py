@@ -57,15 +57,6 @@ def _row_keys(table, quasi_identifiers):
         where = np.flatnonzero(np.asarray(texts, dtype=object) == "*")
         star.append(codes == where[0] if where.size else np.zeros(len(codes), dtype=bool))
     suppressed = np.logical_and.reduce(star) if star else np.zeros(len(table), dtype=bool)
-    total = 1
-    for radix in radices:
-        total *= max(int(radix), 1)
-    if columns and total < 2**62:       # one key, built a column at a time (little memory)
-        key = np.zeros(len(columns[0]), dtype=np.int64)
-        for codes, radix in zip(columns, radices):
-            key *= max(int(radix), 1)
-            key += codes
-        return key, suppressed
     return combine_codes(columns, radices), suppressed
 
 
