@@ -73,3 +73,15 @@ def test_cli_suggest_then_optimal(tmp_path, capsys):
     released = out[~(out[["zip", "birth", "sex", "income"]] == "*").all(axis=1)]
     assert len(out) == len(table) and len(released) >= 0.95 * len(table)
     assert released.groupby(["zip", "birth", "sex", "income"]).size().min() >= 5
+
+
+def test_a_numeric_range_across_zero_gets_finite_widths():
+    # the two bands around zero never merge: the widths used to grow until overflow
+    assert kg.hierarchy.round_widths(-2500, 110000) == [10000, 20000, 100000, 200000]
+    assert kg.hierarchy.round_widths(-3, 4, integral=True) == [1, 2, 10]
+    table = pd.DataFrame({"balance": [-2500.5, -10.25, 0.0, 47.5, 61000.75, 110000.0]})
+    hierarchy, _ = kg.hierarchy.suggest(table, kg.Schema(quasi_identifiers=["balance"]))["balance"]
+    release = kg.anonymize(table, kg.Schema(quasi_identifiers=["balance"],
+                                            hierarchies={"balance": hierarchy}), k=2,
+                           algorithm="optimal")
+    assert release.verification.holds and release.levels["balance"] >= 1

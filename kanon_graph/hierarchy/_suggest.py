@@ -49,12 +49,17 @@ def round_widths(lo: float, hi: float, *, bands: int = 20,
     The finest width is the smallest of 1, 2 or 5 times a power of ten that
     cuts the range into at most ``bands`` bands; the next ones follow
     1 -> 2 -> 10 and 5 -> 10, so each divides the next, and they stop before
-    a width whose one band (from a multiple of it) holds every value.
+    a width whose one band (from a multiple of it) holds every value. A range
+    that crosses zero never fits one band (``[-w, 0)`` and ``[0, w)`` stay
+    apart): it stops at the first width whose two bands around zero hold
+    every value.
 
     >>> round_widths(17, 90)
     [5, 10, 20]
     >>> round_widths(12000.5, 151000.25)
     [10000, 20000, 100000]
+    >>> round_widths(-2500, 110000)
+    [10000, 20000, 100000, 200000]
     """
     span = float(hi) - float(lo)
     if not span > 0:
@@ -68,9 +73,12 @@ def round_widths(lo: float, hi: float, *, bands: int = 20,
     widths: list[float] = []
     while True:
         width = mantissa * 10 ** exponent if exponent >= 0 else mantissa / 10 ** -exponent
-        if math.floor(lo / width) == math.floor(hi / width):
+        first, last = math.floor(lo / width), math.floor(hi / width)
+        if first == last:
             return widths
         widths.append(width)
+        if (first, last) == (-1, 0):         # the two bands around zero hold every value
+            return widths
         mantissa, exponent = {1: (2, exponent), 2: (1, exponent + 1),
                               5: (1, exponent + 1)}[mantissa]
 
