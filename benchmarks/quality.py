@@ -16,6 +16,14 @@ FARS read from ``$KANON_GRAPH_DATA``, never downloaded):
 * ``wide`` -- ``make_census(20_000)`` widened to 16 quasi-identifiers
   (:func:`tables.wide_census`).
 
+ARX: with ``ARX_BUILD`` set to an ARX 3.9.2 build (``../shared/arx/``), every
+table and k gets an ``arx-local`` row from the same run: ARX's local recoding
+on the same rows with the same hierarchy objects (:mod:`arx`), its released
+table scored with the same formula as ours; its wall and CPU seconds are
+ARX's own, of the median of ``--arx-rounds`` runs after a warm-up in the same
+JVM. ``--algorithms`` may name ``default`` (``kg.anonymize`` with no
+algorithm named).
+
 Every local algorithm (``kg.algorithms()`` with ``recoding="local"``, those
 needing hierarchies only where there are) runs at each k in a forked child
 process, after a warm-up in the parent on 300 rows (so numba kernels are
@@ -63,6 +71,7 @@ import pandas as pd
 import kanon_graph as kg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import arx  # noqa: E402  (benchmarks/arx.py)
 import tables as T  # noqa: E402  (benchmarks/tables.py)
 
 ADULT_QIS = ["sex", "age", "race", "marital-status", "education", "native-country",
@@ -134,6 +143,8 @@ def local_algorithms():
 
 def applies(name, schema):
     """Why ``name`` cannot run on ``schema`` (``""`` when it can)."""
+    if name == "default":
+        return ""
     needs = local_algorithms()[name]
     if needs and any(schema.hierarchy(q) is None for q in schema.quasi_identifiers):
         return "needs hierarchies"
@@ -146,8 +157,8 @@ def measure(table, schema, name, k):
     """One ``anonymize`` call in this process -> a dict of measures."""
     load = os.getloadavg()[0]
     started, cpu = time.perf_counter(), time.process_time()
-    res = kg.anonymize(table, schema, k=k, algorithm=name, seed=0,
-                       metrics=["gcp", "discernibility"])
+    named = {} if name == "default" else {"algorithm": name}
+    res = kg.anonymize(table, schema, k=k, seed=0, metrics=["gcp", "discernibility"], **named)
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     per = kg.metrics.arx_loss_per_attribute(res.release)
     return {"loss": float(np.mean(list(per.values()))), "gcp": float(res.metrics["gcp"]),
@@ -180,6 +191,29 @@ def run_forked(table, schema, name, k, timeout):
     if proc.is_alive():
         proc.kill()
         proc.join()
+    return out
+
+
+def arx_rows(tname, table, schema, ks, rounds):
+    """ARX's local recoding of ``table`` at each k, scored with the suite's formula."""
+    out = []
+    for k in ks:
+        row = {"table": tname, "algorithm": "arx-local", "k": k, "rows": len(table)}
+        load = os.getloadavg()[0]
+        try:
+            res = arx.run("local", table, schema, k, warmup=1, rounds=rounds)
+            s = arx.score(table, schema, res, k)
+            row.update({"loss": s["loss"], "seconds": res.median("wall"),
+                        "cpu_seconds": res.median("proc_cpu"), "suppressed": s["suppressed"],
+                        "load_before": load, "load_after": os.getloadavg()[0],
+                        "profile": " ".join(f"{a}={v:.4f}" for a, v in
+                                            s["per_attribute"].items()), "error": ""})
+        except (RuntimeError, SystemExit) as exc:
+            row["error"] = str(exc)[:200]
+        out.append(row)
+        print(f"  {'arx-local':22s} k={k:<3d} Loss {_fmt(row.get('loss'), '.4f'):>7} "
+              f"{_fmt(row.get('seconds'), '.2f'):>7} s (cpu {_fmt(row.get('cpu_seconds'), '.2f')})"
+              f" load {load:.1f}  {row.get('error', '')}", flush=True)
     return out
 
 
@@ -301,13 +335,15 @@ def main(argv=None):
                         help="seconds after which a run is stopped")
     parser.add_argument("--skip-slow", action="store_true",
                         help="leave out the slow references (bottom-up, k-member)")
+    parser.add_argument("--arx-rounds", type=int, default=3,
+                        help="ARX's measured runs per table and k (with ARX_BUILD set)")
     parser.add_argument("--out", default="quality_out", help="output folder")
     parser.add_argument("--from-csv", default="",
                         help="only redraw quality.md / quality.png from this quality.csv")
     parser.add_argument("--include", default="",
                         help="an earlier run's quality.csv whose rows join the table")
     args = parser.parse_args(argv)
-    known = local_algorithms()
+    known = {**local_algorithms(), "default": False}
     names = [a for a in args.algorithms.split(",") if a] or list(known)
     bad = [a for a in names if a not in known] + [t for t in args.tables.split(",")
                                                    if t not in TABLES]
@@ -352,6 +388,8 @@ def main(argv=None):
                       f"  {r.get('error', '')}", flush=True)
             if why:
                 rows = [r for r in rows if not (r["table"] == tname and r["algorithm"] == name)]
+        if arx.build_folder() is not None:
+            rows += arx_rows(tname, table, schema, ks, args.arx_rounds)
         write_csv(out / "quality.csv", rows)
     if args.include:
         rows = merge(rows, read_csv(args.include), args.tables.split(","))

@@ -1,0 +1,179 @@
+"""ARX 3.9.2 beside kanon_graph in the same run (issues 30 and 32).
+
+``../shared/arx/`` builds ARX 3.9.2 from its public source and a small driver,
+``ArxRun``, that runs ARX's local recoding or its optimal full-domain search
+on a table of your own (its README says how to build it). Set ``ARX_BUILD`` to
+the build folder and the benchmarks that import this module add ARX's row:
+
+* :func:`run` writes the table and *the same hierarchy objects our run uses*
+  (``kg.write_hierarchy``, without MAGVal marks, which ARX does not know) to a
+  temporary folder, runs ``ArxRun`` in one JVM (warm-up runs, then measured
+  runs) and returns every run's timing line with ARX's released table;
+* :func:`score` scores ARX's released table with **our** formula: the table is
+  read back by :func:`kanon_graph.evaluate` (ARX's suppressed rows, marked in
+  ``OUT.csv.outliers``, cost 1 per cell) and the mean over the
+  quasi-identifiers of :func:`kanon_graph.metrics.arx_loss_per_attribute` is
+  taken -- the number ``quality.py`` reports for our algorithms. ARX's own
+  ``arx_granularity_loss`` (1 - granularity, weighted by 1 - 1/N) is kept in
+  the timing lines but never set beside our mean Loss.
+
+Run alone it prints ARX's local recoding of a suite table::
+
+    ARX_BUILD=/work/arx/build KANON_GRAPH_DATA=/work/shared/data \\
+        python benchmarks/arx.py --table adult --k 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+import kanon_graph as kg
+
+
+def build_folder() -> Path | None:
+    """The ARX build named by ``ARX_BUILD``, or None when it is unset or not built."""
+    folder = os.environ.get("ARX_BUILD")
+    if not folder:
+        return None
+    path = Path(folder)
+    if not (path / "classpath").exists():
+        raise SystemExit(f"ARX_BUILD={folder} holds no 'classpath' file: build ARX with "
+                         f"../shared/arx/build.sh first (its README says how)")
+    return path
+
+
+@dataclass
+class ArxResult:
+    """ARX's timing lines (one per measured run) and the first run's released table."""
+
+    runs: list
+    released: pd.DataFrame
+    outliers: np.ndarray
+
+    def median(self, key: str) -> float:
+        return float(np.median([r[key] for r in self.runs]))
+
+
+def leaf_labels(table: pd.DataFrame, schema) -> pd.DataFrame:
+    """Every quasi-identifier cell as the label of the hierarchy leaf it is encoded to.
+
+    ARX matches a cell to its hierarchy row by text; our encoding matches by
+    value (``17828.0`` to the leaf ``17828``, a date to its ISO label). Writing
+    the leaf each cell was encoded to hands ARX exactly the values our run
+    sees.
+    """
+    from kanon_graph.encoding import encode
+
+    with warnings.catch_warnings():      # the inferred kinds were said by our own run
+        warnings.simplefilter("ignore")
+        data = encode(table, schema)
+    if data.n != len(table):
+        raise SystemExit("the table has rows with missing values; ArxRun takes complete rows")
+    return pd.DataFrame({a.name: np.asarray(a.domain, dtype=object)[a.codes]  # QIs only
+                         for a in data.attributes})
+
+
+def _write_inputs(folder: Path, table: pd.DataFrame, schema) -> Path:
+    """The table as ';'-text and one ARX hierarchy file per quasi-identifier."""
+    for qi in schema.quasi_identifiers:
+        if schema.hierarchy(qi) is None:
+            raise SystemExit(f"ARX needs a hierarchy for every quasi-identifier; {qi!r} has none")
+    cells = leaf_labels(table, schema)
+    for column in cells.columns:
+        if cells[column].astype(str).str.contains(";", regex=False).any():
+            raise SystemExit(f"column {column!r} holds ';', ArxRun's separator")
+    data = folder / "table.csv"
+    cells.to_csv(data, sep=";", index=False)
+    hdir = folder / "hierarchies"
+    hdir.mkdir()
+    for qi in schema.quasi_identifiers:
+        kg.write_hierarchy(schema.hierarchy(qi), hdir / f"{qi}.csv", sep=";", mark_magvals=False)
+    return data
+
+
+def run(mode: str, table: pd.DataFrame, schema, k: int, *, suppression: float = 0.0,
+        warmup: int = 1, rounds: int = 1, build: Path | None = None) -> ArxResult:
+    """Run ARX's ``local`` recoding or ``optimal`` search on ``table`` in one JVM.
+
+    ``rounds`` measured runs follow ``warmup`` unmeasured ones (the JVM
+    compiles as it goes). Only the quasi-identifiers are handed to ARX; every
+    other column would be insensitive to it and costs nothing.
+    """
+    build = build or build_folder()
+    if build is None:
+        raise SystemExit("set ARX_BUILD to an ARX build (../shared/arx/README.md)")
+    qis = list(schema.quasi_identifiers)
+    with tempfile.TemporaryDirectory(prefix="arx-") as tmp:
+        folder = Path(tmp)
+        data = _write_inputs(folder, table, schema)
+        out = folder / "out.csv"
+        args = [mode, str(data), ",".join(qis), str(folder / "hierarchies"), str(k)]
+        if mode == "optimal":
+            args.append(str(suppression))
+        args += [str(warmup), str(rounds), str(out)]
+        classpath = (build / "classpath").read_text().strip()
+        done = subprocess.run(["java", "-cp", classpath, "ArxRun", *args], capture_output=True,
+                              text=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"ArxRun {mode} failed ({done.returncode}): "
+                               f"{done.stderr.strip()[-2000:]}")
+        runs = [json.loads(line[5:]) for line in done.stdout.splitlines()
+                if line.startswith("JSON ")]
+        released = pd.read_csv(out, sep=";", dtype=str, keep_default_na=False)
+        outliers = np.loadtxt(str(out) + ".outliers", dtype=int).astype(bool)
+    return ArxResult(runs, released, outliers)
+
+
+def score(table: pd.DataFrame, schema, result: ArxResult, k: int) -> dict:
+    """ARX's release scored with the suite's formula (mean per-attribute Loss).
+
+    The released table is checked by :func:`kanon_graph.evaluate` too: the
+    returned ``achieved_k`` is its smallest class, recounted from the cells.
+    """
+    released = table.copy()
+    for qi in schema.quasi_identifiers:
+        released[qi] = result.released[qi].to_numpy()
+    ev = kg.evaluate(table, released, schema, k=k, suppressed=result.outliers,
+                     metrics=["loss"])
+    per = kg.metrics.arx_loss_per_attribute(ev.release)
+    return {"loss": float(np.mean(list(per.values()))), "per_attribute": per,
+            "suppressed": int(result.outliers.sum()),
+            "achieved_k": int(ev.verification.k_achieved)}
+
+
+def main(argv=None) -> int:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import quality  # noqa: PLC0415  (benchmarks/quality.py: the suite's tables)
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--table", default="adult", choices=list(quality.TABLES))
+    parser.add_argument("--mode", default="local", choices=["local", "optimal"])
+    parser.add_argument("--k", type=int, default=5)
+    parser.add_argument("--suppression", type=float, default=0.0)
+    parser.add_argument("--rounds", type=int, default=1)
+    args = parser.parse_args(argv)
+    table, schema = quality.TABLES[args.table]()
+    res = run(args.mode, table, schema, args.k, suppression=args.suppression,
+              rounds=args.rounds)
+    s = score(table, schema, res, args.k)
+    print(f"ARX 3.9.2 {args.mode} on {args.table} ({len(table)} rows), k={args.k}: "
+          f"Loss {s['loss']:.4f} (our formula), suppressed {s['suppressed']}, "
+          f"smallest class {s['achieved_k']}, wall {res.median('wall'):.2f} s, cpu {res.median('proc_cpu'):.2f} s, "
+          f"load {os.getloadavg()[0]:.1f}")
+    print("  per attribute: " + " ".join(f"{a}={v:.4f}" for a, v in s["per_attribute"].items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
