@@ -103,11 +103,13 @@ def _write_inputs(folder: Path, table: pd.DataFrame, schema) -> Path:
 
 
 def run(mode: str, table: pd.DataFrame, schema, k: int, *, suppression: float = 0.0,
-        warmup: int = 1, rounds: int = 1, build: Path | None = None) -> ArxResult:
+        warmup: int = 1, rounds: int = 1, build: Path | None = None,
+        timeout: float | None = None) -> ArxResult:
     """Run ARX's ``local`` recoding or ``optimal`` search on ``table`` in one JVM.
 
     ``rounds`` measured runs follow ``warmup`` unmeasured ones (the JVM
-    compiles as it goes). Only the quasi-identifiers are handed to ARX; every
+    compiles as it goes); a run longer than ``timeout`` seconds raises
+    RuntimeError. Only the quasi-identifiers are handed to ARX; every
     other column would be insensitive to it and costs nothing.
     """
     build = build or build_folder()
@@ -123,8 +125,11 @@ def run(mode: str, table: pd.DataFrame, schema, k: int, *, suppression: float = 
             args.append(str(suppression))
         args += [str(warmup), str(rounds), str(out)]
         classpath = (build / "classpath").read_text().strip()
-        done = subprocess.run(["java", "-cp", classpath, "ArxRun", *args], capture_output=True,
-                              text=True, check=False)
+        try:
+            done = subprocess.run(["java", "-cp", classpath, "ArxRun", *args],
+                                  capture_output=True, text=True, check=False, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError(f"ArxRun {mode} stopped after {timeout:.0f} s") from None
         if done.returncode != 0:
             raise RuntimeError(f"ArxRun {mode} failed ({done.returncode}): "
                                f"{done.stderr.strip()[-2000:]}")
@@ -138,6 +143,10 @@ def run(mode: str, table: pd.DataFrame, schema, k: int, *, suppression: float = 
 def score(table: pd.DataFrame, schema, result: ArxResult, k: int) -> dict:
     """ARX's release scored with the suite's formula (mean per-attribute Loss).
 
+    ``loss_geometric`` is the library's ``loss`` metric of the same release
+    (ARX's combination, prod(1 + l_i)^(1/d) - 1), which the lattice searches
+    minimise.
+
     The released table is checked by :func:`kanon_graph.evaluate` too: the
     returned ``achieved_k`` is its smallest class, recounted from the cells.
     """
@@ -148,6 +157,7 @@ def score(table: pd.DataFrame, schema, result: ArxResult, k: int) -> dict:
                      metrics=["loss"])
     per = kg.metrics.arx_loss_per_attribute(ev.release)
     return {"loss": float(np.mean(list(per.values()))), "per_attribute": per,
+            "loss_geometric": float(ev.metrics["loss"]),
             "suppressed": int(result.outliers.sum()),
             "achieved_k": int(ev.verification.k_achieved)}
 

@@ -15,7 +15,11 @@ best-effort). ``optimal`` runs with its default (exact up to
 ``EXACT_UP_TO`` nodes, best-effort above); ``optimal-exact`` forces the
 exact search where the lattice allows (``--exact-up-to``). Times come from
 an untraced run; the peak from a second run under tracemalloc (which slows
-numpy-heavy code about twice; ``--no-memory`` skips it). The machine's
+numpy-heavy code about twice; ``--no-memory`` skips it). With ``ARX_BUILD``
+set to an ARX 3.9.2 build (``../shared/arx/``), ARX's optimal search (Flash)
+runs the same job in the same run, once per width up to ``--arx-max-qis``
+(same rows, same hierarchy objects, :mod:`arx`); its release is scored with the
+same ``loss`` metric and the ratio of wall times is printed. The machine's
 ``uptime`` is printed first and last: timings on a shared machine vary.
 """
 
@@ -33,6 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import kanon_graph as kg  # noqa: E402
 from kanon_graph.lattice.optimal import EXACT_UP_TO  # noqa: E402
 from tables import wide_census  # noqa: E402
+
+import arx  # noqa: E402  (benchmarks/arx.py)
 
 #: Issue 17's reference figures: QIs -> (ARX exact, ARX best-effort with a 10 s budget).
 REFERENCE = {8: ("1.29 s, 0.2712", "same optimum"),
@@ -65,7 +71,11 @@ def main(argv=None):
                         help="run optimal-exact on lattices up to this size")
     parser.add_argument("--no-memory", action="store_true",
                         help="skip the second, traced run that measures peak memory")
+    parser.add_argument("--arx-max-qis", type=int, default=12,
+                        help="run ARX (with ARX_BUILD set) up to this many quasi-identifiers")
+    parser.add_argument("--arx-timeout", type=float, default=600.0)
     args = parser.parse_args(argv)
+    build = arx.build_folder()
     print("uptime:", os.popen("uptime").read().strip())
     print(f"{'QIs':>3} {'nodes':>12} {'search':<14} {'wall_s':>7} {'cpu_s':>7} {'peak_MiB':>8} "
           f"{'Loss':>7} {'checked':>7} {'proven':>6}  ARX 3.9.2, separate run of issue 17 "
@@ -84,6 +94,21 @@ def main(argv=None):
             print(f"{n_qis:>3} {size:>12,} {name:<14} {r['wall']:>7.2f} {r['cpu']:>7.2f} "
                   f"{r['peak']:>8.1f} {r['loss']:>7.4f} {str(r['checked']):>7} "
                   f"{str(r['proven']):>6}  {ref[0]} | {ref[1]}", flush=True)
+            if name.startswith("optimal"):
+                ours = r
+        if build and n_qis <= args.arx_max_qis:
+            load = os.getloadavg()[0]
+            try:
+                res = arx.run("optimal", table, schema, 5, suppression=0.05, warmup=0,
+                              rounds=1, build=build, timeout=args.arx_timeout)
+                s = arx.score(table, schema, res, 5)
+                wall = res.median("wall")
+                print(f"{n_qis:>3} {size:>12,} {'ARX optimal':<14} {wall:>7.2f} "
+                      f"{res.median('proc_cpu'):>7.2f} {'':>8} {s['loss_geometric']:>7.4f}  same "
+                      f"run, load {load:.1f}; ours / ARX wall {ours['wall'] / wall:.2f}x",
+                      flush=True)
+            except RuntimeError as exc:
+                print(f"{n_qis:>3} {size:>12,} {'ARX optimal':<14} {exc}", flush=True)
     print("uptime:", os.popen("uptime").read().strip())
 
 
