@@ -16,6 +16,11 @@ FARS read from ``$KANON_GRAPH_DATA``, never downloaded):
 * ``wide`` -- ``make_census(20_000)`` widened to 16 quasi-identifiers
   (:func:`tables.wide_census`).
 
+Those are the **tuning** tables: the defaults were chosen on them. The
+**held-out** tables of :mod:`heldout` (``claims``, ``registry``,
+``admissions``) never steer a default; the markdown table shows the group of
+every table, and a default's change is reported on both groups.
+
 ARX: with ``ARX_BUILD`` set to an ARX 3.9.2 build (``../shared/arx/``), every
 table and k gets an ``arx-local`` row from the same run: ARX's local recoding
 on the same rows with the same hierarchy objects (:mod:`arx`), its released
@@ -72,6 +77,7 @@ import kanon_graph as kg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import arx  # noqa: E402  (benchmarks/arx.py)
+import heldout  # noqa: E402  (benchmarks/heldout.py)
 import tables as T  # noqa: E402  (benchmarks/tables.py)
 
 ADULT_QIS = ["sex", "age", "race", "marital-status", "education", "native-country",
@@ -129,7 +135,10 @@ def wide():
 
 #: name -> builder returning ``(table, schema)``.
 TABLES = {"adult": adult, "fars": fars, "patients": patients, "patients-flat": patients_flat,
-          "clinic": clinic, "wide": wide}
+          "clinic": clinic, "wide": wide, **heldout.HELD_OUT}
+
+#: table -> "tuning" (may steer defaults) or "held out" (never does).
+GROUPS = {name: "held out" if name in heldout.HELD_OUT else "tuning" for name in TABLES}
 
 
 def local_algorithms():
@@ -225,11 +234,13 @@ def _fmt(value, spec):
 def markdown(rows):
     """One table: a line per (table, algorithm), Loss / GCP / DM / s / MB per k."""
     ks = sorted({r["k"] for r in rows})
-    head = "| table | algorithm | " + " | ".join(
+    head = "| group | table | algorithm | " + " | ".join(
         f"k={k} Loss | k={k} GCP | k={k} DM | k={k} s (cpu) | k={k} MB" for k in ks) + " |"
-    lines = [head, "|---|---|" + "---|" * (5 * len(ks))]
+    lines = [head, "|---|---|---|" + "---|" * (5 * len(ks))]
     by = {(r["table"], r["algorithm"], r["k"]): r for r in rows}
-    for table in dict.fromkeys(r["table"] for r in rows):
+    order = sorted(dict.fromkeys(r["table"] for r in rows),
+                   key=lambda t: GROUPS.get(t, "") == "held out")
+    for table in order:
         best = {k: min((r["loss"] for r in rows if r["table"] == table and r["k"] == k
                         and not r.get("error")), default=math.nan) for k in ks}
         for name in dict.fromkeys(r["algorithm"] for r in rows if r["table"] == table):
@@ -245,7 +256,8 @@ def markdown(rows):
                 cells += [loss, _fmt(r.get("gcp"), ".4f"), _fmt(r.get("discernibility"), ".3g"),
                           f"{_fmt(r.get('seconds'), '.2f')} ({_fmt(r.get('cpu_seconds'), '.2f')})",
                           _fmt(r.get("peak_mb"), ".0f")]
-            lines.append(f"| {table} | {name} | " + " | ".join(cells) + " |")
+            lines.append(f"| {GROUPS.get(table, '?')} | {table} | {name} | " + " | ".join(cells)
+                         + " |")
     return "\n".join(lines)
 
 
