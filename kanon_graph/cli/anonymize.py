@@ -195,11 +195,12 @@ def _run(args, progress, dask):
                     report = result_report(res, parameters=parameters)
                     report["publication"] = publication
                     write_json(report, args.report)
-            write_dask_table(res.table, args.output, seed=seed, keep_order=args.keep_order,
-                             escape_formulas=args.escape_formulas, before_swap=commit_report)
+            files = write_dask_table(res, args.output, seed=seed, keep_order=args.keep_order,
+                                     escape_formulas=args.escape_formulas,
+                                     before_swap=commit_report)
             return res, Publishable(None, shuffled=not args.keep_order,
                                     formulas=seen["formula_cells"],
-                                    escaped=seen["formulas_escaped"]).describe()
+                                    escaped=seen["formulas_escaped"], files=files).describe()
         release = publishable(released_text(res.table, schema, text), seed=seed,
                               keep_order=args.keep_order, escape_formulas=args.escape_formulas)
         tmp = stack.enter_context(atomic_file(args.output))
