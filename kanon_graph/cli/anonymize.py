@@ -135,7 +135,8 @@ def run(args, out):
     if not args.quiet:
         print(res.summary(), file=out)
         print(f"release: {published}", file=out)
-        written = (f"wrote {args.output} ({res.stats['partitions']} partitions)" if dask
+        written = (f"wrote {args.output} (from {res.stats['partitions']} input partitions)"
+                   if dask
                    else f"wrote {args.output} ({len(res.table)} rows)")
         print(written + (f" and {args.report}" if args.report else ""), file=out)
     return 0
