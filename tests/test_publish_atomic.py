@@ -148,11 +148,12 @@ def test_atomic_folder_replaces_the_whole_folder(tmp_path):
     from kanon_graph.io.write import atomic_folder
 
     target = tmp_path / "release"
-    target.mkdir()
-    (target / "part-00007.parquet").write_text("stale")
+    with atomic_folder(target) as tmp:          # an earlier release (with its manifest)
+        (tmp / "part-00007.parquet").write_text("stale")
     with atomic_folder(target) as tmp:
         (tmp / "part-00000.parquet").write_text("new")
-    assert sorted(p.name for p in target.iterdir()) == ["part-00000.parquet"]
+    assert sorted(p.name for p in target.iterdir()) == ["_kanon_graph_release.json",
+                                                        "part-00000.parquet"]
     with pytest.raises(KeyboardInterrupt), atomic_folder(target) as tmp:
         (tmp / "part-00000.parquet").write_text("half")
         raise KeyboardInterrupt

@@ -6,30 +6,24 @@ missing-value rule, the same field count per row, the same numeric and date
 rules, and one-line errors naming the file and its line (row for Parquet).
 Each file is one partition, read lazily on the workers.
 
-The release is written into a temporary folder beside the target and swapped
-into place as a whole (:func:`kanon_graph.io.write.atomic_folder`); its
-partitions and the rows within each are put in an order drawn from the run's
-seed unless ``keep_order``.
+The release is written by :mod:`kanon_graph.cli._dask_release`: into a
+temporary folder beside the target, swapped into place as a whole, every row
+sent to an output file drawn from the order seed and every file shuffled
+(unless ``keep_order``).
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import glob
-import warnings
 from pathlib import Path
 
-import numpy as np
-
 from ..io import read_input_table
-from ..io.release import ORDER_STREAM, formula_cells, fresh_order_seed, publishable
-from ..io.tables import CRLF
-from ..io.write import atomic_folder
 from ._common import DataProblem, _missing_as_nan, check_cells, floats_as_text
+from ._dask_release import unshuffle_dask, write_dask_table
 
 __all__ = ["is_many", "read_dask_table", "write_dask_table", "unshuffle_dask",
-           "partition_order", "quiet_dask_logs"]
+           "quiet_dask_logs"]
 
 _PARQUET = (".parquet", ".pq")
 _CSV = (".csv", ".tsv", ".txt")
@@ -145,95 +139,3 @@ def quiet_dask_logs():
         return
     os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "critical")
     logging.getLogger("distributed").setLevel(logging.CRITICAL)
-
-
-def partition_order(n, seed):
-    """The order in which a release's ``n`` partitions are written (from the seed)."""
-    return np.random.default_rng([int(seed), ORDER_STREAM, 1]).permutation(int(n))
-
-
-def _rows(n, seed, number):
-    return np.random.default_rng([int(seed), ORDER_STREAM, 2, int(number)]).permutation(int(n))
-
-
-def _shuffle_part(part, seed, partition_info=None):
-    number = partition_info["number"] if partition_info else 0
-    return part.iloc[_rows(len(part), seed, number)].reset_index(drop=True)
-
-
-def _unshuffle_part(part, seed, partition_info=None):
-    number = partition_info["number"] if partition_info else 0
-    back = np.argsort(_rows(len(part), seed, number))
-    return part.iloc[back].reset_index(drop=True)
-
-
-def _formula_counts(part):
-    import pandas as pd
-
-    return pd.Series(formula_cells(part), dtype="int64")
-
-
-def _escape_part(part):
-    return publishable(part, seed=None, keep_order=True, escape_formulas=True).table
-
-
-def write_dask_table(table, path, *, seed=None, keep_order=False, escape_formulas=False,
-                     before_swap=None):
-    """Write a lazy release partition by partition into a new folder, swapped in as a whole.
-
-    ``path`` ending in ``.csv`` with a ``*`` (``out/part-*.csv``) writes one CSV
-    file per partition into ``out``; anything else is a folder of Parquet
-    files. Whatever the folder held is replaced (never merged). Unless
-    ``keep_order``, the partitions are written in an order drawn from
-    the order ``seed`` (a fresh one when None) and the rows of each are
-    shuffled with it. Formula cells are
-    counted in the same pass (and escaped with ``escape_formulas``);
-    ``before_swap(publication)`` runs once the files are complete, before
-    the folder is swapped in (the CLI writes its report there). Returns the
-    number of partitions written.
-    """
-    import dask
-    import pandas as pd
-
-    is_csv = str(path).lower().endswith(".csv")
-    if is_csv and "*" not in Path(path).name:
-        raise DataProblem(f"a Dask release is written per partition: give a pattern with "
-                          f"'*' such as 'out/part-*.csv', or a folder for Parquet; got "
-                          f"{str(path)!r}")
-    n = int(table.npartitions)
-    if keep_order:
-        seed = None
-    else:
-        seed = fresh_order_seed() if seed is None else int(seed)
-        table = table.partitions[[int(i) for i in partition_order(n, seed)]]
-        table = table.map_partitions(_shuffle_part, int(seed), meta=table._meta)
-    counts = table.map_partitions(_formula_counts, meta=pd.Series(dtype="int64"))
-    if escape_formulas:
-        table = table.map_partitions(_escape_part, meta=table._meta)
-    width = max(len(str(n - 1)), 5)
-    folder = Path(path).parent if is_csv else Path(path)
-    with atomic_folder(folder) as tmp:
-        if is_csv:
-            # CRLF (RFC 4180): a cell holding a bare carriage return is quoted
-            write = table.to_csv(str(tmp / Path(path).name), index=False, compute=False,
-                                 name_function=lambda i: f"{i:0{width}d}", lineterminator=CRLF,
-                                 quoting=csv.QUOTE_MINIMAL)
-        else:
-            write = table.to_parquet(str(tmp), write_index=False, compute=False,
-                                     name_function=lambda i: f"part-{i:0{width}d}.parquet")
-        with warnings.catch_warnings():     # the write and the counts share one pass
-            warnings.filterwarnings("ignore", message="Computing mixed collections")
-            _, found = dask.compute(write, counts)
-        formulas = {str(c): int(v) for c, v in found.groupby(level=0).sum().items() if v}
-        if before_swap is not None:
-            before_swap({"shuffled": not keep_order, "order_seed": seed, "formula_cells": formulas,
-                         "formulas_escaped": bool(escape_formulas and formulas)})
-    return n
-
-
-def unshuffle_dask(released, seed):
-    """Undo :func:`write_dask_table`'s order: the release back in its input's partition order."""
-    n = int(released.npartitions)
-    released = released.map_partitions(_unshuffle_part, int(seed), meta=released._meta)
-    back = np.argsort(partition_order(n, seed))
-    return released.partitions[[int(i) for i in back]]

@@ -4,8 +4,10 @@ A command names its inputs and outputs once; :func:`check_outputs` refuses,
 with one line naming the flags, an output that is an input (resolved paths,
 and :func:`os.path.samefile` for links), two outputs on one path, an output
 whose folder is missing or not writable, and a Dask output folder that holds
-anything but an earlier release (it is replaced as a whole). Nothing is read
-or computed before these checks pass.
+anything but a release this library wrote (it is replaced as a whole; a
+release folder carries a manifest naming its files, see
+:func:`kanon_graph.io.write.foreign_entry`). Nothing is read or computed
+before these checks pass.
 """
 
 from __future__ import annotations
@@ -15,15 +17,12 @@ import glob
 import os
 from pathlib import Path
 
-from ..io.write import TEMP_MARK
+from ..io.write import foreign_entry
 from ._common import DataProblem
 
 __all__ = ["Output", "check_outputs", "output_folder"]
 
 _FLAGS = {"output": "-o", "report": "--report", "plot": "--plot"}
-# what a Dask release folder may already hold (it is replaced as a whole)
-_RELEASE_FILES = (".parquet", ".pq", ".csv", ".crc")
-_RELEASE_NAMES = ("_metadata", "_common_metadata", "_SUCCESS")
 
 
 class Output:
@@ -100,6 +99,7 @@ def check_outputs(inputs, outputs):
             if hit:
                 raise DataProblem(f"{out.flag} {out.path!r} would overwrite the input "
                                   f"{flag} {str(path)!r}; write the output elsewhere")
+        _check_release_folder(out, target)
         for other in outputs[:i]:
             a, b = other.target, target
             whole = ("folder", "pattern")
@@ -128,20 +128,15 @@ def _check_folder(out, target):
     if target.exists() and not target.is_dir():
         raise DataProblem(f"{out.flag}: cannot write the Dask release folder {str(target)!r}: "
                           f"a file of that name exists")
-    if target.is_dir():
-        strange = [p.name for p in target.iterdir() if not _release_like(p)]
-        if strange:
-            raise DataProblem(f"{out.flag}: folder {str(target)!r} holds {strange[0]!r}, "
-                              f"which is not part of an earlier release; a Dask release "
-                              f"replaces its folder as a whole, so give a new or empty folder")
 
 
-def _release_like(path):
-    if TEMP_MARK in path.name:
-        return True
-    if path.is_dir():
-        return False
-    return path.suffix.lower() in _RELEASE_FILES or path.name in _RELEASE_NAMES
+def _check_release_folder(out, target):
+    """A Dask release folder replaces ``target`` whole: only an earlier release may be there."""
+    strange = foreign_entry(target) if out.kind in ("folder", "pattern") else None
+    if strange is not None:
+        raise DataProblem(f"{out.flag}: folder {str(target)!r} holds {strange!r}, which is "
+                          f"not part of a release kanon_graph wrote; a Dask release replaces "
+                          f"its folder as a whole, so give a new or empty folder")
 
 
 def add_unshuffle_argument(parser):

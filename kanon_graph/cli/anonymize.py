@@ -135,7 +135,8 @@ def run(args, out):
     if not args.quiet:
         print(res.summary(), file=out)
         print(f"release: {published}", file=out)
-        written = (f"wrote {args.output} ({res.stats['partitions']} partitions)" if dask
+        written = (f"wrote {args.output} (from {res.stats['partitions']} input partitions)"
+                   if dask
                    else f"wrote {args.output} ({len(res.table)} rows)")
         print(written + (f" and {args.report}" if args.report else ""), file=out)
     return 0
@@ -195,11 +196,12 @@ def _run(args, progress, dask):
                     report = result_report(res, parameters=parameters)
                     report["publication"] = publication
                     write_json(report, args.report)
-            write_dask_table(res.table, args.output, seed=seed, keep_order=args.keep_order,
-                             escape_formulas=args.escape_formulas, before_swap=commit_report)
+            files = write_dask_table(res, args.output, seed=seed, keep_order=args.keep_order,
+                                     escape_formulas=args.escape_formulas,
+                                     before_swap=commit_report)
             return res, Publishable(None, shuffled=not args.keep_order,
                                     formulas=seen["formula_cells"],
-                                    escaped=seen["formulas_escaped"]).describe()
+                                    escaped=seen["formulas_escaped"], files=files).describe()
         release = publishable(released_text(res.table, schema, text), seed=seed,
                               keep_order=args.keep_order, escape_formulas=args.escape_formulas)
         tmp = stack.enter_context(atomic_file(args.output))

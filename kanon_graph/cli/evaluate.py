@@ -80,7 +80,7 @@ def run(args, out):
                 original = read_dask_table(args.original, args.sep, schema=schema, args=args)
                 released = read_dask_table(args.released, args.sep)
                 if args.unshuffle is not None:
-                    released = unshuffle_dask(released, args.unshuffle)
+                    released = unshuffle_dask(released, args.unshuffle, original)
             else:
                 original, schema, _ = read_input(args, progress, args.original)
                 released = read_table(args.released, sep=args.sep)

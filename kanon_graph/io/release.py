@@ -13,6 +13,12 @@
   the publisher);
 * **index**: the index is dropped (an identifier held in the index, such
   as a patient id, never reaches the file);
+* **dictionaries**: a categorical column (a released quasi-identifier, or
+  any column read as one) keeps only the values its rows hold, in sorted
+  order (:func:`plain_dictionaries`). Its categories otherwise follow the
+  *input's* order of first appearance, which a Parquet file stores as the
+  column's dictionary: its first entry would be the released value of the
+  input's first row, and a dropped record's value could stay in it;
 * **formula cells**: text cells that a spreadsheet would execute (starting
   with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return, and not a
   plain number such as ``-3``) are counted per column; with
@@ -20,6 +26,11 @@
 
 :func:`order_of` gives the permutation itself, so ``kanon-graph evaluate
 --unshuffle SEED`` can put a release back in the original's order.
+
+A release written in several files (``--engine dask``) is spread over them
+at random: :func:`file_of_rows` draws each row's file from the order seed
+(so a file is a random sample of every input file, never the rows of one),
+and :func:`file_order` shuffles the rows of each file.
 """
 
 from __future__ import annotations
@@ -33,7 +44,8 @@ import pandas as pd
 from .._cells import parse_number
 
 __all__ = ["ORDER_STREAM", "fresh_order_seed", "order_of", "order_seed_from", "formula_cells",
-           "publishable", "Publishable"]
+           "publishable", "Publishable", "plain_dictionaries", "file_count", "file_of_rows",
+           "file_order"]
 
 ORDER_STREAM = 0x0DE7
 _FORMULA_START = ("=", "+", "-", "@", "\t", chr(13))
@@ -88,6 +100,70 @@ def order_of(n: int, seed: int) -> np.ndarray:
     return np.random.default_rng([int(seed), ORDER_STREAM]).permutation(int(n))
 
 
+def file_count(rows: int, rows_per_file: int) -> int:
+    """How many files a release of ``rows`` rows is spread over: one per ``rows_per_file``.
+
+    It depends on the number of rows only, never on how the input was split.
+
+    >>> file_count(0, 100), file_count(100, 100), file_count(101, 100)
+    (1, 1, 2)
+    """
+    return max(1, -(-int(rows) // int(rows_per_file)))
+
+
+def file_of_rows(n: int, seed: int, part: int, files: int) -> np.ndarray:
+    """The output file of each of the ``n`` rows of input partition ``part``.
+
+    Each row's file is drawn uniformly from ``files`` with the order seed
+    (a stream of its own per partition), so every input file's rows are
+    spread over every output file.
+
+    >>> file_of_rows(6, 0, 1, 3).tolist() == file_of_rows(6, 0, 1, 3).tolist()
+    True
+    """
+    rng = np.random.default_rng([int(seed), ORDER_STREAM, 3, int(part)])
+    return rng.integers(0, int(files), size=int(n))
+
+
+def file_order(n: int, seed: int, file: int) -> np.ndarray:
+    """The row order of output file ``file`` (``n`` rows): row ``i`` written is row
+    ``file_order(n, seed, file)[i]`` of its rows gathered in input order.
+
+    >>> sorted(file_order(4, 0, 2).tolist())
+    [0, 1, 2, 3]
+    """
+    return np.random.default_rng([int(seed), ORDER_STREAM, 4, int(file)]).permutation(int(n))
+
+
+def plain_dictionaries(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with every categorical column's categories reduced to the values its rows
+    hold, sorted (an ordered categorical keeps its declared order).
+
+    Nothing of a column's categories then depends on the input's row order,
+    and no value that no written row holds is written.
+
+    >>> t = pd.DataFrame({"zip": pd.Categorical(["130**", "148**", "130**"],
+    ...                                         categories=["148**", "999**", "130**"])})
+    >>> list(plain_dictionaries(t)["zip"].cat.categories)
+    ['130**', '148**']
+    """
+    columns = [c for c in table.columns if isinstance(table[c].dtype, pd.CategoricalDtype)]
+    if not columns:
+        return table
+    out = table.copy()
+    for column in columns:
+        cells = out[column].cat.remove_unused_categories()
+        if not cells.cat.ordered:
+            categories = cells.cat.categories
+            try:
+                ranked = categories.sort_values()
+            except TypeError:          # mixed kinds of value: sorted by their text
+                ranked = categories[np.argsort(categories.astype(str), kind="stable")]
+            cells = cells.cat.reorder_categories(ranked)
+        out[column] = cells
+    return out
+
+
 def _is_formula(value: object) -> bool:
     return (isinstance(value, str) and value.startswith(_FORMULA_START)
             and parse_number(value) is None)
@@ -122,7 +198,8 @@ class Publishable:
     Attributes
     ----------
     table : DataFrame
-        Shuffled (unless ``keep_order``), index ``0..n-1`` (never written).
+        Shuffled (unless ``keep_order``), index ``0..n-1`` (never written),
+        categorical columns with sorted categories (:func:`plain_dictionaries`).
     shuffled : bool
     formulas : dict
         ``{column: count}`` of formula cells found (before escaping).
@@ -132,6 +209,8 @@ class Publishable:
         The order seed the rows were shuffled with (None: not shuffled);
         ``order_of(len(table), seed)`` undoes it, so keep it with the
         publisher, never with the release.
+    files : int or None
+        A release written in several files (``--engine dask``): how many.
     """
 
     table: pd.DataFrame
@@ -139,11 +218,14 @@ class Publishable:
     formulas: dict[str, int] = field(default_factory=dict)
     escaped: bool = False
     seed: int | None = None
+    files: int | None = None
 
     def describe(self) -> str:
         """One line for the summary: order and formula cells."""
-        order = ("rows shuffled (order seed in the report, not in the release), no index"
-                 if self.shuffled
+        spread = "" if self.files is None else \
+            f"spread at random over {self.files} file{'' if self.files == 1 else 's'} and "
+        order = (f"rows {spread}shuffled (order seed in the report, not in the release), "
+                 f"no index" if self.shuffled
                  else "rows in the input's order (--keep-order), no index")
         if not self.formulas:
             return order + "; no formula cells"
@@ -186,6 +268,7 @@ def publishable(table: pd.DataFrame, *, seed: int | None = None, keep_order: boo
     else:
         seed = fresh_order_seed() if seed is None else int(seed)
         out = out.iloc[order_of(len(out), seed)].reset_index(drop=True)
+    out = plain_dictionaries(out)
     if escape_formulas and formulas:
         out = out.copy()
         for column in formulas:

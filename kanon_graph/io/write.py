@@ -8,6 +8,8 @@ goes through :func:`atomic_file` or :func:`atomic_folder`:
    own folder, named ``.<name>.kg-tmp-<pid>-<random>`` so that two runs
    never share one;
 2. it is flushed and ``fsync``-ed (every file of a folder, then the folder);
+   an ``fsync`` that fails is an error (the data may not be on the disk),
+   never ignored;
 3. it is renamed onto the target with :func:`os.replace` (a folder: the old
    folder is first moved aside, then removed), and the parent folder is
    synced.
@@ -16,12 +18,19 @@ So an interrupted or failed run leaves either no output or the previous one,
 never a partial file; two runs writing one target each finish their own
 temporary and the last rename wins, never a mixture. On any exception
 (``KeyboardInterrupt`` included) the temporary is removed.
+
+A folder written by :func:`atomic_folder` holds a manifest,
+``_kanon_graph_release.json``, listing its files (their names only). A
+folder is replaced only when it is empty or holds such a release and
+nothing else (:func:`foreign_entry`): a folder holding anybody else's file
+is refused, never deleted.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import secrets
 import shutil
@@ -30,10 +39,16 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["atomic_file", "atomic_folder", "write_text", "save_figure", "temporary_name",
-           "fsync_tree", "replace_folder",
-           "TEMP_MARK"]
+           "fsync_tree", "replace_folder", "foreign_entry", "write_manifest",
+           "TEMP_MARK", "RELEASE_MANIFEST"]
 
 TEMP_MARK = ".kg-tmp-"
+#: The file :func:`atomic_folder` writes beside a folder's files, naming them: the folder
+#: is a release this library wrote (a leading ``_`` keeps Parquet readers off it).
+RELEASE_MANIFEST = "_kanon_graph_release.json"
+_MANIFEST_KIND = "kanon_graph release folder"
+# a folder file system that cannot sync a folder says so with one of these: nothing to sync
+_NO_FOLDER_SYNC = (errno.EINVAL, errno.ENOTSUP, errno.EBADF, errno.EISDIR)
 
 
 def temporary_name(target: str | os.PathLike[str], kind: str = "") -> Path:
@@ -54,15 +69,30 @@ def _test_pause() -> None:
 
 
 def _fsync_path(path: Path, directory: bool = False) -> None:
-    flags = os.O_RDONLY | (getattr(os, "O_DIRECTORY", 0) if directory else 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:            # a file system that cannot open folders: nothing to sync
-        return
+    """``fsync`` one file or folder; an error is raised, never swallowed.
+
+    Only a folder may be skipped: on a system that cannot open one (no
+    ``O_DIRECTORY``, Windows) or a file system that does not sync folders
+    (``EINVAL``). A file that cannot be opened or synced is an error: its
+    data may not be on the disk.
+    """
+    if directory:
+        if not hasattr(os, "O_DIRECTORY"):
+            return
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError as exc:
+            if exc.errno in _NO_FOLDER_SYNC or exc.errno == errno.EACCES:
+                return
+            raise
+    else:
+        fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
-    except OSError:
-        pass
+    except OSError as exc:
+        if not (directory and exc.errno in _NO_FOLDER_SYNC):
+            raise OSError(exc.errno, f"could not sync the written data to the disk "
+                          f"({exc.strerror or exc})", str(path)) from None
     finally:
         os.close(fd)
 
@@ -120,16 +150,85 @@ def atomic_file(target: str | os.PathLike[str]) -> Iterator[Path]:
     _fsync_path(target.parent if str(target.parent) else Path("."), directory=True)
 
 
+def write_manifest(folder: str | os.PathLike[str]) -> Path:
+    """Write :data:`RELEASE_MANIFEST` into ``folder``, naming every file it holds.
+
+    It holds the file names only (nothing about the rows, no order seed):
+    it marks the folder as a release this library wrote, which a later
+    release may replace (:func:`foreign_entry`).
+    """
+    folder = Path(folder)
+    names = sorted(p.name for p in folder.iterdir() if p.name != RELEASE_MANIFEST)
+    path = folder / RELEASE_MANIFEST
+    path.write_text(json.dumps({"kind": _MANIFEST_KIND, "files": names}, indent=1) + "\n",
+                    encoding="utf-8")
+    return path
+
+
+def _manifest_files(folder: Path) -> set[str] | None:
+    try:
+        data = json.loads((folder / RELEASE_MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("kind") != _MANIFEST_KIND or \
+            not isinstance(data.get("files"), list):
+        return None
+    return {str(name) for name in data["files"]}
+
+
+def foreign_entry(folder: str | os.PathLike[str]) -> str | None:
+    """The first entry of ``folder`` that a replacing release must not delete, or None.
+
+    None when the folder is missing or empty, or holds a release written
+    by :func:`atomic_folder` and nothing else: the files its manifest names
+    (and hidden temporaries of this library's interrupted runs). Anything
+    else (a file the manifest does not name, any file when there is no
+    manifest, a sub-folder) is returned by name, sorted first.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> foreign_entry(folder) is None
+    True
+    >>> _ = open(os.path.join(folder, "my_raw_2025.csv"), "w").write("id,diagnosis")
+    >>> foreign_entry(folder)
+    'my_raw_2025.csv'
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        return None
+    listed = _manifest_files(folder)
+    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        if TEMP_MARK in entry.name:          # this library's own interrupted temporary
+            continue
+        if listed is not None and entry.name == RELEASE_MANIFEST:
+            continue
+        if listed is None or entry.name not in listed or entry.is_dir():
+            return entry.name
+    return None
+
+
+def _refuse(target: Path, name: str) -> OSError:
+    return FileExistsError(f"folder {str(target)!r} holds {name!r}, which is "
+                           f"not part of a release kanon_graph wrote; a release replaces its "
+                           f"folder as a whole, so give a new or empty folder")
+
+
 def replace_folder(tmp: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
-    """Put the complete folder ``tmp`` at ``target``, replacing any folder there as a whole.
+    """Put the complete folder ``tmp`` at ``target``, replacing any release there as a whole.
 
     A rename onto a folder that exists and is not empty fails, so the old
     one is moved aside first (and removed after); if another run puts its
     folder there in between, the loop moves that one aside too: the last
-    rename wins and no folder is ever a mixture of two releases.
+    rename wins and no folder is ever a mixture of two releases. A folder
+    that holds anything but a release this library wrote
+    (:func:`foreign_entry`) is refused with ``FileExistsError`` naming the
+    first such file, and left as it was.
     """
     tmp, target = Path(tmp), Path(target)
     for _ in range(100):
+        strange = foreign_entry(target)
+        if strange is not None:
+            raise _refuse(target, strange)
         try:
             os.rename(tmp, target)
             break
@@ -141,6 +240,11 @@ def replace_folder(tmp: str | os.PathLike[str], target: str | os.PathLike[str]) 
             os.rename(target, aside)
         except FileNotFoundError:
             continue
+        strange = foreign_entry(aside)
+        if strange is not None:             # a file put there since the check: put it back
+            with contextlib.suppress(OSError):
+                os.rename(aside, target)
+            raise _refuse(target, strange)
         _remove(aside)
     else:  # pragma: no cover - a hundred competing writers in a row
         raise OSError(errno.EBUSY, "could not replace the folder", str(target))
@@ -151,25 +255,29 @@ def replace_folder(tmp: str | os.PathLike[str], target: str | os.PathLike[str]) 
 def atomic_folder(target: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a new temporary folder beside ``target``; on success it replaces ``target``.
 
-    Whatever ``target`` held before is replaced as a whole (never merged
-    with the new files); on an exception the temporary folder is removed
-    and ``target`` is left as it was.
+    The files written are named in a manifest (:data:`RELEASE_MANIFEST`,
+    written last). The release that ``target`` held before is replaced as
+    a whole (never merged with the new files); a ``target`` holding
+    anything else is refused (:func:`replace_folder`). On an exception the
+    temporary folder is removed and ``target`` is left as it was.
 
     Examples
     --------
     >>> import os, tempfile
     >>> target = os.path.join(tempfile.mkdtemp(), "release")
-    >>> os.mkdir(target); _ = open(os.path.join(target, "stale.csv"), "w").write("old")
     >>> with atomic_folder(target) as tmp:
-    ...     _ = (tmp / "part-0.csv").write_text("new")
+    ...     _ = (tmp / "part-0.csv").write_text("old")
+    >>> with atomic_folder(target) as tmp:
+    ...     _ = (tmp / "part-1.csv").write_text("new")
     >>> sorted(os.listdir(target))
-    ['part-0.csv']
+    ['_kanon_graph_release.json', 'part-1.csv']
     """
     target = Path(target)
     tmp = temporary_name(target)
     tmp.mkdir()
     try:
         yield tmp
+        write_manifest(tmp)
         _test_pause()
         fsync_tree(tmp)
         replace_folder(tmp, target)

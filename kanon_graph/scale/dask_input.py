@@ -204,7 +204,7 @@ class DaskInput:
             # one graph key for the mapping, shared by every partition's task
             shared = dask.delayed(mapping, pure=True)
             table = self.ddf.map_partitions(_release_partition, shared, self.columns, qis,
-                                            out_columns, meta=meta)
+                                            out_columns, bool(result.dropped), meta=meta)
         sizes = table.map_partitions(_class_sizes, qis, meta=pd.Series(dtype=np.int64))
         # the check runs where the counts ran (``client``), else on dask's default scheduler
         sizes = client.compute(sizes).result() if client is not None else sizes.compute()
@@ -272,10 +272,27 @@ def _release_by_value(part, shared, columns, qis, out_columns):
     return out
 
 
-def _release_partition(part, mapping, columns, qis, out_columns):
-    """One partition's release: its tuples looked up in ``mapping``, order kept."""
+def _release_partition(part, mapping, columns, qis, out_columns, dropped=False):
+    """One partition's release: its tuples looked up in ``mapping``, order kept.
+
+    A row is left out only when the run dropped rows with a missing value
+    (``dropped``) and it has one; any other tuple that ``mapping`` does not
+    hold (an input changed since it was counted) is an error, never a row
+    lost.
+    """
     joined = part[columns].merge(mapping, on=columns, how="left", sort=False)
     missing = joined[_GONE].isna().to_numpy()
+    if missing.any():
+        has_missing = np.zeros(len(part), dtype=bool)
+        if dropped:
+            for column in columns:
+                has_missing |= np.asarray(_missing_mask(part[column]), dtype=bool)
+        unknown = missing & ~has_missing
+        if unknown.any():
+            row = part.index[int(np.flatnonzero(unknown)[0])]
+            raise PrivacyError(f"row {row!r} of the input holds a tuple of {list(columns)} "
+                               f"that has no released value: it was not in the input when "
+                               f"the release was computed (did the input change?)")
     gone = joined[_GONE].astype(object).fillna(False).to_numpy(dtype=bool)
     out = part[out_columns].copy()
     for column in qis:

@@ -188,8 +188,9 @@ def test_a_second_release_replaces_the_first_folder_whole(census_parts, dask_cli
     assert _dask(tmp, "three", out) == 0
     assert _dask(tmp, "one", out) == 0
     folder = out.parent if "*" in output else out
-    files = sorted(p.name for p in folder.iterdir())
+    files = sorted(p.name for p in folder.iterdir() if p.name != "_kanon_graph_release.json")
     assert len(files) == 1 and not any(TEMP_MARK in f for f in os.listdir(tmp))
+    assert (folder / "_kanon_graph_release.json").exists()
     back = pd.read_csv(folder / files[0]) if "*" in output else pd.read_parquet(folder)
     assert len(back) == 300
 
@@ -243,6 +244,9 @@ def test_a_signal_during_a_dask_write_leaves_no_partial_folder(big_parts, tmp_pa
     out = tmp_path / "release"
     out.mkdir()
     (out / "part-00000.parquet").write_bytes(b"the previous release")
+    from kanon_graph.io.write import write_manifest
+
+    write_manifest(out)                 # a release this library wrote: it may be replaced
     env = dict(os.environ)
     env.pop("KANON_GRAPH_TEST_WRITE_PAUSE", None)
     if pause:
@@ -264,7 +268,7 @@ def test_a_signal_during_a_dask_write_leaves_no_partial_folder(big_parts, tmp_pa
     assert proc.returncode in (0, 130), err
     names = sorted(os.listdir(out))
     if proc.returncode == 130:
-        assert names == ["part-00000.parquet"]
+        assert names == ["_kanon_graph_release.json", "part-00000.parquet"]
         assert (out / "part-00000.parquet").read_bytes() == b"the previous release"
     else:
         assert len(pd.read_parquet(out)) == 40_000
