@@ -2,54 +2,80 @@
 
 Run ``python docs/make_pictures.py`` after changing a picture function; the
 PNG files are committed. Each picture is small (low dpi) and drawn from the
-papers' worked examples, so it is the same on every machine up to fonts.
+papers' worked examples or the project's own hierarchies, so it is the same
+on every machine up to fonts. ``tests/viz/test_pictures_read.py`` draws the
+same figures (:func:`figures`) and checks that no two texts overlap and none
+leaves the figure; ``python docs/check_pictures.py`` prints those counts.
 """
 
 import sys
 from pathlib import Path
 
 import kanon_graph as kg
-from kanon_graph.lattice import Lattice, StatusMap
+from kanon_graph.hierarchy import masking
 from kanon_graph.viz import hierarchy_figure, lattice_figure, metric_curves_figure, mst_figure
 
+#: The pictures (concepts.md, visualization.md), each drawn by one entry of ``FIGURES``.
 PICTURES = ("hierarchy_location.png", "hierarchy_paper003_age.png", "lattice_paper003.png",
-            "mst_paper003_k3.png", "metric_curves.png")
+            "mst_paper003_k3.png", "metric_curves.png", "hierarchy_adult_occupation.png",
+            "hierarchy_adult_education.png", "hierarchy_zip300.png",
+            "lattice_result_datafly.png")
 
 #: Pages of the privacy report as headless Chromium renders them (docs/report.md); a
 #: browser takes them, not matplotlib: ``python tests/report_cases.py docs/img``.
 SCREENSHOTS = ("report_adult.png", "report_patients.png")
 
+DPI = 60
 
-def lattice_status(table, schema, k):
-    """Status of every node of the paper 003 lattice: chosen = the optimal node."""
-    data = kg.encode(table, schema)
-    lattice = Lattice(data.heights, names=data.names)
-    best = tuple(kg.anonymize(table, schema, k=k, algorithm="optimal").levels.values())
-    status = StatusMap(lattice.dimension)
-    for node in lattice.nodes():
-        keys = data.group_keys(node)
-        _, counts = __import__("numpy").unique(keys, return_counts=True)
-        status.mark(node, bool(counts.min() >= k))
-    return lattice, {node: "chosen" if node == best else status.status(node)
-                     for node in lattice.nodes()}
+
+def paper_003():
+    return kg.datasets.paper_003_table(), kg.datasets.paper_003_schema()
+
+
+def metric_curves():
+    census, schema = kg.datasets.make_census(400, seed=0), kg.datasets.census_schema()
+    rows = [{"algorithm": a, "k": k, **kg.anonymize(census, schema, k=k, algorithm=a).metrics}
+            for a in ("datafly", "optimal", "mondrian", "mst") for k in (2, 5, 10, 20)]
+    return metric_curves_figure(rows, ["loss", "ncp"])
+
+
+def zip300():
+    """300 ZIP codes 02100..02399 masked from the right (a wide hierarchy)."""
+    return masking([f"{z:05d}" for z in range(2100, 2400)], name="zip")
+
+
+#: Picture -> a function drawing its figure.
+FIGURES = {
+    "hierarchy_location.png": lambda: hierarchy_figure(kg.datasets.paper_002_location()),
+    "hierarchy_paper003_age.png": lambda: hierarchy_figure(paper_003()[1].hierarchy("age")),
+    "lattice_paper003.png": lambda: lattice_figure(
+        kg.anonymize(*paper_003(), k=3, algorithm="optimal")),
+    "mst_paper003_k3.png": lambda: mst_figure(kg.encode(*paper_003()), 3),
+    "metric_curves.png": metric_curves,
+    "hierarchy_adult_occupation.png": lambda: hierarchy_figure(
+        kg.datasets.adult_hierarchies()["occupation"]),
+    "hierarchy_adult_education.png": lambda: hierarchy_figure(
+        kg.datasets.adult_hierarchies()["education"]),
+    "hierarchy_zip300.png": lambda: hierarchy_figure(zip300()),
+    "lattice_result_datafly.png": lambda: lattice_figure(
+        kg.anonymize(*paper_003(), k=3, algorithm="datafly")),
+}
+
+
+def figures():
+    """Every docs picture as ``(file name, figure)``, drawn one at a time."""
+    for name in PICTURES:
+        yield name, FIGURES[name]()
 
 
 def main(out=None):
+    import matplotlib.pyplot as plt
+
     out = Path(out) if out else Path(__file__).resolve().parent / "img"
     out.mkdir(parents=True, exist_ok=True)
-    table, schema = kg.datasets.paper_003_table(), kg.datasets.paper_003_schema()
-    figures = {
-        "hierarchy_location.png": hierarchy_figure(kg.datasets.paper_002_location()),
-        "hierarchy_paper003_age.png": hierarchy_figure(schema.hierarchy("age")),
-        "lattice_paper003.png": lattice_figure(*lattice_status(table, schema, 3)),
-        "mst_paper003_k3.png": mst_figure(kg.encode(table, schema), 3),
-    }
-    census, cschema = kg.datasets.make_census(400, seed=0), kg.datasets.census_schema()
-    rows = [{"algorithm": a, "k": k, **kg.anonymize(census, cschema, k=k, algorithm=a).metrics}
-            for a in ("datafly", "optimal", "mondrian", "mst") for k in (2, 5, 10, 20)]
-    figures["metric_curves.png"] = metric_curves_figure(rows, ["loss", "ncp"])
-    for name, fig in figures.items():
-        fig.savefig(out / name, dpi=60, metadata={"Software": None})
+    for name, fig in figures():
+        fig.savefig(out / name, dpi=DPI, metadata={"Software": None})
+        plt.close(fig)
     return [out / name for name in PICTURES]
 
 

@@ -7,9 +7,11 @@ optional (``pip install -e ".[plot]"``) and imported only when a figure is
 drawn.
 
 * hierarchy trees: :func:`hierarchy_text`, :func:`hierarchy_dot`,
-  :func:`hierarchy_figure`, :func:`hierarchy_to_networkx`;
-* the lattice's Hasse diagram, coloured by status: :func:`lattice_dot`,
-  :func:`lattice_dot_lines`, :func:`lattice_figure`;
+  :func:`hierarchy_figure` (labels measured so none overlaps, each level's
+  CHD), :func:`hierarchy_to_networkx`;
+* the lattice's Hasse diagram, coloured by status, of a lattice or of a
+  global recoding's result (the lattice its search walked, its node chosen):
+  :func:`lattice_dot`, :func:`lattice_dot_lines`, :func:`lattice_figure`;
 * the record graph's MST with its cut edges dashed and the classes coloured
   (paper 003, Figure 5): :func:`mst_split_view`, :func:`mst_dot`,
   :func:`mst_figure`;

@@ -12,8 +12,10 @@ one-line methods that call the functions here, so all drawing stays in
   to ``max_nodes`` nodes, else a one-line description;
 * an MST split (:class:`~kanon_graph.viz.MSTSplitView`): paper 003's Figure 5
   (:func:`~kanon_graph.viz.mst_figure`), else a one-line description;
-* a result: the verification, the level vector (global recodings), every
-  metric and the largest ``max_classes`` equivalence classes as tables, then,
+* a result: the verification, the level vector and, for a global recoding,
+  the lattice its search walked with the released node (up to ``max_nodes``
+  nodes; :func:`~kanon_graph.viz.lattice_figure`), every metric and the
+  largest ``max_classes`` equivalence classes as tables, then,
   folded, the sections of its privacy report (:mod:`kanon_graph.report`:
   risk before and after, information loss, class sizes, and for a global
   recoding the levels and the lattice node) up to ``max_report_rows`` rows.
@@ -50,7 +52,8 @@ def set_display(**limits):
     max_lines : int, optional
         Lines of a hierarchy's text tree when it is not drawn (default 40).
     max_nodes : int, optional
-        Draw a lattice with at most this many nodes (default 60).
+        Draw a lattice, or a result's lattice, with at most this many nodes
+        (default 60).
     max_classes : int, optional
         Equivalence classes listed for a result (default 10).
     max_mst_nodes : int, optional
@@ -185,8 +188,8 @@ def result_html(result):
     >>> res = kg.anonymize(kg.datasets.paper_003_table(), kg.datasets.paper_003_schema(),
     ...                    k=3, algorithm="datafly")
     >>> shown = result_html(res)
-    >>> "<th>size</th>" in shown, "levels" in shown, "loss" in shown
-    (True, True, True)
+    >>> "<th>size</th>" in shown, "levels" in shown, "loss" in shown, "released" in shown
+    (True, True, True, True)
     """
     sizes = [len(c) for c in result.classes]
     parts = [f"<b>{html.escape(result.algorithm)}</b>, k={result.k}: "
@@ -195,6 +198,7 @@ def result_html(result):
              f"{result.suppressed} suppressed"]
     if result.levels is not None:
         parts.append("levels " + _table(list(result.levels), [list(result.levels.values())]))
+        parts.append(_result_lattice(result))
     parts.append("metrics " + _table(["metric", "value"],
                                      [(n, f"{v:.6g}") for n, v in result.metrics.items()]))
     classes = result.class_summary()
@@ -205,6 +209,25 @@ def result_html(result):
     parts.append(f"classes{note} " + _table(list(shown.columns),
                                              shown.itertuples(index=False)))
     return "<div>" + "<br>".join(parts) + _report_sections(result) + "</div>"
+
+
+def _result_lattice(result):
+    """A global recoding's lattice (drawn up to ``max_nodes`` nodes), or what to call."""
+    from ._result_lattice import result_heights
+    from .lattice import lattice_figure
+
+    try:
+        heights = result_heights(result, "the result's display")[1]
+    except ValueError as error:               # no encoded table (a Dask input)
+        return f"lattice: {html.escape(str(error))}"
+    size = 1
+    for h in heights:
+        size *= h + 1
+    if size > _LIMITS["max_nodes"]:
+        return (f"lattice: {size:,} nodes, not drawn (kg.viz.lattice_dot(res) exports it "
+                f"for Graphviz; set_display(max_nodes=...) draws larger lattices)")
+    svg = _svg_or_none(lambda: lattice_figure(result, max_nodes=_LIMITS["max_nodes"]))
+    return f"lattice<br>{svg}" if svg else f"lattice: {size} nodes (needs matplotlib)"
 
 
 #: The report sections a result's display folds in (levels only for a global recoding).

@@ -91,14 +91,20 @@ def test_hierarchy_figure_draws_every_node_edge_and_magval():
     assert len(ax.collections[0].get_segments()) == len(h) - 1
     assert len(ax.collections[1].get_offsets()) == sum(bool(n.magval) for n in h) == 3
     assert "South Egypt\n(3)" in {t.get_text() for t in ax.texts}
-    assert [t.get_text() for t in ax.get_yticklabels()] == ["level 0", "level 1", "level 2"]
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        "level 0\nCHD 0", "level 1\nCHD 1/2", "level 2\nCHD 1"]
+    plain = viz.hierarchy_figure(h, chd=False)
+    assert [t.get_text() for t in plain.axes[0].get_yticklabels()] == [
+        "level 0", "level 1", "level 2"]
+    assert not any("CHD" in t.get_text() for t in plain.texts)
 
 
 def test_hierarchy_figure_on_adult_education():
     h = kg.datasets.adult_hierarchies()["education"]
     ax = viz.hierarchy_figure(h).axes[0]
     assert ax.get_title() == f"education: height {h.height}, {h.n_leaves} leaves"
-    root = [t.get_text() for t in ax.texts if t.get_position()[1] == h.height]
+    top = max(t.get_position()[1] for t in ax.texts)       # the root's row is the highest
+    root = [t.get_text() for t in ax.texts if t.get_position()[1] == top]
     assert root == [f"{h.root.name}\n({h.n_leaves})"]
     assert len(ax.collections[1].get_offsets()) == 0
 
@@ -111,9 +117,12 @@ def test_lattice_figure_layers_and_colours():
     edges = sum(len(lattice.successors(n)) for n in lattice.nodes())
     assert len(ax.collections[0].get_segments()) == edges
     by_label = {t.get_text(): t for t in ax.texts}
+    row = {}                                    # nodes of one height share a row, rows rise
     for node in lattice.nodes():
-        text = by_label[lattice.label(node)]
-        assert text.get_position()[1] == sum(node)
+        row.setdefault(sum(node), set()).add(by_label[lattice.label(node)].get_position()[1])
+    assert all(len(ys) == 1 for ys in row.values())
+    ys = [min(row[h]) for h in sorted(row)]
+    assert ys == sorted(ys) and len(set(ys)) == len(ys) == lattice.max_height + 1
     chosen = by_label[lattice.label((1, 1, 1))].get_bbox_patch().get_facecolor()
     bottom = by_label[lattice.label((0, 0, 0))].get_bbox_patch().get_facecolor()
     import matplotlib.colors as mc
