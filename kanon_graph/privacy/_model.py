@@ -176,9 +176,20 @@ class PrivacyModel:
             return m.entropy_l(class_of, values, n_classes, weights) + 1e-9
         return m.recursive_l(class_of, values, self.c, n_classes, weights)
 
+    def _ordered(self, data):
+        """Whether t takes the ordered distance: the sensitive column is numeric or a date.
+
+        The kind the encoder decided (``data.sensitive_kinds``): a table of
+        counted tuples has no columns to infer it from again.
+        """
+        kinds = getattr(data, "sensitive_kinds", None) or {}
+        kind = kinds.get(self.sensitive)
+        if kind is None:       # a hand-made view: one rule for every column's kind
+            kind = data.schema.kind(self.sensitive, data.table)
+        return kind in ("numeric", "date")
+
     def _closeness(self, class_of, values, data, n_classes, reference=None):
-        # one rule for every column's kind (kanon_graph._cells.column_kind)
-        ordered = data.schema.kind(self.sensitive, data.table) in ("numeric", "date")
+        ordered = self._ordered(data)
         return m.emd_to_table(class_of, values, ordered=ordered, n_classes=n_classes,
                               reference=reference, weights=getattr(data, "weights", None))
 

@@ -150,6 +150,7 @@ def mondrian(data, model, *, rng=None, suppression=None, respect_boundaries=Fals
             rows = np.concatenate(parts)
             labels = np.repeat(np.arange(len(parts)), [len(p) for p in parts])
             view = SimpleNamespace(sensitive={model.sensitive: values[rows]},
+                                   sensitive_kinds=data.sensitive_kinds,
                                    sensitive_domain=data.sensitive_domain,
                                    schema=data.schema, table=data.table)
             return not model.failing(labels, view, len(parts), reference=reference).any()
