@@ -23,14 +23,12 @@ import pandas as pd
 
 from ._cells import column_kind, is_code_column, is_text_column, missing_mask
 from ._encode_cells import _date_cells, _factorize, _numeric_cells
+from ._encode_missing import MISSING, sensitive_with_missing, with_missing
 from .exceptions import DataError, InferenceWarning
 from .hierarchy import Hierarchy, masking
 from .schema import Schema
 
 __all__ = ["EncodedAttribute", "EncodedTable", "encode", "MISSING"]
-
-#: The released text of a missing cell kept as a value (``missing="keep"``).
-MISSING = "(missing)"
 
 
 @dataclass(frozen=True)
@@ -275,24 +273,18 @@ def encode(table, schema, *, missing="error", where="anonymize", weights=None):
     attributes = []
     for column in schema.quasi_identifiers:
         if column in kept:
-            attributes.append(_keep_missing(table[column], kept[column], column, schema, where))
+            mask = kept[column]
+            present = _encode_attribute(table[column][~mask].reset_index(drop=True), column,
+                                        schema, where)
+            attributes.append(with_missing(present, mask))
         else:
             attributes.append(_encode_attribute(table[column], column, schema, where))
     sensitive, sensitive_domain, sensitive_kinds = {}, {}, {}
     for column in schema.sensitive:
         kind = column_kind(schema, column, table[column])
         if column in kept:                     # the missing value first: code 0
-            mask = kept[column]
-            present = table[column][~mask].reset_index(drop=True)
-            if kind == "numeric":
-                inner, texts, _ = _numeric_cells(present, column, where)
-            elif kind == "date":
-                inner, texts, _ = _date_cells(present, column, where)
-            else:
-                texts, inner = _factorize(present)
-            codes = np.zeros(len(mask), dtype=np.int64)
-            codes[~mask] = inner + 1
-            sensitive[column], sensitive_domain[column] = codes, [MISSING] + list(texts)
+            sensitive[column], sensitive_domain[column] = sensitive_with_missing(
+                table[column], kept[column], kind, column, where)
             sensitive_kinds[column] = kind
             continue
         if kind == "numeric":
@@ -310,44 +302,6 @@ def encode(table, schema, *, missing="error", where="anonymize", weights=None):
                         missing_kept={c: int(m.sum() if weights is None else weights[m].sum())
                                       for c, m in kept.items()},
                         weights=None if weights is None else weights[~bad])
-
-
-def _missing_leaf(hierarchy):
-    """``hierarchy`` with a leaf :data:`MISSING` of its own under the root (if it lacks one)."""
-    if MISSING in hierarchy.leaf_labels:
-        return hierarchy
-    rows = hierarchy.to_rows()
-    rows.append([MISSING] * hierarchy.height + [rows[0][-1]])
-    return Hierarchy(rows, name=hierarchy.name, source=hierarchy.source)
-
-
-def _keep_missing(series, mask, column, schema, where):
-    """A quasi-identifier whose missing cells (``mask``) are a value of their own."""
-    present = _encode_attribute(series[~mask].reset_index(drop=True), column, schema, where)
-    n = len(series)
-    values = None
-    if present.values is not None:             # a value just below the smallest present one
-        lo, hi = float(np.min(present.values)), float(np.max(present.values))
-        values = np.empty(n)
-        values[~mask] = present.values
-        values[mask] = lo - (0.1 * (hi - lo) if hi > lo else 1.0)
-    codes = np.empty(n, dtype=np.int64)
-    if present.hierarchy is not None:
-        hierarchy = _missing_leaf(present.hierarchy)
-        leaf = int(hierarchy.encode(np.asarray([MISSING], dtype=object))[0])
-        codes[~mask] = present.codes             # old leaves keep their index: MISSING is last
-        codes[mask] = leaf
-        return EncodedAttribute(column, present.kind, codes, hierarchy, hierarchy.leaf_labels,
-                                values, present.date, leaf)
-    if present.values is not None:             # numeric / date: MISSING first, below every value
-        codes[~mask] = present.codes + 1
-        codes[mask] = 0
-        return EncodedAttribute(column, present.kind, codes, None,
-                                [MISSING] + list(present.domain), values, present.date, 0)
-    codes[~mask] = present.codes
-    codes[mask] = len(present.domain)
-    return EncodedAttribute(column, present.kind, codes, None,
-                            list(present.domain) + [MISSING], None, False, len(present.domain))
 
 
 def _inferred(distinct, column, kind, hierarchy, where):
