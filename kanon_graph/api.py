@@ -167,9 +167,6 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
     """
     with reporter(progress, "anonymize") as report:
         if is_dask_frame(table):
-            if missing == "keep":
-                raise ValueError("The 'missing' parameter of anonymize must be 'error' or "
-                                 "'drop' on a Dask DataFrame. Got 'keep'.")
             auto = algorithm == "auto"    # a Dask table takes global algorithms: optimal
             if auto and suppression is None:
                 suppression = AUTO_SUPPRESSION

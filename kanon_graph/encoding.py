@@ -132,6 +132,10 @@ class EncodedTable:
         Records per row, when each row stands for a distinct tuple held by
         that many records (:mod:`kanon_graph._tuples`); None: one record per
         row. ``n`` counts rows, ``records`` counts records.
+    sensitive_missing : dict of str to int
+        With ``missing="keep"``, the code (0) of the missing value in each
+        sensitive column that has one. A record with it counts toward k,
+        never as a sensitive value (l and t read the known values only).
     """
 
     table: pd.DataFrame
@@ -145,6 +149,7 @@ class EncodedTable:
     sensitive_kinds: dict = field(default_factory=dict)
     missing_kept: dict = field(default_factory=dict)
     weights: np.ndarray | None = None
+    sensitive_missing: dict = field(default_factory=dict)
 
     @property
     def n(self):
@@ -279,13 +284,13 @@ def encode(table, schema, *, missing="error", where="anonymize", weights=None):
             attributes.append(with_missing(present, mask))
         else:
             attributes.append(_encode_attribute(table[column], column, schema, where))
-    sensitive, sensitive_domain, sensitive_kinds = {}, {}, {}
+    sensitive, sensitive_domain, sensitive_kinds, sensitive_missing = {}, {}, {}, {}
     for column in schema.sensitive:
         kind = column_kind(schema, column, table[column])
         if column in kept:                     # the missing value first: code 0
             sensitive[column], sensitive_domain[column] = sensitive_with_missing(
                 table[column], kept[column], kind, column, where)
-            sensitive_kinds[column] = kind
+            sensitive_kinds[column], sensitive_missing[column] = kind, 0
             continue
         if kind == "numeric":
             codes, texts, _ = _numeric_cells(table[column], column, where)
@@ -301,7 +306,8 @@ def encode(table, schema, *, missing="error", where="anonymize", weights=None):
                         row_labels=row_labels, positions=positions, dropped=dropped,
                         missing_kept={c: int(m.sum() if weights is None else weights[m].sum())
                                       for c, m in kept.items()},
-                        weights=None if weights is None else weights[~bad])
+                        weights=None if weights is None else weights[~bad],
+                        sensitive_missing=sensitive_missing)
 
 
 def _inferred(distinct, column, kind, hierarchy, where):

@@ -146,6 +146,7 @@ def is_k_anonymous(table, quasi_identifiers, k):
 
 
 def _sensitive_codes(table, sensitive):
+    """Codes of the sensitive cells in value order, ``-1`` for a missing cell."""
     if sensitive not in table.columns:
         raise SchemaError(f"sensitive column {sensitive!r} is not in the table")
     codes, uniques = pd.factorize(table[sensitive], sort=True)
@@ -157,15 +158,19 @@ def l_diversity(table, quasi_identifiers, sensitive, *, kind="distinct", c=1.0):
 
     ``kind`` is ``"distinct"`` (distinct values), ``"entropy"`` (exp of the
     entropy) or ``"recursive"`` (largest l with recursive (c, l)-diversity).
+    A missing sensitive cell (``NaN``, ``None``) is no value: l counts the
+    known values of a class (none: l 0), as ``anonymize`` does.
     """
     class_of = _class_of(table, quasi_identifiers)
     values, _ = _sensitive_codes(table, sensitive)
+    n_classes = len(m.class_sizes(class_of))
+    known = m.known_only(class_of, values, -1)
     if kind == "distinct":
-        per_class = m.distinct_values(class_of, values)
+        per_class = m.distinct_values(known, values, n_classes)
     elif kind == "entropy":
-        per_class = m.entropy_l(class_of, values)
+        per_class = m.entropy_l(known, values, n_classes)
     elif kind == "recursive":
-        per_class = m.recursive_l(class_of, values, c)
+        per_class = m.recursive_l(known, values, c, n_classes)
     else:
         raise ValueError(f"The 'kind' parameter of l_diversity must be one of "
                          f"['distinct', 'entropy', 'recursive']. Got {kind!r}.")
@@ -176,13 +181,19 @@ def t_closeness(table, quasi_identifiers, sensitive, *, ordered=None):
     """The t a table achieves: the largest EMD of a class to the whole table.
 
     ``ordered`` chooses the ordered ground distance (numeric values) or the
-    equal one (categorical); by default it follows the column's dtype.
+    equal one (categorical); by default it follows the column's dtype. A
+    missing sensitive cell is no value: each class's known values are
+    compared with those of every released record, and a class holding none
+    counts as 1 (as ``anonymize`` does).
     """
     class_of = _class_of(table, quasi_identifiers)
     values, n_values = _sensitive_codes(table, sensitive)
     if ordered is None:
         ordered = pd.api.types.is_numeric_dtype(table[sensitive].dtype)
-    emd = m.emd_to_table(class_of, values, n_values, ordered=ordered)
+    sizes = m.class_sizes(class_of)
+    known = m.known_only(class_of, values, -1)
+    emd = m.emd_to_table(known, values, n_values, ordered=ordered, n_classes=len(sizes))
+    emd = np.where((sizes > 0) & (m.class_sizes(known, len(sizes)) == 0), 1.0, emd)
     return float(emd.max()) if emd.size else 0.0
 
 
