@@ -21,6 +21,7 @@ __all__ = [
     "t_closeness",
     "prosecutor_risk",
     "released_k",
+    "released_classes",
 ]
 
 
@@ -103,6 +104,30 @@ def released_k(table, quasi_identifiers, released, weights=None):
         if weights is not None:
             sizes = np.bincount(inverse.reshape(-1), weights=weights)
     return int(sizes.min())
+
+
+def released_classes(table, quasi_identifiers, released):
+    """The class of every released row, counted from its released cells.
+
+    Rows whose quasi-identifier texts are all equal share a class, as the
+    reader of the table sees it (numbered by first appearance); ``-1`` for
+    a row that is not released (left out by position, as in
+    :func:`released_k`).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> t = pd.DataFrame({"a": ["x", "y", "x", "*"], "b": ["1", "2", "1", "*"]})
+    >>> released_classes(t, ["a", "b"], np.array([True, True, True, False])).tolist()
+    [0, 1, 0, -1]
+    """
+    released = np.asarray(released, dtype=bool)
+    class_of = np.full(len(table), -1, dtype=np.int64)
+    if released.any():
+        keys, _ = _row_keys(table, list(quasi_identifiers))
+        codes, _ = pd.factorize(keys[released])
+        class_of[released] = codes
+    return class_of
 
 
 def _class_of(table, quasi_identifiers):
