@@ -117,7 +117,9 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
         a missing cell is then a value of its own (released as
         ``(missing)``, or ``[20-29] or (missing)`` in a class that mixes it
         with numbers), generalized like any other and counted in
-        ``result.stats["missing_kept"]`` (ARX's behaviour).
+        ``result.stats["missing_kept"]`` (ARX's behaviour). A missing
+        sensitive cell counts toward k, never toward l or t (see
+        docs/privacy.md). On a Dask table too.
     metrics : list of str, optional
         Metrics to compute (default: every registered metric).
     seed : int or None, default 0

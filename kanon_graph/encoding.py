@@ -224,8 +224,10 @@ def encode(table, schema, *, missing="error", where="anonymize", weights=None):
         sensitive column: raise, drop them and count them in
         ``EncodedTable.dropped``, or keep them: a missing cell is then a
         value of its own, :data:`MISSING`, generalized like any other and
-        counted in ``EncodedTable.missing_kept``. Any other cell, ``?`` or
-        a blank included, is a value.
+        counted in ``EncodedTable.missing_kept`` (in a sensitive column it
+        is code 0, which the privacy model counts toward k only:
+        ``EncodedTable.sensitive_missing``). Any other cell, ``?`` or a
+        blank included, is a value.
     where : str
         The public function to name in error messages.
     weights : array of int, optional
