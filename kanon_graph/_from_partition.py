@@ -5,8 +5,9 @@ recodes what the algorithm returned (:func:`recode_release`, which refuses a
 partition that loses records or names levels outside the hierarchies),
 checks that every released value covers its record (:func:`check_cover`) and
 measures the release into an :class:`~kanon_graph.result.AnonymizationResult`
-(:func:`build_result`). The privacy model's own verification stays in the
-facade, beside the release it checks.
+(:func:`build_result`). :func:`check_release` is the last check before a
+release is returned: the algorithm's classes, and the classes the reader of
+the released table sees, must both hold every criterion.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ._arguments import level_vector
 from .encoding import encode
 from .exceptions import PrivacyError
 from .privacy import PrivacyModel
+from .privacy._check import released_classes
 from .privacy.parameters import check_int
 from .recoding import recode_levels, recode_partition
 from .result import AnonymizationResult
@@ -34,8 +36,8 @@ if TYPE_CHECKING:
     from .registry import Partition
     from .schema import Schema
 
-__all__ = ["recode_release", "check_cover", "level_labels", "build_result", "levels_result",
-           "apply_levels_counted"]
+__all__ = ["recode_release", "check_cover", "check_release", "level_labels", "build_result",
+           "levels_result", "apply_levels_counted"]
 
 
 def recode_release(data: EncodedTable, partition: Partition, algorithm: str) -> Release:
@@ -81,6 +83,38 @@ def check_cover(release: Release) -> None:
             row = int(rows[np.flatnonzero(bad)[0]])
             raise PrivacyError(f"released value of {attr.name!r} in row {row} does not cover "
                                f"the original value {attr.domain[attr.codes[row]]!r}")
+
+
+def check_release(model: PrivacyModel, release: Release, table: pd.DataFrame,
+                  verification: Verification, algorithm: str) -> Verification:
+    """Refuse a release whose classes, or whose released cells, break the model.
+
+    ``verification`` measured the algorithm's classes. The independent
+    check groups the released records by their quasi-identifier cells in
+    ``table`` (the very table the user receives), as a reader does, and
+    measures k, l and t on those groups (:func:`released_classes`).
+
+    Returns
+    -------
+    Verification
+        The independent one (what the released cells achieve).
+
+    Raises
+    ------
+    PrivacyError
+        When either fails; the release is not returned.
+    """
+    data = cast("EncodedTable", release.data)
+    cells = released_classes(table, data.schema.quasi_identifiers, release.class_of >= 0)
+    independent = model.verify(cells, data)
+    if not verification.holds:
+        raise PrivacyError(f"algorithm {algorithm!r} produced a release that fails its privacy "
+                           f"check: {verification.describe()}; it is not returned")
+    if not independent.holds:
+        raise PrivacyError(f"algorithm {algorithm!r} produced a release that fails its privacy "
+                           f"check counted on its released cells: {independent.describe()}; "
+                           f"it is not returned")
+    return independent
 
 
 def level_labels(data: EncodedTable, levels: Sequence[int]) -> dict[str, str]:

@@ -17,12 +17,11 @@ from ._arguments import check_options, check_seed
 from ._auto import AUTO_LATTICE_LIMIT, AUTO_SUPPRESSION, measure, warn_if_collapsed
 from ._dispatch import run_algorithm
 from ._from_partition import (apply_levels_counted, build_result, check_cover,
-                              levels_result, recode_release)
+                              check_release, levels_result, recode_release)
 from ._progress import Reporter, reporter
 from ._tuples import for_algorithm
 from .encoding import encode
 from .exceptions import PrivacyError, SchemaError
-from .privacy._check import released_k
 from .privacy.constraints import Violation, constraint_violations
 from .privacy.parameters import check_fraction as _check_fraction
 from .privacy.parameters import check_int as _check_int
@@ -118,7 +117,9 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
         a missing cell is then a value of its own (released as
         ``(missing)``, or ``[20-29] or (missing)`` in a class that mixes it
         with numbers), generalized like any other and counted in
-        ``result.stats["missing_kept"]`` (ARX's behaviour).
+        ``result.stats["missing_kept"]`` (ARX's behaviour). A missing
+        sensitive cell counts toward k, never toward l or t (see
+        docs/privacy.md). On a Dask table too.
     metrics : list of str, optional
         Metrics to compute (default: every registered metric).
     seed : int or None, default 0
@@ -167,9 +168,6 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
     """
     with reporter(progress, "anonymize") as report:
         if is_dask_frame(table):
-            if missing == "keep":
-                raise ValueError("The 'missing' parameter of anonymize must be 'error' or "
-                                 "'drop' on a Dask DataFrame. Got 'keep'.")
             auto = algorithm == "auto"    # a Dask table takes global algorithms: optimal
             if auto and suppression is None:
                 suppression = AUTO_SUPPRESSION
@@ -272,12 +270,8 @@ def _anonymize(table: pd.DataFrame, schema: Schema, k: int, *, algorithm: str,
     verification = model.verify(release.class_of, work)
     release = back(release)
     table_out = release.table()
-    # the independent k, counted on the cells of the very table the user receives
-    independent = released_k(table_out, schema.quasi_identifiers, release.class_of >= 0,
-                             weights=data.weights)
-    if not verification.holds or (verification.released and independent < model.k):
-        raise PrivacyError(f"algorithm {algorithm!r} produced a release that fails its privacy "
-                           f"check: {verification.describe()}; it is not returned")
+    # k, l and t counted again on the cells of the very table the user receives
+    check_release(model, release, table_out, verification, algorithm)
     if suppression is not None and release.suppressed > np.floor(suppression * data.records):
         raise PrivacyError(f"algorithm {algorithm!r} suppressed {release.suppressed} records, "
                            f"more than the allowed {suppression:.2%} of {data.records}")

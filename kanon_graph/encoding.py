@@ -23,14 +23,12 @@ import pandas as pd
 
 from ._cells import column_kind, is_code_column, is_text_column, missing_mask
 from ._encode_cells import _date_cells, _factorize, _numeric_cells
+from ._encode_missing import MISSING, sensitive_with_missing, with_missing
 from .exceptions import DataError, InferenceWarning
 from .hierarchy import Hierarchy, masking
 from .schema import Schema
 
 __all__ = ["EncodedAttribute", "EncodedTable", "encode", "MISSING"]
-
-#: The released text of a missing cell kept as a value (``missing="keep"``).
-MISSING = "(missing)"
 
 
 @dataclass(frozen=True)
@@ -134,6 +132,10 @@ class EncodedTable:
         Records per row, when each row stands for a distinct tuple held by
         that many records (:mod:`kanon_graph._tuples`); None: one record per
         row. ``n`` counts rows, ``records`` counts records.
+    sensitive_missing : dict of str to int
+        With ``missing="keep"``, the code (0) of the missing value in each
+        sensitive column that has one. A record with it counts toward k,
+        never as a sensitive value (l and t read the known values only).
     """
 
     table: pd.DataFrame
@@ -147,6 +149,7 @@ class EncodedTable:
     sensitive_kinds: dict = field(default_factory=dict)
     missing_kept: dict = field(default_factory=dict)
     weights: np.ndarray | None = None
+    sensitive_missing: dict = field(default_factory=dict)
 
     @property
     def n(self):
@@ -221,8 +224,10 @@ def encode(table, schema, *, missing="error", where="anonymize", weights=None):
         sensitive column: raise, drop them and count them in
         ``EncodedTable.dropped``, or keep them: a missing cell is then a
         value of its own, :data:`MISSING`, generalized like any other and
-        counted in ``EncodedTable.missing_kept``. Any other cell, ``?`` or
-        a blank included, is a value.
+        counted in ``EncodedTable.missing_kept`` (in a sensitive column it
+        is code 0, which the privacy model counts toward k only:
+        ``EncodedTable.sensitive_missing``). Any other cell, ``?`` or a
+        blank included, is a value.
     where : str
         The public function to name in error messages.
     weights : array of int, optional
@@ -275,25 +280,19 @@ def encode(table, schema, *, missing="error", where="anonymize", weights=None):
     attributes = []
     for column in schema.quasi_identifiers:
         if column in kept:
-            attributes.append(_keep_missing(table[column], kept[column], column, schema, where))
+            mask = kept[column]
+            present = _encode_attribute(table[column][~mask].reset_index(drop=True), column,
+                                        schema, where)
+            attributes.append(with_missing(present, mask))
         else:
             attributes.append(_encode_attribute(table[column], column, schema, where))
-    sensitive, sensitive_domain, sensitive_kinds = {}, {}, {}
+    sensitive, sensitive_domain, sensitive_kinds, sensitive_missing = {}, {}, {}, {}
     for column in schema.sensitive:
         kind = column_kind(schema, column, table[column])
         if column in kept:                     # the missing value first: code 0
-            mask = kept[column]
-            present = table[column][~mask].reset_index(drop=True)
-            if kind == "numeric":
-                inner, texts, _ = _numeric_cells(present, column, where)
-            elif kind == "date":
-                inner, texts, _ = _date_cells(present, column, where)
-            else:
-                texts, inner = _factorize(present)
-            codes = np.zeros(len(mask), dtype=np.int64)
-            codes[~mask] = inner + 1
-            sensitive[column], sensitive_domain[column] = codes, [MISSING] + list(texts)
-            sensitive_kinds[column] = kind
+            sensitive[column], sensitive_domain[column] = sensitive_with_missing(
+                table[column], kept[column], kind, column, where)
+            sensitive_kinds[column], sensitive_missing[column] = kind, 0
             continue
         if kind == "numeric":
             codes, texts, _ = _numeric_cells(table[column], column, where)
@@ -309,45 +308,8 @@ def encode(table, schema, *, missing="error", where="anonymize", weights=None):
                         row_labels=row_labels, positions=positions, dropped=dropped,
                         missing_kept={c: int(m.sum() if weights is None else weights[m].sum())
                                       for c, m in kept.items()},
-                        weights=None if weights is None else weights[~bad])
-
-
-def _missing_leaf(hierarchy):
-    """``hierarchy`` with a leaf :data:`MISSING` of its own under the root (if it lacks one)."""
-    if MISSING in hierarchy.leaf_labels:
-        return hierarchy
-    rows = hierarchy.to_rows()
-    rows.append([MISSING] * hierarchy.height + [rows[0][-1]])
-    return Hierarchy(rows, name=hierarchy.name, source=hierarchy.source)
-
-
-def _keep_missing(series, mask, column, schema, where):
-    """A quasi-identifier whose missing cells (``mask``) are a value of their own."""
-    present = _encode_attribute(series[~mask].reset_index(drop=True), column, schema, where)
-    n = len(series)
-    values = None
-    if present.values is not None:             # a value just below the smallest present one
-        lo, hi = float(np.min(present.values)), float(np.max(present.values))
-        values = np.empty(n)
-        values[~mask] = present.values
-        values[mask] = lo - (0.1 * (hi - lo) if hi > lo else 1.0)
-    codes = np.empty(n, dtype=np.int64)
-    if present.hierarchy is not None:
-        hierarchy = _missing_leaf(present.hierarchy)
-        leaf = int(hierarchy.encode(np.asarray([MISSING], dtype=object))[0])
-        codes[~mask] = present.codes             # old leaves keep their index: MISSING is last
-        codes[mask] = leaf
-        return EncodedAttribute(column, present.kind, codes, hierarchy, hierarchy.leaf_labels,
-                                values, present.date, leaf)
-    if present.values is not None:             # numeric / date: MISSING first, below every value
-        codes[~mask] = present.codes + 1
-        codes[mask] = 0
-        return EncodedAttribute(column, present.kind, codes, None,
-                                [MISSING] + list(present.domain), values, present.date, 0)
-    codes[~mask] = present.codes
-    codes[mask] = len(present.domain)
-    return EncodedAttribute(column, present.kind, codes, None,
-                            list(present.domain) + [MISSING], None, False, len(present.domain))
+                        weights=None if weights is None else weights[~bad],
+                        sensitive_missing=sensitive_missing)
 
 
 def _inferred(distinct, column, kind, hierarchy, where):

@@ -21,6 +21,7 @@ __all__ = [
     "t_closeness",
     "prosecutor_risk",
     "released_k",
+    "released_classes",
 ]
 
 
@@ -105,6 +106,30 @@ def released_k(table, quasi_identifiers, released, weights=None):
     return int(sizes.min())
 
 
+def released_classes(table, quasi_identifiers, released):
+    """The class of every released row, counted from its released cells.
+
+    Rows whose quasi-identifier texts are all equal share a class, as the
+    reader of the table sees it (numbered by first appearance); ``-1`` for
+    a row that is not released (left out by position, as in
+    :func:`released_k`).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> t = pd.DataFrame({"a": ["x", "y", "x", "*"], "b": ["1", "2", "1", "*"]})
+    >>> released_classes(t, ["a", "b"], np.array([True, True, True, False])).tolist()
+    [0, 1, 0, -1]
+    """
+    released = np.asarray(released, dtype=bool)
+    class_of = np.full(len(table), -1, dtype=np.int64)
+    if released.any():
+        keys, _ = _row_keys(table, list(quasi_identifiers))
+        codes, _ = pd.factorize(keys[released])
+        class_of[released] = codes
+    return class_of
+
+
 def _class_of(table, quasi_identifiers):
     quasi_identifiers = list(quasi_identifiers)
     missing = [q for q in quasi_identifiers if q not in table.columns]
@@ -146,6 +171,7 @@ def is_k_anonymous(table, quasi_identifiers, k):
 
 
 def _sensitive_codes(table, sensitive):
+    """Codes of the sensitive cells in value order, ``-1`` for a missing cell."""
     if sensitive not in table.columns:
         raise SchemaError(f"sensitive column {sensitive!r} is not in the table")
     codes, uniques = pd.factorize(table[sensitive], sort=True)
@@ -157,15 +183,19 @@ def l_diversity(table, quasi_identifiers, sensitive, *, kind="distinct", c=1.0):
 
     ``kind`` is ``"distinct"`` (distinct values), ``"entropy"`` (exp of the
     entropy) or ``"recursive"`` (largest l with recursive (c, l)-diversity).
+    A missing sensitive cell (``NaN``, ``None``) is no value: l counts the
+    known values of a class (none: l 0), as ``anonymize`` does.
     """
     class_of = _class_of(table, quasi_identifiers)
     values, _ = _sensitive_codes(table, sensitive)
+    n_classes = len(m.class_sizes(class_of))
+    known = m.known_only(class_of, values, -1)
     if kind == "distinct":
-        per_class = m.distinct_values(class_of, values)
+        per_class = m.distinct_values(known, values, n_classes)
     elif kind == "entropy":
-        per_class = m.entropy_l(class_of, values)
+        per_class = m.entropy_l(known, values, n_classes)
     elif kind == "recursive":
-        per_class = m.recursive_l(class_of, values, c)
+        per_class = m.recursive_l(known, values, c, n_classes)
     else:
         raise ValueError(f"The 'kind' parameter of l_diversity must be one of "
                          f"['distinct', 'entropy', 'recursive']. Got {kind!r}.")
@@ -176,13 +206,19 @@ def t_closeness(table, quasi_identifiers, sensitive, *, ordered=None):
     """The t a table achieves: the largest EMD of a class to the whole table.
 
     ``ordered`` chooses the ordered ground distance (numeric values) or the
-    equal one (categorical); by default it follows the column's dtype.
+    equal one (categorical); by default it follows the column's dtype. A
+    missing sensitive cell is no value: each class's known values are
+    compared with those of every released record, and a class holding none
+    counts as 1 (as ``anonymize`` does).
     """
     class_of = _class_of(table, quasi_identifiers)
     values, n_values = _sensitive_codes(table, sensitive)
     if ordered is None:
         ordered = pd.api.types.is_numeric_dtype(table[sensitive].dtype)
-    emd = m.emd_to_table(class_of, values, n_values, ordered=ordered)
+    sizes = m.class_sizes(class_of)
+    known = m.known_only(class_of, values, -1)
+    emd = m.emd_to_table(known, values, n_values, ordered=ordered, n_classes=len(sizes))
+    emd = np.where((sizes > 0) & (m.class_sizes(known, len(sizes)) == 0), 1.0, emd)
     return float(emd.max()) if emd.size else 0.0
 
 

@@ -12,6 +12,7 @@ import numpy as np
 
 __all__ = [
     "class_sizes",
+    "known_only",
     "distinct_values",
     "entropy_l",
     "recursive_cl_holds",
@@ -43,6 +44,22 @@ def class_sizes(class_of, n_classes=None, weights=None):
                        minlength=n_classes).astype(np.int64)
 
 
+def known_only(class_of, values, missing):
+    """``class_of`` with the records whose sensitive value is ``missing`` left out (``-1``).
+
+    A missing sensitive value is no value: it counts toward a class's size
+    (k), never toward its diversity or its distribution. ``missing=None``:
+    every value is known.
+
+    >>> known_only([0, 0, 1, 1], [0, 2, 1, 0], 0).tolist()
+    [-1, 0, 1, -1]
+    """
+    class_of = np.asarray(class_of, dtype=np.int64)
+    if missing is None:
+        return class_of
+    return np.where(np.asarray(values) == missing, -1, class_of)
+
+
 def _pair_counts(class_of, values, n_classes, weights=None):
     """Unique (class, value) pairs and their records (rows, or summed ``weights``)."""
     class_of, valid = _valid(class_of)
@@ -70,7 +87,8 @@ def entropy_l(class_of, values, n_classes=None, weights=None):
     """exp(entropy) of the sensitive values per class (entropy l-diversity's l).
 
     A class is entropy l-diverse when ``-sum p log p >= log l`` (Machanavajjhala
-    et al. 2007), i.e. when this value is at least ``l``.
+    et al. 2007), i.e. when this value is at least ``l``. A class without a
+    value (every record left out) has 0, as its distinct count.
     """
     class_of = np.asarray(class_of, dtype=np.int64)
     n_classes = _n_classes(class_of, n_classes)
@@ -78,7 +96,7 @@ def entropy_l(class_of, values, n_classes=None, weights=None):
     sizes = np.bincount(cls, weights=counts, minlength=n_classes)
     p = counts / sizes[cls]
     entropy = -np.bincount(cls, weights=p * np.log(p), minlength=n_classes)
-    return np.exp(entropy)
+    return np.where(sizes > 0, np.exp(entropy), 0.0)
 
 
 def _sorted_counts(class_of, values, n_classes, weights=None):

@@ -48,6 +48,13 @@ class PrivacyModel:
     sensitive : str, optional
         The sensitive attribute l and t apply to (the schema's first
         sensitive column by default).
+    missing : int, optional
+        The code of a missing sensitive value (``missing="keep"``), set by
+        :meth:`bind` from ``data.sensitive_missing``. A record holding it
+        counts toward k but is no value: l counts the known values only
+        (a class without one has l 0), and t compares the known values of
+        a class with those of every released record (a class without one
+        has nothing to compare and counts as EMD 1).
     """
 
     k: int
@@ -56,6 +63,7 @@ class PrivacyModel:
     c: float = 1.0
     t: float | None = None
     sensitive: str | None = None
+    missing: int | None = None
 
     monotone = True
 
@@ -110,7 +118,14 @@ class PrivacyModel:
                 f"The 'sensitive' parameter names {sensitive!r}, which is not a sensitive "
                 f"column of the schema {list(data.schema.sensitive)}"
             )
-        return PrivacyModel(self.k, self.l, self.diversity, self.c, self.t, sensitive)
+        missing = (getattr(data, "sensitive_missing", None) or {}).get(sensitive)
+        return PrivacyModel(self.k, self.l, self.diversity, self.c, self.t, sensitive, missing)
+
+    def _missing(self, data):
+        """The code of a missing sensitive value: bound, else the table's (None: none)."""
+        if self.missing is not None:
+            return self.missing
+        return (getattr(data, "sensitive_missing", None) or {}).get(self.sensitive)
 
     def failing(self, class_of, data, n_classes=None, *, reference=None):
         """Boolean per class: does the class break any criterion?
@@ -125,10 +140,11 @@ class PrivacyModel:
         bad = m.class_sizes(class_of, n_classes, weights) < self.k
         if self.needs_sensitive:
             values = data.sensitive[self.sensitive]
+            known = m.known_only(class_of, values, self._missing(data))
             if self.l is not None:
-                bad |= self._diversity(class_of, values, n_classes, weights) < self.l
+                bad |= self._diversity(known, values, n_classes, weights) < self.l
             if self.t is not None:
-                bad |= self._closeness(class_of, values, data, n_classes,
+                bad |= self._closeness(class_of, known, values, data, n_classes,
                                        reference) > self.t + 1e-12
         return bad
 
@@ -176,11 +192,35 @@ class PrivacyModel:
             return m.entropy_l(class_of, values, n_classes, weights) + 1e-9
         return m.recursive_l(class_of, values, self.c, n_classes, weights)
 
-    def _closeness(self, class_of, values, data, n_classes, reference=None):
-        # one rule for every column's kind (kanon_graph._cells.column_kind)
-        ordered = data.schema.kind(self.sensitive, data.table) in ("numeric", "date")
-        return m.emd_to_table(class_of, values, ordered=ordered, n_classes=n_classes,
-                              reference=reference, weights=getattr(data, "weights", None))
+    def _ordered(self, data):
+        """Whether t takes the ordered distance: the sensitive column is numeric or a date.
+
+        The kind the encoder decided (``data.sensitive_kinds``): a table of
+        counted tuples has no columns to infer it from again.
+        """
+        kinds = getattr(data, "sensitive_kinds", None) or {}
+        kind = kinds.get(self.sensitive)
+        if kind is None:       # a hand-made view: one rule for every column's kind
+            kind = data.schema.kind(self.sensitive, data.table)
+        return kind in ("numeric", "date")
+
+    def _closeness(self, class_of, known, values, data, n_classes, reference=None):
+        """EMD of each class's known values to those of the released records.
+
+        ``known`` is ``class_of`` without the records of a missing value; a
+        class of records that holds no known value counts as 1, the largest
+        distance (it cannot be compared).
+        """
+        missing = self._missing(data)
+        if reference is not None and missing is not None:
+            reference = np.asarray(reference)[np.asarray(reference) != missing]
+        weights = getattr(data, "weights", None)
+        emd = m.emd_to_table(known, values, ordered=self._ordered(data), n_classes=n_classes,
+                             reference=reference, weights=weights)
+        if missing is None:
+            return emd
+        held = m.class_sizes(class_of, n_classes, weights) > 0
+        return np.where(held & (m.class_sizes(known, n_classes, weights) == 0), 1.0, emd)
 
     def verify(self, class_of, data):
         """Measure every criterion on a release and say whether all hold."""
@@ -192,10 +232,12 @@ class PrivacyModel:
         l_achieved = t_achieved = None
         if self.needs_sensitive and n_classes:
             values = data.sensitive[self.sensitive]
+            known = m.known_only(class_of, values, self._missing(data))
             if self.l is not None:
-                l_achieved = float(self._diversity(class_of, values, n_classes, weights).min())
+                l_achieved = float(self._diversity(known, values, n_classes, weights).min())
             if self.t is not None:
-                t_achieved = float(self._closeness(class_of, values, data, n_classes).max())
+                t_achieved = float(self._closeness(class_of, known, values, data,
+                                                   n_classes).max())
         counted = np.ones(len(class_of), dtype=np.int64) if weights is None else weights
         released = int(counted[class_of >= 0].sum())
         suppressed = int(counted[class_of < 0].sum())

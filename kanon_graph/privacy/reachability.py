@@ -7,11 +7,96 @@ criterion and the best value any release could reach.
 
 from __future__ import annotations
 
+import math
 from types import SimpleNamespace
 
 import numpy as np
 
-__all__ = ["check_reachable"]
+__all__ = ["check_reachable", "best_clip"]
+
+
+def _scores(kept, model):
+    """How diverse each row of ``kept`` (counts per value) is as one class: higher is better.
+
+    Entropy: the entropy. Recursive (c, l): ``c (r_l + ... + r_m) - r_1``,
+    positive exactly when the class holds it.
+    """
+    kept = -np.sort(-kept, axis=1)
+    size = kept.sum(axis=1)
+    if model.diversity == "entropy":
+        return np.log(size) - (kept * np.log(kept)).sum(axis=1) / size
+    need = math.ceil(model.l) - 1
+    return model.c * (size - kept[:, :need].sum(axis=1)) - kept[:, 0]
+
+
+def best_clip(counts, drop, model):
+    """The most diverse one class the suppression of up to ``drop`` records leaves.
+
+    Removing records one at a time from the most frequent known value
+    (water-filling) makes, for each number of records removed, the most
+    even class there is. Its best is not the last: past the point where the
+    counts are even, removing makes the class less diverse again (10 x /
+    10 y: any removal lowers entropy). Between two *clip levels* (every
+    value held by more than ``c`` records cut to exactly ``c``) entropy and
+    recursive l are best at an end, so the candidates are every clip level
+    the budget reaches and the state the whole budget reaches; the best of
+    them is kept (the fewest records removed among equals).
+
+    Parameters
+    ----------
+    counts : ndarray of int
+        Records per known sensitive value (every one at least 1).
+    drop : int
+        Records the suppression may remove (never a value's last record).
+    model : PrivacyModel
+
+    Returns
+    -------
+    ndarray of int
+        The records kept per value (``counts`` itself when no removal helps
+        or l is distinct).
+
+    Examples
+    --------
+    >>> from kanon_graph.privacy import PrivacyModel
+    >>> model = PrivacyModel(3, l=1.9, diversity="entropy")
+    >>> best_clip(np.array([10, 10]), 17, model).tolist()
+    [10, 10]
+    >>> best_clip(np.array([8, 1, 1]), 7, model).tolist()
+    [1, 1, 1]
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    if drop <= 0 or counts.size < 2 or model.l is None or model.diversity == "distinct":
+        return counts
+    if model.diversity == "recursive" and math.ceil(model.l) > counts.size:
+        return counts               # fewer values than l: no removal helps
+    # every clip level at once, from sums over the counts sorted (no level x value matrix)
+    desc = np.sort(counts)[::-1]
+    first = np.concatenate([[0], np.cumsum(desc)])          # first[i]: the i largest
+    levels = np.arange(max(1, int(desc[0]) - int(drop)), int(desc[0]) + 1, dtype=np.int64)
+    above = len(desc) - np.searchsorted(desc[::-1], levels, side="right")  # values > c
+    removed = first[above] - above * levels
+    levels, above, removed = levels[removed <= drop], above[removed <= drop], \
+        removed[removed <= drop]
+    size = first[-1] - removed
+    if model.diversity == "entropy":
+        plogp = np.concatenate([np.cumsum((desc * np.log(desc))[::-1])[::-1], [0.0]])
+        score = np.log(size) - (plogp[above] + above * levels * np.log(levels)) / size
+    else:                   # c (r_l + ... + r_m) - r_1, the clipped r_1 being the level
+        need = math.ceil(model.l) - 1
+        head = np.where(above >= need, need * levels,
+                        above * levels + first[need] - first[np.minimum(above, need)])
+        score = model.c * (size - head) - levels
+    # the state the whole budget reaches: the lowest clip level, then one record off as
+    # many of the values at that level as the rest of the budget allows
+    last = np.minimum(counts, levels[0])
+    rest = int(drop - removed[0])
+    if levels[0] > 1 and rest > 0:
+        last[np.flatnonzero(last == levels[0])[:rest]] -= 1
+    best = int(levels[np.flatnonzero(score >= score.max() - 1e-12)[-1]])
+    if _scores(last[None, :], model)[0] > score.max() + 1e-12:
+        return last
+    return np.minimum(counts, best)
 
 
 def check_reachable(model, data, suppression=None, info=None, boundaries=False):
@@ -23,11 +108,12 @@ def check_reachable(model, data, suppression=None, info=None, boundaries=False):
     none for most). Every criterion holds on a union of classes that
     each hold it (k, distinct / entropy / recursive l; t measured on R is 0
     for R as one class), so R taken as one class must pass. The best such R
-    for diversity keeps every sensitive value and removes records from the
-    most frequent values first (water-filling): each removal makes the
-    distribution more even, and it never drops a value. If even that R
-    fails, every release fails. Without suppression R is the whole table,
-    and the distinct count of the whole table bounds every class either way.
+    for diversity keeps every known sensitive value and removes records
+    from the most frequent values, as far as that makes it more diverse
+    (:func:`best_clip`). If even that R fails, every release fails. Without
+    suppression R is the whole table, and the distinct count of the whole
+    table bounds every class either way. A missing sensitive value
+    (``missing="keep"``) is no value: its records count toward k only.
 
     Local recodings suppress records only where generalization boundaries
     leave no allowed class, never to reach l or t: without boundaries their
@@ -46,15 +132,18 @@ def check_reachable(model, data, suppression=None, info=None, boundaries=False):
     else:
         budget = int(np.floor(suppression * n + 1e-9))
     values = np.asarray(data.sensitive[model.sensitive])
-    _, inverse = np.unique(values, return_inverse=True)
+    codes, inverse = np.unique(values, return_inverse=True)
     counts = np.bincount(inverse.reshape(-1), weights=weights).astype(np.int64)
-    drop = max(0, min(budget, n - model.k, n - len(counts)))
+    missing = model._missing(data)
+    known = codes != missing if missing is not None else np.ones(len(codes), dtype=bool)
+    drop = max(0, min(budget, n - model.k, int(counts[known].sum()) - int(known.sum())))
     keep = counts.copy()
-    for _ in range(drop):                     # water-filling: one record off the largest
-        keep[int(np.argmax(keep))] -= 1
-    # R as one class: each sensitive value (in value order) held by its kept records
+    keep[known] = best_clip(counts[known], drop, model)
+    # R as one class: each sensitive value (its own code) held by its kept records
     best = np.zeros(len(keep), dtype=np.int64)
-    kept = SimpleNamespace(sensitive={model.sensitive: np.arange(len(keep))}, weights=keep,
+    kept = SimpleNamespace(sensitive={model.sensitive: codes}, weights=keep,
+                           sensitive_kinds=getattr(data, "sensitive_kinds", {}),
+                           sensitive_missing=getattr(data, "sensitive_missing", {}),
                            schema=data.schema, table=data.table)
     if model.failing(best, kept, 1)[0]:
         achieved = model.verify(best, kept)
@@ -63,8 +152,10 @@ def check_reachable(model, data, suppression=None, info=None, boundaries=False):
         reached = (f"{achieved.l_achieved:g}" if model.l is not None
                    and achieved.l_achieved < model.l else f"{achieved.t_achieved:g}")
         how = ("even the whole table as one class achieves" if drop == 0 else
-               f"even one class of the best {int(keep.sum())} of the {n} records that the "
-               f"suppression budget can keep achieves")
+               f"even the best one class the suppression budget allows ({int(keep.sum())} "
+               f"of the {n} records kept) achieves")
+        if missing is not None and not known.all():
+            how = f"{how} (its {int(counts[~known].sum())} missing values are no value)"
         hint = ""
         if local and suppression:
             hint = (f"; algorithm {info.name!r} does not suppress records to reach it: a "

@@ -156,8 +156,8 @@ class DaskInput:
                                                    meta=pd.Series(dtype=object)).compute()
                         raise DataError(
                             f"{where}: column {column!r} has {int(counts[mask].sum())} missing "
-                            f"value(s) (first at row {first.iloc[0]!r}); clean them or pass "
-                            f"missing='drop'")
+                            f"value(s) (first at row {first.iloc[0]!r}); clean them, or pass "
+                            f"missing='drop' or missing='keep'")
         records = {}
         for column in columns:
             values = tuples[column]

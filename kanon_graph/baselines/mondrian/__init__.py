@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ...recoding.boundaries import cells_to_suppress, has_boundaries, magval_cells
+from ...recoding.boundaries import cells_to_suppress, magval_cells
 from ...registry import Partition, register_algorithm
 from ._cuts import ORDERS, Attribute
 
@@ -133,7 +133,7 @@ def mondrian(data, model, *, rng=None, suppression=None, respect_boundaries=Fals
     cuts = dict.fromkeys(data.names, 0)
     class_of = np.full(data.n, -1, dtype=np.int64)
     stack = [np.arange(data.n)]
-    if respect_boundaries and has_boundaries(data):
+    if respect_boundaries:     # one cell (no mark) too: it is suppressed if it fails whole
         cells = magval_cells(data)
         cells[cells_to_suppress(data, model, cells, suppression, "mondrian")] = -1
         by_cell = np.argsort(cells, kind="stable")
@@ -150,6 +150,7 @@ def mondrian(data, model, *, rng=None, suppression=None, respect_boundaries=Fals
             rows = np.concatenate(parts)
             labels = np.repeat(np.arange(len(parts)), [len(p) for p in parts])
             view = SimpleNamespace(sensitive={model.sensitive: values[rows]},
+                                   sensitive_kinds=data.sensitive_kinds,
                                    sensitive_domain=data.sensitive_domain,
                                    schema=data.schema, table=data.table)
             return not model.failing(labels, view, len(parts), reference=reference).any()

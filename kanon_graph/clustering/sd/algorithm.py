@@ -186,9 +186,11 @@ def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundar
     k = int(model.k)
     tuples = sd_tuples(data)
     weight = tuples.weight
-    if respect_boundaries and has_boundaries(data):
+    drop = None
+    if respect_boundaries:     # one cell (no mark) too: it is suppressed if it fails whole
         cells = magval_cells(data)
         drop = cells_to_suppress(data, model, cells, suppression, "sd")
+    if drop is not None and (has_boundaries(data) or drop.any()):
         tuple_cell = np.where(drop, -1, cells)[tuples.rows[tuples.starts[:-1]]]
         groups = [weight * (tuple_cell == c) for c in np.unique(tuple_cell[tuple_cell >= 0])]
     else:
