@@ -21,7 +21,8 @@ from .anonymize import add_privacy_arguments, check_sensitive
 def register(commands):
     ev = commands.add_parser(
         "evaluate", help="check and measure a released table (ours or another tool's)",
-        description="Measure a released table against its original: k, l and t achieved, "
+        description="Measure a released table against its original: k, l and t achieved "
+        "(judged from RELEASED's own cells, its sensitive column included), "
         "prosecutor risk, suppressed rows (all quasi-identifiers '*') and every registered "
         "metric. Released cells are read as hierarchy labels, or for columns without a "
         "hierarchy as ranges [lo-hi], value sets {a,b} or single values. The two files must "

@@ -5,6 +5,8 @@ A cell of an attribute with a hierarchy is a node of it, looked up by label
 ``[lo-hi]``, a date or date interval, a value set ``{a,b}``, a single value or
 ``*`` (:func:`free_cells`). Every reader checks that the released cell covers
 the original value, and a message names the attribute, the row and the value.
+The sensitive column a privacy check judges is read from the released cells
+too (:func:`released_sensitive`), never from the original.
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._cells import date_days, parse_date
+from .._cells import date_days, missing_mask, parse_date
+from .._encode_cells import _date_cells, _factorize, _numeric_cells
 from ..encoding import MISSING
 from ..exceptions import DataError
 from ..recoding._release import AttributeRelease
 
-__all__ = ["column_text", "hierarchy_cells", "free_cells"]
+__all__ = ["column_text", "hierarchy_cells", "free_cells", "released_sensitive"]
 
 _NUM = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
 _RANGE = re.compile(rf"^\s*[\[(]?\s*({_NUM})\s*(?:-|,|;|\.\.)\s*({_NUM})\s*[\])]?\s*$")
@@ -188,3 +191,45 @@ def free_cells(attr: Any, labels: npt.NDArray[Any], rows: npt.NDArray[np.int64],
                         f"does not cover the original value {str(attr.domain[code])!r}")
     distinct = np.array([len(m) for m in members], dtype=np.int64)
     return AttributeRelease(class_labels.astype(object), None, None, None, None, distinct)
+
+
+def released_sensitive(data: Any, released: pd.DataFrame, column: str) -> Any:
+    """``data`` with the sensitive ``column`` read from the released table's cells.
+
+    l-diversity and t-closeness hold or fail on what is published: the codes
+    of ``column`` are those of ``released`` (row-aligned with ``data``),
+    encoded as :func:`~kanon_graph.encoding.encode` encodes the original's
+    (numbers and dates in their order, categories by text; with
+    ``missing="keep"`` a missing cell is a value of its own, code 0).
+    """
+    import dataclasses
+
+    if column not in released.columns:
+        raise DataError(f"evaluate: the sensitive column {column!r} is not in the released "
+                        f"table, so its l-diversity / t-closeness cannot be judged from the "
+                        f"release; it has columns {list(released.columns)}")
+    series = released[column]
+    mask = missing_mask(series)
+    keep = column in data.missing_kept
+    if mask.any() and not keep:
+        row = series.index[int(np.flatnonzero(mask)[0])]
+        row = row.item() if isinstance(row, np.generic) else row
+        raise DataError(f"evaluate: the released sensitive column {column!r} has "
+                        f"{int(mask.sum())} missing cell(s) (first in row {row!r}) where the "
+                        f"original has a value; a release of missing='keep' is read with "
+                        f"missing='keep'")
+    kind = data.sensitive_kinds[column]
+    present = series[~mask]
+    if kind == "numeric":
+        codes, texts, _ = _numeric_cells(present, column, "evaluate (released table)")
+    elif kind == "date":
+        codes, texts, _ = _date_cells(present, column, "evaluate (released table)")
+    else:
+        texts, codes = _factorize(present)
+    if keep:                                   # the missing value first: code 0
+        inner = codes
+        codes = np.zeros(len(series), dtype=np.int64)
+        codes[~mask] = inner + 1
+        texts = [MISSING] + list(texts)
+    return dataclasses.replace(data, sensitive={**data.sensitive, column: np.asarray(codes)},
+                               sensitive_domain={**data.sensitive_domain, column: list(texts)})
