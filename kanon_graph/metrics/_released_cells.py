@@ -3,7 +3,8 @@
 A cell of an attribute with a hierarchy is a node of it, looked up by label
 (:func:`hierarchy_cells`); a cell of an attribute without one is a range
 ``[lo-hi]``, a date or date interval, a value set ``{a,b}``, a single value or
-``*`` (:func:`free_cells`). Every reader checks that the released cell covers
+``*`` (:func:`free_cells`; a categorical value that could be misread is
+quoted, ``{"a,b",c}``, as :mod:`kanon_graph.recoding._value_labels` writes it). Every reader checks that the released cell covers
 the original value, and a message names the attribute, the row and the value.
 The sensitive column a privacy check judges is read from the released cells
 too (:func:`released_sensitive`), never from the original.
@@ -23,6 +24,7 @@ from .._encode_cells import _date_cells, _factorize, _numeric_cells
 from ..encoding import MISSING
 from ..exceptions import DataError
 from ..recoding._release import AttributeRelease
+from ..recoding._value_labels import member_codes
 
 __all__ = ["column_text", "hierarchy_cells", "free_cells", "released_sensitive"]
 
@@ -171,20 +173,15 @@ def free_cells(attr: Any, labels: npt.NDArray[Any], rows: npt.NDArray[np.int64],
         distinct = (np.searchsorted(present, hi, side="right")
                     - np.searchsorted(present, lo, side="left"))
         return AttributeRelease(class_labels.astype(object), None, None, lo, hi, distinct)
-    domain = {str(v): j for j, v in enumerate(attr.domain)}
+    domain = {str(v): j for j, v in enumerate(attr.domain) if j != attr.missing_code}
     members = []
     for c, text in enumerate(class_labels):
-        if text == "*":
-            items = set(domain.values())
-        else:
-            parts = text[1:-1].split(",") if text.startswith("{") and text.endswith("}") \
-                else [text]
-            unknown = [p.strip() for p in parts if p.strip() not in domain]
-            if unknown:
-                raise _fail(attr.name, index[rows[first[c]]], text,
-                            f"holds {unknown[0]!r}, which is not a value of the column")
-            items = {domain[p.strip()] for p in parts}
-        members.append(items)
+        try:                                  # quoted members: recoding._value_labels
+            codes = member_codes(text, domain, attr.missing_code)
+        except LookupError as exc:
+            raise _fail(attr.name, index[rows[first[c]]], text,
+                        f"holds {exc.args[0]!r}, which is not a value of the column") from None
+        members.append(set(range(len(attr.domain))) if codes is None else set(codes))
     for i, (c, code) in enumerate(zip(cls, attr.codes[rows])):
         if code not in members[c]:
             raise _fail(attr.name, index[rows[i]], labels[i],

@@ -3,7 +3,8 @@
 :func:`evaluate` maps every released cell back to what it stands for -- a
 node of the attribute's hierarchy (looked up by label), or for an attribute
 without a hierarchy a range ``[lo-hi]`` / a value set ``{a,b}`` / a single
-value -- rebuilds a :class:`~kanon_graph.recoding.Release` from them, and runs
+value, quoted where it could be misread (``{"a,b",c}``, ``"*"``:
+:mod:`kanon_graph.recoding._value_labels`) -- rebuilds a :class:`~kanon_graph.recoding.Release` from them, and runs
 the registered metrics and the privacy model on it. On a release made by
 :func:`kanon_graph.anonymize` it gives back exactly ``result.metrics``.
 
