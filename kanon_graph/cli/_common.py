@@ -20,7 +20,7 @@ from ..hierarchy import load_hierarchies
 from ..io import numeric_columns, read_input_table
 from ..metrics import get_metric
 from ..schema import Schema
-from ._parser import PROG, Parser, UsageError  # noqa: F401  (re-exported: the commands use them)
+from ._parser import PROG, Parser, UsageError, unshuffle_hint  # noqa: F401  (re-exported)
 
 class DataProblem(ValueError):
     """A problem with files given on the command line (exit code 1)."""

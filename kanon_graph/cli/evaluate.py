@@ -10,7 +10,7 @@ from ..api import evaluate
 from ..io import read_table, write_json
 from ..io.release import order_of
 from ._common import (Progress, UsageError, add_schema_arguments, metric_lines, read_input,
-                      schema_from_args)
+                      schema_from_args, unshuffle_hint)
 from ._dask_input import is_many, quiet_dask_logs, read_dask_table, unshuffle_dask
 from ._outputs import Output, add_unshuffle_argument, check_outputs
 from .anonymize import add_privacy_arguments, check_sensitive
@@ -21,7 +21,8 @@ from .anonymize import add_privacy_arguments, check_sensitive
 def register(commands):
     ev = commands.add_parser(
         "evaluate", help="check and measure a released table (ours or another tool's)",
-        description="Measure a released table against its original: k, l and t achieved, "
+        description="Measure a released table against its original: k, l and t achieved "
+        "(judged from RELEASED's own cells, its sensitive column included), "
         "prosecutor risk, suppressed rows (all quasi-identifiers '*') and every registered "
         "metric. Released cells are read as hierarchy labels, or for columns without a "
         "hierarchy as ranges [lo-hi], value sets {a,b} or single values. The two files must "
@@ -88,16 +89,11 @@ def run(args, out):
                     back = np.argsort(order_of(len(released), args.unshuffle))
                     released = released.iloc[back].reset_index(drop=True)
             progress.phase("evaluating")
-            try:
+            with unshuffle_hint(args):
                 ev = evaluate(original, released, schema, k=args.k, l=args.l,
                               diversity=args.diversity, c=args.c, t=args.t,
                               sensitive=args.sensitive, target=args.target,
                               missing=args.missing)
-            except ValueError as exc:
-                if args.unshuffle is None and "does not cover" in str(exc):
-                    raise type(exc)(f"{exc} (a release of 'kanon-graph anonymize' is "
-                                    f"shuffled: pass --unshuffle with the run's report or its order seed)") from None
-                raise
     finally:
         progress.close()
     summary = ev.as_dict()

@@ -2,14 +2,39 @@
 
 from __future__ import annotations
 
+import argparse
+import json
 import shlex
 import sys
+from pathlib import Path
+from typing import NamedTuple
 
-from ._common import (Progress, add_schema_arguments, check_writable, fraction, read_input)
-from ._outputs import add_unshuffle_argument
+from ._common import (DataProblem, Progress, add_schema_arguments, check_writable, fraction,
+                      read_input, unshuffle_hint)
 from .anonymize import add_privacy_arguments, check_sensitive
 
 
+class RunOrder(NamedTuple):
+    """``--unshuffle``: the order seed, and the run's JSON report when one was named."""
+
+    seed: int
+    run: dict | None
+    path: str | None
+
+
+def run_order(value):
+    """``--unshuffle SEED|REPORT.json`` read as a :class:`RunOrder`."""
+    from ..io.release import order_seed_from
+
+    try:
+        seed = order_seed_from(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    try:
+        int(str(value).strip())
+        return RunOrder(seed, None, None)
+    except ValueError:                      # the run's report: order_seed_from has read it
+        return RunOrder(seed, json.loads(Path(value).read_text(encoding="utf-8")), str(value))
 
 
 def register(commands):
@@ -35,7 +60,8 @@ def register(commands):
                      "from: adds population uniques (Pitman, Zayatz, SNB, Dankar's rule)")
     rep.add_argument("--threshold", type=fraction, default=0.2, metavar="TAU",
                      help="risk above which a record is at risk (default 0.2)")
-    rep.add_argument("--algorithm", help="the algorithm that made the release, to record")
+    rep.add_argument("--algorithm", help="the algorithm that made the release, to record "
+                     "(default: the one the run's report names, with --unshuffle REPORT.json)")
     rep.add_argument("--title", help="the report's title")
     rep.add_argument("--made-by", metavar="COMMAND",
                      help="the command that made RELEASED, to record (default: this report "
@@ -44,7 +70,11 @@ def register(commands):
                      help="rows of ORIGINAL with a missing value: fail (default), leave "
                      "them out as 'anonymize --missing drop' did, or read a missing cell as "
                      "a value of its own as 'anonymize --missing keep' did")
-    add_unshuffle_argument(rep)
+    rep.add_argument("--unshuffle", type=run_order, metavar="SEED|REPORT.json",
+                     help="RELEASED was written shuffled by 'kanon-graph anonymize': put its "
+                     "rows back in the original's order first, from the order seed or the "
+                     "run's JSON report (its publication.order_seed; the report also names "
+                     "the algorithm that ran). The report written shows neither")
     rep.add_argument("-q", "--quiet", action="store_true", help="print nothing, no progress")
     rep.set_defaults(handler=run)
 
@@ -63,19 +93,20 @@ def run(args, out):
         if args.unshuffle is not None:      # a release of 'anonymize' is shuffled
             from ..io.release import order_of
 
-            back = order_of(len(released), args.unshuffle).argsort()
+            back = order_of(len(released), args.unshuffle.seed).argsort()
             released = released.iloc[back].reset_index(drop=True)
         progress.phase("measuring")
-        content = build_report(
-            original, released, schema, k=args.k, l=args.l, diversity=args.diversity,
-            c=args.c, t=args.t, sensitive=args.sensitive, missing=args.missing,
-            sampling_fraction=args.sampling_fraction, threshold=args.threshold,
-            call=_withheld(args.made_by) if args.made_by else (
-                _withheld(shlex.join(["kanon-graph", *sys.argv[1:]]))
-                if _from_console() else None),
-            checksums={"input": file_checksum(args.original),
-                       "output": file_checksum(args.released)},
-            algorithm=args.algorithm, title=args.title)
+        with unshuffle_hint(args):
+            content = build_report(
+                original, released, schema, k=args.k, l=args.l, diversity=args.diversity,
+                c=args.c, t=args.t, sensitive=args.sensitive, missing=args.missing,
+                sampling_fraction=args.sampling_fraction, threshold=args.threshold,
+                call=_withheld(args.made_by) if args.made_by else (
+                    _withheld(shlex.join(["kanon-graph", *sys.argv[1:]]))
+                    if _from_console() else None),
+                checksums={"input": file_checksum(args.original),
+                           "output": file_checksum(args.released)},
+                algorithm=_algorithm(args), title=args.title)
     finally:
         progress.close()
     if content["provenance"]["call"] is None:
@@ -87,30 +118,96 @@ def run(args, out):
     return 0
 
 
+def _algorithm(args):
+    """The algorithm to record: ``--algorithm``, else the one the run's report says ran.
+
+    A run's report (``--unshuffle REPORT.json``) names the algorithm that ran
+    (``auto`` resolved); an ``--algorithm`` that is neither it nor the one the
+    run was asked for is an error, not a second story in the report.
+    """
+    run = args.unshuffle.run if args.unshuffle is not None else None
+    ran = run.get("algorithm") if isinstance(run, dict) else None
+    if not isinstance(ran, str):
+        return args.algorithm
+    asked = (run.get("parameters") or {}).get("algorithm")
+    if args.algorithm is not None and args.algorithm not in (ran, asked):
+        raise DataProblem(f"--algorithm {args.algorithm!r} contradicts the run's report "
+                          f"{args.unshuffle.path!r}, which says {ran!r} ran; leave "
+                          f"--algorithm out to record it")
+    return ran
+
+
 #: Options whose value undoes a release's shuffled row order: a report that is handed on
 #: shows the option, never the value.
 _SECRET_OPTIONS = ("--unshuffle", "--order-seed")
+_WITHHELD = "(withheld)"
+#: Commands nested deeper than this (``sh -c "bash -c '...'"``) are withheld whole.
+_DEPTH = 8
+
+
+def _secret(flag):
+    """Whether ``flag`` names a secret option: in full, or any prefix of one (``--order-s``).
+
+    Prefixes count although ``kanon-graph`` refuses them now: a ``--made-by``
+    text may come from an older version, or from a wrapper that passes
+    abbreviations on.
+    """
+    return flag.startswith("--") and len(flag) > 2 and any(
+        option.startswith(flag) for option in _SECRET_OPTIONS)
 
 
 def _withheld(command):
-    """``command`` with the values of :data:`_SECRET_OPTIONS` replaced by ``(withheld)``."""
+    """``command`` with the values of :data:`_SECRET_OPTIONS` replaced by ``(withheld)``.
+
+    Every spelling is scrubbed: ``--order-seed N``, ``--order-seed=N``, a
+    prefix (``--order-s N``, ``--unsh=N``), quoted words, and commands nested
+    in a word (``sh -c '... --order-seed=N'``, ``--made-by "kanon-graph
+    anonymize ... --order-seed N"``) or in a ``NAME=VALUE`` word.
+    """
+    text, _ = _scrub_text(command, 0)
+    return text
+
+
+def _scrub_text(text, depth):
+    """``(text scrubbed, whether the word after it is a secret's value)``."""
+    if depth > _DEPTH:
+        return _WITHHELD, False
     try:
-        words = shlex.split(command)
+        words = shlex.split(text)
     except ValueError:                     # not a shell line: keep nothing that may hold one
-        return "(withheld: the command could not be read)"
+        return (text, False) if "--" not in text else (
+            "(withheld: the command could not be read)", False)
     out, hide = [], False
     for word in words:
         if hide:
-            out.append("(withheld)")
+            out.append(_WITHHELD)
             hide = False
-            continue
-        flag, eq, _ = word.partition("=")
-        if flag in _SECRET_OPTIONS:
-            out.append(f"{flag}=(withheld)" if eq else word)
-            hide = not eq
         else:
+            word, hide = _scrub_word(word, depth)
             out.append(word)
-    return shlex.join(out)
+    return _join(out), hide
+
+
+def _join(words):
+    """``shlex.join``, but ``(withheld)`` is left unquoted (it is a record, not a command)."""
+    mark = "KGwithheldKG"
+    return " ".join(shlex.quote(word.replace(_WITHHELD, mark)).replace(mark, _WITHHELD)
+                    for word in words)
+
+
+def _scrub_word(word, depth):
+    """``(word scrubbed, whether the next word is a secret's value)``."""
+    if depth > _DEPTH:
+        return _WITHHELD, False
+    if any(ch.isspace() or ch in "'\"\\" for ch in word):     # a command in one word
+        return _scrub_text(word, depth + 1)
+    flag, eq, value = word.partition("=")
+    if _secret(flag):
+        return (f"{flag}={_WITHHELD}", False) if eq else (flag, True)
+    if eq and value:                       # --made-by=..., NAME=...: the value may hold one
+        inner, hide = _scrub_word(value, depth + 1)
+        return f"{flag}={inner}", hide
+    return word, False
 
 
 def _from_console():
@@ -126,5 +223,6 @@ def _rebuilt(args):
         if name in skip or name in ("original", "released") or value in (None, False, []):
             continue
         flag = ("-" if name == "k" else "--") + name.replace("_", "-")
+        value = value.seed if isinstance(value, RunOrder) else value   # withheld below
         words += [flag] if value is True else [flag, str(value)]
     return " ".join(shlex.quote(w) for w in words)

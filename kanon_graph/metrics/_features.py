@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..recoding._value_labels import member_codes
+
 __all__ = ["FeatureSpace", "prepare", "require_sklearn", "split_rows",
            "target_values"]
 
@@ -164,16 +166,15 @@ class _Members:
     def __init__(self, attr, rel, class_of, sizes):
         self.name = attr.name
         self.domain = [str(v) for v in attr.domain]
-        lookup = {v: j for j, v in enumerate(self.domain)}
+        lookup = {v: j for j, v in enumerate(self.domain) if j != attr.missing_code}
         self.codes = np.asarray(attr.codes)
         member = np.zeros((len(sizes), len(self.domain)), dtype=float)
         for c, text in enumerate(np.asarray(rel.labels, dtype=str)):
-            if text == "*":
+            codes = member_codes(text, lookup, attr.missing_code)   # quoted values too
+            if codes is None:
                 member[c] = 1
                 continue
-            parts = text[1:-1].split(",") if text.startswith("{") and text.endswith("}") \
-                else [text]
-            member[c, [lookup[p.strip()] for p in parts]] = 1
+            member[c, codes] = 1
         self.class_member = member
         counts = {}
         for row, s in zip(map(bytes, member.astype(np.uint8)), sizes):

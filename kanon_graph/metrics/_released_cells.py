@@ -3,8 +3,11 @@
 A cell of an attribute with a hierarchy is a node of it, looked up by label
 (:func:`hierarchy_cells`); a cell of an attribute without one is a range
 ``[lo-hi]``, a date or date interval, a value set ``{a,b}``, a single value or
-``*`` (:func:`free_cells`). Every reader checks that the released cell covers
+``*`` (:func:`free_cells`; a categorical value that could be misread is
+quoted, ``{"a,b",c}``, as :mod:`kanon_graph.recoding._value_labels` writes it). Every reader checks that the released cell covers
 the original value, and a message names the attribute, the row and the value.
+The sensitive column a privacy check judges is read from the released cells
+too (:func:`released_sensitive`), never from the original.
 """
 
 from __future__ import annotations
@@ -16,12 +19,14 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._cells import date_days, parse_date
+from .._cells import date_days, missing_mask, parse_date
+from .._encode_cells import _date_cells, _factorize, _numeric_cells
 from ..encoding import MISSING
 from ..exceptions import DataError
 from ..recoding._release import AttributeRelease
+from ..recoding._value_labels import member_codes
 
-__all__ = ["column_text", "hierarchy_cells", "free_cells"]
+__all__ = ["column_text", "hierarchy_cells", "free_cells", "released_sensitive"]
 
 _NUM = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
 _RANGE = re.compile(rf"^\s*[\[(]?\s*({_NUM})\s*(?:-|,|;|\.\.)\s*({_NUM})\s*[\])]?\s*$")
@@ -168,23 +173,60 @@ def free_cells(attr: Any, labels: npt.NDArray[Any], rows: npt.NDArray[np.int64],
         distinct = (np.searchsorted(present, hi, side="right")
                     - np.searchsorted(present, lo, side="left"))
         return AttributeRelease(class_labels.astype(object), None, None, lo, hi, distinct)
-    domain = {str(v): j for j, v in enumerate(attr.domain)}
+    domain = {str(v): j for j, v in enumerate(attr.domain) if j != attr.missing_code}
     members = []
     for c, text in enumerate(class_labels):
-        if text == "*":
-            items = set(domain.values())
-        else:
-            parts = text[1:-1].split(",") if text.startswith("{") and text.endswith("}") \
-                else [text]
-            unknown = [p.strip() for p in parts if p.strip() not in domain]
-            if unknown:
-                raise _fail(attr.name, index[rows[first[c]]], text,
-                            f"holds {unknown[0]!r}, which is not a value of the column")
-            items = {domain[p.strip()] for p in parts}
-        members.append(items)
+        try:                                  # quoted members: recoding._value_labels
+            codes = member_codes(text, domain, attr.missing_code)
+        except LookupError as exc:
+            raise _fail(attr.name, index[rows[first[c]]], text,
+                        f"holds {exc.args[0]!r}, which is not a value of the column") from None
+        members.append(set(range(len(attr.domain))) if codes is None else set(codes))
     for i, (c, code) in enumerate(zip(cls, attr.codes[rows])):
         if code not in members[c]:
             raise _fail(attr.name, index[rows[i]], labels[i],
                         f"does not cover the original value {str(attr.domain[code])!r}")
     distinct = np.array([len(m) for m in members], dtype=np.int64)
     return AttributeRelease(class_labels.astype(object), None, None, None, None, distinct)
+
+
+def released_sensitive(data: Any, released: pd.DataFrame, column: str) -> Any:
+    """``data`` with the sensitive ``column`` read from the released table's cells.
+
+    l-diversity and t-closeness hold or fail on what is published: the codes
+    of ``column`` are those of ``released`` (row-aligned with ``data``),
+    encoded as :func:`~kanon_graph.encoding.encode` encodes the original's
+    (numbers and dates in their order, categories by text; with
+    ``missing="keep"`` a missing cell is a value of its own, code 0).
+    """
+    import dataclasses
+
+    if column not in released.columns:
+        raise DataError(f"evaluate: the sensitive column {column!r} is not in the released "
+                        f"table, so its l-diversity / t-closeness cannot be judged from the "
+                        f"release; it has columns {list(released.columns)}")
+    series = released[column]
+    mask = missing_mask(series)
+    keep = column in data.missing_kept
+    if mask.any() and not keep:
+        row = series.index[int(np.flatnonzero(mask)[0])]
+        row = row.item() if isinstance(row, np.generic) else row
+        raise DataError(f"evaluate: the released sensitive column {column!r} has "
+                        f"{int(mask.sum())} missing cell(s) (first in row {row!r}) where the "
+                        f"original has a value; a release of missing='keep' is read with "
+                        f"missing='keep'")
+    kind = data.sensitive_kinds[column]
+    present = series[~mask]
+    if kind == "numeric":
+        codes, texts, _ = _numeric_cells(present, column, "evaluate (released table)")
+    elif kind == "date":
+        codes, texts, _ = _date_cells(present, column, "evaluate (released table)")
+    else:
+        texts, codes = _factorize(present)
+    if keep:                                   # the missing value first: code 0
+        inner = codes
+        codes = np.zeros(len(series), dtype=np.int64)
+        codes[~mask] = inner + 1
+        texts = [MISSING] + list(texts)
+    return dataclasses.replace(data, sensitive={**data.sensitive, column: np.asarray(codes)},
+                               sensitive_domain={**data.sensitive_domain, column: list(texts)})

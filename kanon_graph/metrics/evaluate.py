@@ -3,7 +3,8 @@
 :func:`evaluate` maps every released cell back to what it stands for -- a
 node of the attribute's hierarchy (looked up by label), or for an attribute
 without a hierarchy a range ``[lo-hi]`` / a value set ``{a,b}`` / a single
-value -- rebuilds a :class:`~kanon_graph.recoding.Release` from them, and runs
+value, quoted where it could be misread (``{"a,b",c}``, ``"*"``:
+:mod:`kanon_graph.recoding._value_labels`) -- rebuilds a :class:`~kanon_graph.recoding.Release` from them, and runs
 the registered metrics and the privacy model on it. On a release made by
 :func:`kanon_graph.anonymize` it gives back exactly ``result.metrics``.
 
@@ -37,7 +38,7 @@ from ..encoding import EncodedTable, encode
 from ..exceptions import DataError
 from ..recoding._release import Release, _hierarchy_release
 from ._registry import compute_metrics
-from ._released_cells import column_text, free_cells, hierarchy_cells
+from ._released_cells import column_text, free_cells, hierarchy_cells, released_sensitive
 
 if TYPE_CHECKING:
     from ..schema import Schema
@@ -125,7 +126,8 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
         The k to check (and the threshold of discernibility and CAVG).
     l, diversity, c, t, sensitive
         Optional l-diversity / t-closeness to check, as in
-        :func:`kanon_graph.anonymize`.
+        :func:`kanon_graph.anonymize`. They are judged on the sensitive
+        column of ``released`` (as published), never on the original's.
     metrics : list of str, optional
         Registered metrics to compute (default: all whose needs are met;
         the classification metrics only with a ``target``).
@@ -153,7 +155,9 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
     DataError
         A released value is not a node of its hierarchy, cannot be read as a
         range or set, or does not cover the original value; the message
-        names the attribute, the row and the value.
+        names the attribute, the row and the value. With ``l`` or ``t``: the
+        released table lacks the sensitive column, or has a missing cell in
+        it (without ``missing="keep"``).
 
     References
     ----------
@@ -227,7 +231,11 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
                          f"original table. Got {target!r}; the columns are "
                          f"{list(original.columns)}.")
     values = compute_metrics(release, model.k, metrics, target=target)
-    verification = model.verify(class_of, data)
+    # every criterion is judged from the released cells: the classes above, and the
+    # sensitive values of the released table (never the original's)
+    judged = released_sensitive(data, released, model.sensitive) if model.needs_sensitive \
+        else data
+    verification = model.verify(class_of, judged)
     risk = {"highest": float(1.0 / sizes.min()) if n_classes else 0.0,
             "average": float(n_classes / sizes.sum()) if n_classes else 0.0}
     return Evaluation(values, verification, risk,

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..encoding import combine_codes
+from ..encoding import MISSING, combine_codes
+from ._value_labels import quoted, set_label
 
 __all__ = ["AttributeRelease", "Release", "recode_levels", "recode_partition", "SUPPRESSED"]
 
@@ -282,11 +283,17 @@ def _free_release(attr, class_of, n_classes):
         return AttributeRelease(labels, None, None, lo, hi, distinct)
     pairs = np.unique(np.column_stack([cls, attr.codes[rows]]), axis=0)
     distinct = np.bincount(pairs[:, 0], minlength=n_classes)
+    # each value as it is written (quoted when it could be misread: _value_labels)
+    forms = [(str(v), quoted(v)) for v in attr.domain]
+    if attr.missing_code is not None:             # the kept missing cell: the marker itself
+        forms[attr.missing_code] = (MISSING, MISSING)
     members = [[] for _ in range(n_classes)]
     for c, code in pairs:
-        members[c].append(attr.domain[code])
-    labels = np.array([m[0] if len(m) == 1 else "{" + ",".join(sorted(map(str, m))) + "}"
-                       for m in members], dtype=object)
+        members[c].append(code)
+    # a value that needs no quotes is released as itself (an int stays an int)
+    labels = np.array([attr.domain[m[0]] if len(m) == 1 and forms[m[0]][0] == forms[m[0]][1]
+                       else set_label(forms[code] for code in m) for m in members],
+                      dtype=object)
     return AttributeRelease(labels, None, None, None, None, distinct)
 
 

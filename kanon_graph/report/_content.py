@@ -65,18 +65,40 @@ def _privacy(ev, schema, released):
             "identifier_columns_released": present}
 
 
-def _risk(original, released, qis, suppressed, *, threshold, sampling_fraction, population):
-    from ..risk import assess
+def _risk(original, released, qis, suppressed, *, threshold, sampling_fraction, population,
+          sampled):
+    """Risk of the original's classes and of the released ones, against one population.
 
-    options = {"threshold": threshold, "sampling_fraction": sampling_fraction}
-    before = assess(original, qis, suppressed=np.zeros(len(original), dtype=bool),
-                    population=population, **options)
-    after = assess(released, qis, suppressed=suppressed, **options)
+    The sampling fraction ``pi`` is that of the ``sampled`` records (the
+    original's, rows with a missing value included), so the population holds
+    ``N = sampled / pi`` records. Both tables are measured against that one
+    ``N``: each table's own sampling fraction is its records (the released
+    ones, for the release) over ``N``, and a class of ``f`` records is
+    estimated to hold ``f / pi`` records of the population in both (an
+    unchanged class keeps its population count).
+    """
+    before = _assess(original, qis, np.zeros(len(original), dtype=bool), threshold,
+                     sampling_fraction, sampled, population)
+    after = _assess(released, qis, suppressed, threshold, sampling_fraction, sampled, None)
     return {"threshold": threshold, "sampling_fraction": sampling_fraction,
+            "population": None if sampling_fraction is None else sampled / sampling_fraction,
             "population_table": population is not None,
             "before": before, "after": after,
             "note": "risk of the original is measured on its own classes; the release's on "
-                    "its released classes (suppressed records left out)"}
+                    "its released classes (suppressed records left out); both against the "
+                    "one population"}
+
+
+def _assess(table, qis, suppressed, threshold, pi, sampled, population):
+    import dataclasses
+
+    from ..risk import compute_risks, risk_classes
+
+    classes = risk_classes(table, qis, population=population, sampling_fraction=pi,
+                           threshold=threshold, suppressed=suppressed)
+    if pi is not None and 0 < classes.records != sampled:    # N = records / pi: one N
+        classes = dataclasses.replace(classes, sampling_fraction=pi * classes.records / sampled)
+    return compute_risks(classes)
 
 
 def _loss(ev):
@@ -143,7 +165,7 @@ def _lattice(levels, hierarchies):
 def build_report(original, released, schema, *, k=2, l=None, diversity="distinct", c=1.0,
                  t=None, sensitive=None, suppressed=None, missing="error",
                  sampling_fraction=None, threshold=0.2, population=None, call=None,
-                 checksums=None, algorithm=None, title=None):
+                 checksums=None, algorithm=None, title=None, sampled_records=None):
     """The content of a privacy report, as JSON-ready data.
 
     Parameters
@@ -157,7 +179,10 @@ def build_report(original, released, schema, *, k=2, l=None, diversity="distinct
         The privacy model to check and how to read the tables, as for
         :func:`kanon_graph.evaluate`.
     sampling_fraction : float, optional
-        ``n / N``: the population-uniqueness models need it.
+        ``n / N``, ``n`` the records of ``original`` (rows with a missing value
+        included): the population-uniqueness models need it. The original
+        and the release are measured against the one population of ``N``
+        records.
     threshold : float
         Risk above which a record counts as at risk (default 0.2).
     population : DataFrame, optional
@@ -169,6 +194,10 @@ def build_report(original, released, schema, *, k=2, l=None, diversity="distinct
         ``{"input": {...}, "output": {...}}`` as :func:`table_checksum` or
         :func:`file_checksum` give them.
     algorithm, title : str, optional
+    sampled_records : int, optional
+        The records ``sampling_fraction`` is of, when ``original`` is not all
+        of them (default ``len(original)``); the population holds
+        ``N = sampled_records / sampling_fraction``.
 
     Returns
     -------
@@ -195,7 +224,9 @@ def build_report(original, released, schema, *, k=2, l=None, diversity="distinct
                     "recoding": "global" if ev.levels is not None else "local"},
         "privacy": _privacy(ev, schema, released),
         "risk": _risk(kept_original, released, qis, mask, threshold=threshold,
-                      sampling_fraction=sampling_fraction, population=population),
+                      sampling_fraction=sampling_fraction, population=population,
+                      sampled=len(original) if sampled_records is None
+                      else int(sampled_records)),
         "loss": _loss(ev),
         "classes": _classes(release.sizes),
         "hierarchies": hierarchies,

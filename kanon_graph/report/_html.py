@@ -74,7 +74,7 @@ def _summary(c):
     s = c["summary"]
     rows = [("records", s["records"]), ("released", s["released"]),
             ("suppressed", s["suppressed"]), ("equivalence classes", s["classes"]),
-            ("recoding", s["recoding"]), ("algorithm", s["algorithm"] or "n/a"),
+            ("recoding", s["recoding"]), ("algorithm", s["algorithm"] or "not recorded"),
             ("quasi-identifiers", ", ".join(s["quasi_identifiers"])),
             ("sensitive", ", ".join(s["sensitive"]) or "none")]
     if s["dropped"]:

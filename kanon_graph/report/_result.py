@@ -48,7 +48,9 @@ def content_of_result(result, *, sampling_fraction=None, threshold=0.2, call=Non
                         missing="keep" if result.stats.get("missing_kept") else "error",
                         sampling_fraction=sampling_fraction, threshold=threshold,
                         call=call or _call(result, schema), checksums=checksums,
-                        algorithm=result.algorithm, title=title)
+                        algorithm=result.algorithm, title=title,
+                        # the sampling fraction is of anonymize's input, dropped rows included
+                        sampled_records=len(original) + int(result.dropped))
     # the release's input already lacks the rows anonymize(missing="drop") dropped
     content["summary"]["dropped"] = int(result.dropped)
     content["suppression"]["dropped_for_missing_values"] = int(result.dropped)

@@ -133,8 +133,10 @@ def evaluate_dask(original, released, schema, k=1, *, scheduler=None, **options)
     if missing:
         raise DataError(f"evaluate: column(s) {missing} are not in the original table; it "
                         f"has columns {list(original.columns)}")
+    # the released sensitive cells too: l and t are judged from the release, not the original
+    shown = qis + [c for c in schema.sensitive if c in released.columns and c not in qis]
     with client_for(scheduler, where="evaluate") as client:
-        counted = count_pairs(original, released, columns, qis, client=client)
+        counted = count_pairs(original, released, columns, shown, client=client)
     counts = counted[_COUNT].to_numpy(dtype=np.int64)
     repeat = np.repeat(np.arange(len(counted)), counts)
     labels = np.array([f"partition {p}, row {r}" for p, r in
@@ -152,6 +154,6 @@ def evaluate_dask(original, released, schema, k=1, *, scheduler=None, **options)
         return pd.DataFrame(out, index=index)
 
     records = expand(counted[columns])
-    release = expand(counted[[_REL + q for q in qis]].rename(
+    release = expand(counted[[_REL + q for q in shown]].rename(
         columns=lambda c: c[len(_REL):]))
     return evaluate(records, release, schema, k, **options)

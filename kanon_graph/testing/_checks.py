@@ -66,9 +66,10 @@ def _covers(hierarchy, kind, original, released) -> bool:
     if kind == "numeric":
         match = re.fullmatch(r"\[(-?[\d.]+)-(-?[\d.]+)\]", released)
         return bool(match) and float(match.group(1)) <= float(original) <= float(match.group(2))
-    if released.startswith("{") and released.endswith("}"):
-        return str(original) in released[1:-1].split(",")
-    return False
+    from ..recoding._value_labels import read_members
+
+    members = read_members(released)            # a set {a,b}, or a quoted value "a,b"
+    return members is None or str(original) in {value for value, _ in members}
 
 
 def _k_anonymous(name, table, schema, k, res):
