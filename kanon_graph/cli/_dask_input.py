@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from ..io import read_input_table
+from ..io._parquet import parquet_frame
 from ..io.release import ORDER_STREAM, formula_cells, fresh_order_seed, publishable
 from ..io.tables import CRLF
 from ..io.write import atomic_folder
@@ -62,7 +63,8 @@ def _meta(file, parquet, sep):
         try:
             import pyarrow.parquet as pq
 
-            return _plain(pq.read_schema(file).empty_table().to_pandas())
+            # as the reader makes each partition (a named index is a column)
+            return _plain(parquet_frame(pq.read_schema(file).empty_table()))
         except Exception:  # pyarrow's errors have no common base class
             read_input_table(file)     # the pandas engine's own message for this file
             raise

@@ -22,6 +22,7 @@ import pandas as pd
 
 from .._cells import is_number_text, is_numeric_column
 from ..exceptions import DataError
+from ._parquet import read_parquet
 
 __all__ = ["TextTable", "read_text_table", "read_table", "read_input_table", "read_parquet",
            "is_parquet", "numeric_columns", "is_number_text"]
@@ -275,23 +276,6 @@ def is_parquet(path: str | os.PathLike[str]) -> bool:
     return Path(path).suffix.lower() in (".parquet", ".pq")
 
 
-def read_parquet(path: str | os.PathLike[str]) -> pd.DataFrame:
-    """A Parquet file as a DataFrame, dtypes kept (needs the ``parquet`` extra: pyarrow)."""
-    path = Path(path)
-    if not path.is_file():
-        raise DataError(f"input file {str(path)!r} does not exist")
-    try:
-        import pyarrow  # noqa: F401
-    except ImportError:
-        raise DataError(f"reading {str(path)!r} needs pyarrow: pip install -e \".[parquet]\"") \
-            from None
-    try:
-        return pd.read_parquet(path)
-    except Exception as exc:  # pyarrow's errors have no common base class
-        raise DataError(f"input file {str(path)!r} is not a readable Parquet file: "
-                        f"{str(exc).splitlines()[0]}") from None
-
-
 def read_input_table(path: str | os.PathLike[str], *, sep: str | None = None) -> TextTable:
     """A :class:`TextTable` of a CSV file (text cells) or a Parquet file (typed cells)."""
     if is_parquet(path):
@@ -309,10 +293,11 @@ def read_table(path: str | os.PathLike[str], *, sep: str | None = None,
     Parameters
     ----------
     path : str or path-like
-        A ``.parquet`` file is read with its dtypes (dates stay
-        ``datetime64``, numbers stay numbers; its nulls are the missing
-        values); it needs the ``parquet`` extra (pyarrow). Anything else is
-        read as CSV.
+        A ``.parquet`` file is read with its types and every value
+        (:func:`read_parquet`: dates stay ``datetime64``, numbers stay
+        numbers, an integer column with a null is ``Int64``, a named index
+        is a column; its nulls are the missing values); it needs the
+        ``parquet`` extra (pyarrow). Anything else is read as CSV.
     sep : str, optional
         The cell separator (sniffed when omitted, see :func:`read_text_table`).
     na_values : iterable of str
