@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import os
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,6 +111,7 @@ def read_text_table(path: str | os.PathLike[str], *, sep: str | None = None) -> 
     if len(sep) != 1:
         raise DataError(f"--sep must be one character; got {sep!r}")
     name = str(path)
+    _allow_long_cells()
     fast = _read_plain(path, sep)
     if fast is not None:
         return fast
@@ -172,7 +174,20 @@ def _shared_columns(rows: list[list[str]], width: int) -> list[np.ndarray]:
     return columns
 
 
-_CELL_LIMIT = csv.field_size_limit()
+#: The longest cell the row reader takes: as long as the platform allows (the CSV
+#: module stops at 131,072 characters by default, so a release holding a longer
+#: cell, written from a Parquet input, could not be read back).
+_CELL_LIMIT = min(sys.maxsize, 2**31 - 1)
+
+
+def _allow_long_cells() -> None:
+    """Let the CSV module read a cell of any length (raised once, never lowered).
+
+    The limit is the process's: raising it lets every reader take longer
+    cells and shrinks no one's; two threads raising it at once set one value.
+    """
+    if csv.field_size_limit() < _CELL_LIMIT:
+        csv.field_size_limit(_CELL_LIMIT)
 
 
 _BLOCK = 1 << 23            # the fast path checks the file 8 MiB at a time
@@ -229,9 +244,9 @@ def _read_plain(path: Path, sep: str) -> TextTable | None:
 
     Only a file the two parsers cannot read differently takes this path: no
     quote, no carriage return, no blank line, at least two columns, UTF-8,
-    every row with as many cells as the header and no cell over the CSV
-    module's limit. Anything else (or any doubt) returns None, and the
-    row-by-row reader gives the answer and the message naming the line.
+    every row with as many cells as the header. Anything else (or any
+    doubt) returns None, and the row-by-row reader gives the answer and
+    the message naming the line.
 
     The file is checked a block at a time and parsed straight from disk: no
     copy of the whole text is held, and the parser stores each distinct cell
@@ -255,8 +270,6 @@ def _read_plain(path: Path, sep: str) -> TextTable | None:
     for column in frame.columns:
         if frame[column].isna().any():
             return None
-    if len(frame) and max(int(frame[c].str.len().max()) for c in frame.columns) > _CELL_LIMIT:
-        return None
     frame = frame.reset_index(drop=True)
     return TextTable(path, sep, frame, np.arange(2, len(frame) + 2, dtype=np.int64))
 
