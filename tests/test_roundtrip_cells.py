@@ -19,6 +19,7 @@ import pytest
 import kanon_graph as kg
 from kanon_graph.cli import main
 from kanon_graph.io import read as reader
+from kanon_graph.io._escaped import unescaped_formulas
 
 LONG = 200_000
 
@@ -50,3 +51,47 @@ def test_a_long_pass_through_cell_from_parquet_reads_back(tmp_path):
     assert kg.io.read_table(out)["note"].tolist() == table["note"].tolist()
     assert main(["evaluate", str(tmp_path / "t.parquet"), str(out), "--qi", "age,sex",
                  "-k", "2", "--check", "-q"]) == 0
+
+
+# ----------------------------------------------------------- escaped formulas
+NOTES = ["=1+1", "-x", "@a", "plain", "'=2", "+q"]
+
+
+@pytest.fixture
+def formulas(tmp_path):
+    rows = [["note", "age", "sex"]]
+    rows += [[NOTES[i % 6], str(20 + i % 5), "MF"[i % 2]] for i in range(24)]
+    _write_csv(tmp_path / "t.csv", rows)
+    return tmp_path / "t.csv"
+
+
+@pytest.mark.parametrize("algorithm", ["mondrian", "optimal"])
+def test_evaluate_reads_escaped_formulas_of_a_quasi_identifier(tmp_path, formulas, algorithm):
+    extra = []
+    if algorithm == "optimal":
+        assert main(["hierarchy", "suggest", str(formulas), "--qi", "note,sex",
+                     "-o", str(tmp_path / "h")]) == 0
+        extra = ["--hierarchies", str(tmp_path / "h")]
+    out, report = tmp_path / "r.csv", tmp_path / "r.json"
+    assert main(["anonymize", str(formulas), "--qi", "note,sex", *extra, "-k", "2",
+                 "--algorithm", algorithm, "--escape-formulas", "--order-seed", "1",
+                 "-o", str(out), "--report", str(report), "-q"]) == 0
+    written = kg.io.read_table(out)["note"]
+    assert written.isin(["'=1+1", "'-x", "'@a", "'+q"]).any()     # escaped in the file
+    assert main(["evaluate", str(formulas), str(out), "--qi", "note,sex", *extra, "-k", "2",
+                 "--unshuffle", str(report), "--check", "-q"]) == 0
+
+
+def test_only_cells_that_are_no_value_are_read_as_escaped():
+    original = pd.DataFrame({"note": ["=1+1", "'=2", "'x", "a", None]})
+    released = pd.DataFrame({"note": ["'=1+1", "'=2", "'x", "a", None]})
+    schema = kg.Schema(quasi_identifiers=["note"])
+    read = unescaped_formulas(released, original, schema)["note"].tolist()
+    assert read[:4] == ["=1+1", "'=2", "'x", "a"] and pd.isna(read[4])
+    # a hierarchy label is read as it is, and so is a cell of a column that is no QI
+    h = kg.Hierarchy([["=1+1", "'=g"], ["'=2", "'=g"], ["'x", "'=g"], ["a", "'=g"]],
+                     name="note")
+    released = pd.DataFrame({"note": ["'=g", "'=1+1"], "other": ["'=1", "'=1"]})
+    read = unescaped_formulas(released, original.head(2).assign(other=["=1", "=1"]),
+                              kg.Schema(quasi_identifiers=["note"], hierarchies={"note": h}))
+    assert read["note"].tolist() == ["'=g", "=1+1"] and read["other"].tolist() == ["'=1"] * 2
