@@ -95,3 +95,47 @@ def test_only_cells_that_are_no_value_are_read_as_escaped():
     read = unescaped_formulas(released, original.head(2).assign(other=["=1", "=1"]),
                               kg.Schema(quasi_identifiers=["note"], hierarchies={"note": h}))
     assert read["note"].tolist() == ["'=g", "=1+1"] and read["other"].tolist() == ["'=1"] * 2
+
+
+# ------------------------------------------------------ suggested hierarchies
+PADDED = [" pad ", "pad", "pad ", "\tx", "x", "plain"]
+
+
+@pytest.fixture
+def padded(tmp_path):
+    rows = [["note", "sex"]] + [[PADDED[i % 6], "MF"[i % 2]] for i in range(24)]
+    _write_csv(tmp_path / "t.csv", rows)
+    return tmp_path / "t.csv"
+
+
+def test_suggest_keeps_the_data_s_spaces():
+    table = pd.DataFrame({"note": PADDED * 2})
+    h, _ = kg.hierarchy.suggest(table, kg.Schema(quasi_identifiers=["note"]))["note"]
+    assert sorted(h.leaf_labels) == sorted(PADDED)
+    assert h.encode(table["note"]).tolist() == [h.leaf_index(v) for v in PADDED * 2]
+
+
+def test_a_hierarchy_file_keeps_quoted_spaces(tmp_path):
+    h = kg.Hierarchy([[" pad ", " grp", "*"], ["pad", "grp", "*"], ["x", "grp", "*"]],
+                     name="note")
+    kg.write_hierarchy(h, tmp_path / "note.csv")
+    back = kg.read_hierarchy(tmp_path / "note.csv")
+    assert back.to_rows() == h.to_rows()
+    assert sorted(back.leaf_labels) == [" pad ", "pad", "x"]
+    assert back.generalize(" pad ", 1) == " grp" and back.generalize("pad", 1) == "grp"
+    # unquoted cells are still read without their padding (ARX files written 'a; b')
+    (tmp_path / "loose.csv").write_text("a ; x ;*\n b; x;*\n")
+    assert kg.read_hierarchy(tmp_path / "loose.csv").to_rows() == [["a", "x", "*"],
+                                                                     ["b", "x", "*"]]
+
+
+def test_suggest_then_anonymize(tmp_path, padded):
+    folder = tmp_path / "h"
+    assert main(["hierarchy", "suggest", str(padded), "--qi", "note,sex",
+                 "-o", str(folder)]) == 0
+    out = tmp_path / "r.csv"
+    assert main(["anonymize", str(padded), "--qi", "note,sex", "--hierarchies", str(folder),
+                 "-k", "2", "--algorithm", "optimal", "--keep-order", "-o", str(out),
+                 "-q"]) == 0
+    released = kg.io.read_table(out)["note"].tolist()
+    assert all(r in (v, "*") for r, v in zip(released, [PADDED[i % 6] for i in range(24)]))
