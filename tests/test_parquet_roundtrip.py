@@ -172,3 +172,18 @@ def test_an_unnamed_index_is_not_a_column(tmp_path):
     assert list(multi.columns) == ["ward", "sex", "age", "note"]
     assert multi["sex"].tolist() == kept["sex"].tolist()
 
+
+
+def test_a_sensitive_decimal_and_a_nan_float_keep_their_type(tmp_path):
+    source = _input(tmp_path / "t.parquet")
+    out = tmp_path / "r.parquet"
+    assert main(["anonymize", str(tmp_path / "t.parquet"), "--qi", "big,sex",
+                 "--sensitive", "price", "--l", "1", "-k", "2", "--algorithm", "mondrian",
+                 "--missing", "drop", "--keep-order", "-o", str(out), "-q"]) == 0
+    back = pq.read_table(out)
+    assert back.schema.field("price").type == pa.decimal128(5, 2)
+    # rows 1 (price null) and 2 (big null) dropped; the rest as they came
+    kept = [0] + list(range(3, 12))
+    for name in ("price", "ratio", "small", "age"):
+        assert back.schema.field(name).type == source.schema.field(name).type, name
+        assert _cells(back.column(name)) == [_cells(source.column(name))[i] for i in kept]

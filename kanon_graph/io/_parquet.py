@@ -144,10 +144,11 @@ def library_cells(cells: pd.Series) -> pd.Series:
     if not isinstance(dtype, pd.ArrowDtype):
         return cells
     if dtype.kind == "f":
-        return pd.Series(cells.to_numpy(dtype=dtype.numpy_dtype, na_value=np.nan),
+        return pd.Series(cells.to_numpy(dtype=dtype.pyarrow_dtype.to_pandas_dtype(),
+                                        na_value=np.nan),
                          index=cells.index, name=cells.name)
-    return pd.Series(cells.array.__arrow_array__().to_pandas(), index=cells.index,
-                     name=cells.name)
+    values = cells.array.__arrow_array__().to_pandas().to_numpy(dtype=object)
+    return pd.Series(values, index=cells.index, name=cells.name, dtype=object)
 
 
 def take_cells(cells: pd.Series, positions: np.ndarray) -> Any:
