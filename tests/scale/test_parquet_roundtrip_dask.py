@@ -90,3 +90,25 @@ def test_dask_reads_a_named_index_as_a_column(tmp_path):
     assert [list(part[0]) for part in rows] == [["ward", "age"]] * 2
     assert all(r["ward"] in ("north", "south", "*") for part in rows for r in part)
     assert sum(len(part) for part in rows) == 20
+
+
+def test_dask_reads_a_cell_over_the_csv_module_s_default_limit(tmp_path):
+    """Both engines read a 131,073-character cell (issue 31 item 18; it was refused)."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    long = "x" * 131_073
+    rows = [("F", long if i == 0 else "flu", 30 + i) for i in range(6)]
+    rows += [("M", "cold", 40 + i) for i in range(6)]
+    (folder / "people.csv").write_text(
+        "sex,note,age\n" + "".join(f"{s},{n},{a}\n" for s, n, a in rows))
+    (tmp_path / "sex.csv").write_text("F;*\nM;*\n")
+    common = ["--qi", "sex", "--hierarchies", str(tmp_path), "-k", "2", "--algorithm",
+              "optimal", "--keep-order", "-q"]
+    assert main(["anonymize", str(folder / "people.csv"), *common,
+                 "-o", str(tmp_path / "p.csv")]) == 0
+    assert main(["anonymize", str(folder), "--engine", "dask", *common,
+                 "-o", str(tmp_path / "d" / "part-*.csv")]) == 0
+    (dask_rows,) = _rows(tmp_path / "d")
+    with open(tmp_path / "p.csv", newline="", encoding="utf-8") as handle:
+        assert list(csv.DictReader(handle)) == dask_rows
+    assert dask_rows[0]["note"] == long
