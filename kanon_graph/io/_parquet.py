@@ -99,9 +99,11 @@ def parquet_frame(table: Any, *, where: str = "the Parquet table") -> pd.DataFra
                             f"{str(exc).splitlines()[0]}") from None
     frame = frame.reset_index(drop=True)
     # the frame's columns in the table's terms: named index levels first, then the data
-    columns = named + [c for c in table.column_names if c not in stored]
-    for position, name in enumerate(columns):
-        cells = table.column(name)
+    names = table.column_names
+    columns = [names.index(c) for c in named] + [i for i, c in enumerate(names)
+                                                 if c not in stored]
+    for position, column in enumerate(columns):
+        cells = table.column(column)
         dtype = exact_dtype(cells)
         if dtype is not None:
             frame.isetitem(position, pd.Series(dtype.__from_arrow__(cells), index=frame.index))
