@@ -18,6 +18,7 @@ from .._cells import is_text_column, missing_mask, parse_date, parse_number
 from .._progress import TqdmBar
 from ..hierarchy import load_hierarchies
 from ..io import numeric_columns, read_input_table
+from ..io._parquet import library_cells
 from ..metrics import get_metric
 from ..schema import Schema
 from ._parser import PROG, Parser, UsageError, unshuffle_hint  # noqa: F401  (re-exported)
@@ -173,6 +174,7 @@ def _missing_as_nan(text, columns, args):
         missing.add("")
     table = text.frame.copy(deep=False)   # copy-on-write: only the changed columns are new
     for column in columns:
+        table[column] = library_cells(table[column])   # Parquet's exact floats: NaN missing
         mask = table[column].isin(missing)
         if mask.any():
             table[column] = table[column].where(~mask, np.nan)

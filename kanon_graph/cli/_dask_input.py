@@ -19,6 +19,7 @@ import glob
 from pathlib import Path
 
 from ..io import read_input_table
+from ..io._parquet import parquet_frame
 from ._common import DataProblem, _missing_as_nan, check_cells, floats_as_text
 from ._dask_release import unshuffle_dask, write_dask_table
 
@@ -56,7 +57,8 @@ def _meta(file, parquet, sep):
         try:
             import pyarrow.parquet as pq
 
-            return _plain(pq.read_schema(file).empty_table().to_pandas())
+            # as the reader makes each partition (a named index is a column)
+            return _plain(parquet_frame(pq.read_schema(file).empty_table()))
         except Exception:  # pyarrow's errors have no common base class
             read_input_table(file)     # the pandas engine's own message for this file
             raise

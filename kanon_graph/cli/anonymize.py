@@ -6,6 +6,7 @@ import contextlib
 
 from ..api import anonymize
 from ..io import is_parquet, result_report, write_json, write_table
+from ..io._parquet import take_cells
 from ..io.release import Publishable, fresh_order_seed, publishable
 from ..io.write import atomic_file
 from ..privacy import DIVERSITY_KINDS
@@ -98,7 +99,7 @@ def released_text(released, schema, text):
     positions = released.index.to_numpy()
     for column in out.columns:
         if column not in schema.quasi_identifiers:
-            out[column] = text.frame[column].to_numpy()[positions]
+            out[column] = take_cells(text.frame[column], positions)   # dtype kept
     return out
 
 

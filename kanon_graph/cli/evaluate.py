@@ -8,6 +8,7 @@ import numpy as np
 
 from ..api import evaluate
 from ..io import read_table, write_json
+from ..io._escaped import unescaped_formulas
 from ..io.release import order_of
 from ._common import (Progress, UsageError, add_schema_arguments, metric_lines, read_input,
                       schema_from_args, unshuffle_hint)
@@ -85,6 +86,8 @@ def run(args, out):
             else:
                 original, schema, _ = read_input(args, progress, args.original)
                 released = read_table(args.released, sep=args.sep)
+                # a quasi-identifier's cell written '=1+1 by --escape-formulas reads as =1+1
+                released = unescaped_formulas(released, original, schema)
                 if args.unshuffle is not None:
                     back = np.argsort(order_of(len(released), args.unshuffle))
                     released = released.iloc[back].reset_index(drop=True)

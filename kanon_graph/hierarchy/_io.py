@@ -65,7 +65,7 @@ def _split(line: str, sep: str) -> list[tuple[str, bool]]:
             i += 1  # the closing quote
             end = line.find(sep, i) if sep else -1
             end = n if end < 0 else end
-            cells.append(("".join(text) + line[i:end], True))
+            cells.append(("".join(text) + line[i:end].rstrip(" \t"), True))
         else:
             end = line.find(sep, start)
             end = n if end < 0 else end
@@ -167,7 +167,8 @@ def read_hierarchy(path: str | os.PathLike[str], *, name: str | None = None,
             continue
         clean = []
         for level, (cell, quoted) in enumerate(row):
-            cell = cell.strip()
+            if not quoted:      # a quoted cell keeps its spaces: data cells are never stripped
+                cell = cell.strip()
             match = None if quoted else _MARK.match(cell)
             if match:
                 cell = match.group(1).strip()
@@ -221,8 +222,9 @@ def write_hierarchy(hierarchy: Hierarchy, path: str | os.PathLike[str], *, sep: 
                     mark_magvals: bool = True) -> None:
     """Write a hierarchy in ARX's CSV format; :func:`read_hierarchy` reads it back.
 
-    Cells are quoted as CSV does (a label holding ``"``, ``;``, ``,``, a tab
-    or one that looks like a ``*mark*``, is written in double quotes), so
+    Cells are quoted as CSV does (a label holding ``"``, ``;``, ``,``, a tab,
+    leading or trailing spaces, or one that looks like a ``*mark*``, is
+    written in double quotes; a quoted cell is read with its spaces), so
     every label reads back as it was. MAGVals are written as ``*label*``
     cells; when a marked label itself needs quotes, the marks go to the
     ``<path>.magval`` sidecar instead (``level;label`` lines). A sidecar
@@ -255,7 +257,8 @@ def write_hierarchy(hierarchy: Hierarchy, path: str | os.PathLike[str], *, sep: 
 
     def needs_quotes(label: str) -> bool:
         # any separator read_hierarchy might sniff is quoted, so sniffing finds ``sep``
-        return any(c in label for c in (sep, ";", ",", "\t", '"')) or bool(_MARK.match(label))
+        return any(c in label for c in (sep, ";", ",", "\t", '"')) or bool(_MARK.match(label)) \
+            or label != label.strip()     # leading / trailing spaces kept in quotes
 
     def quote(label: str) -> str:
         return '"' + label.replace('"', '""') + '"' if needs_quotes(label) else label

@@ -14,6 +14,9 @@ the data, by the column's kind (:func:`kanon_graph._cells.column_kind`):
   the right (:func:`~kanon_graph.hierarchy.masking`);
 * any other categorical column: value, then ``*``.
 
+Every leaf is the data's own text (a value `` pad `` keeps its spaces, apart
+from ``pad``), so the draft matches the column it was made from.
+
 The result is a draft: write it with :func:`~kanon_graph.write_hierarchy`
 (``kanon-graph hierarchy suggest`` does) and edit the files.
 """

@@ -79,7 +79,7 @@ class Hierarchy(RowChecksMixin, LeafMatchMixin, MagvalMixin):
                  implicit_root: bool | str = False) -> None:
         self.name = name
         self.source = source
-        texts = [[str(cell).strip() for cell in row] for row in rows]
+        texts = [[str(cell) for cell in row] for row in rows]   # a label is its exact text
         numbers = list(lines) if lines is not None else list(range(1, len(texts) + 1))
         if not texts:
             raise HierarchyError(f"{self._where()}: the hierarchy has no rows")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import os
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,7 @@ import pandas as pd
 
 from .._cells import is_number_text, is_numeric_column
 from ..exceptions import DataError
+from ._parquet import read_parquet
 
 __all__ = ["TextTable", "read_text_table", "read_table", "read_input_table", "read_parquet",
            "is_parquet", "numeric_columns", "is_number_text"]
@@ -109,6 +111,7 @@ def read_text_table(path: str | os.PathLike[str], *, sep: str | None = None) -> 
     if len(sep) != 1:
         raise DataError(f"--sep must be one character; got {sep!r}")
     name = str(path)
+    _allow_long_cells()
     fast = _read_plain(path, sep)
     if fast is not None:
         return fast
@@ -171,7 +174,20 @@ def _shared_columns(rows: list[list[str]], width: int) -> list[np.ndarray]:
     return columns
 
 
-_CELL_LIMIT = csv.field_size_limit()
+#: The longest cell the row reader takes: as long as the platform allows (the CSV
+#: module stops at 131,072 characters by default, so a release holding a longer
+#: cell, written from a Parquet input, could not be read back).
+_CELL_LIMIT = min(sys.maxsize, 2**31 - 1)
+
+
+def _allow_long_cells() -> None:
+    """Let the CSV module read a cell of any length (raised once, never lowered).
+
+    The limit is the process's: raising it lets every reader take longer
+    cells and shrinks no one's; two threads raising it at once set one value.
+    """
+    if csv.field_size_limit() < _CELL_LIMIT:
+        csv.field_size_limit(_CELL_LIMIT)
 
 
 _BLOCK = 1 << 23            # the fast path checks the file 8 MiB at a time
@@ -228,9 +244,9 @@ def _read_plain(path: Path, sep: str) -> TextTable | None:
 
     Only a file the two parsers cannot read differently takes this path: no
     quote, no carriage return, no blank line, at least two columns, UTF-8,
-    every row with as many cells as the header and no cell over the CSV
-    module's limit. Anything else (or any doubt) returns None, and the
-    row-by-row reader gives the answer and the message naming the line.
+    every row with as many cells as the header. Anything else (or any
+    doubt) returns None, and the row-by-row reader gives the answer and
+    the message naming the line.
 
     The file is checked a block at a time and parsed straight from disk: no
     copy of the whole text is held, and the parser stores each distinct cell
@@ -254,8 +270,6 @@ def _read_plain(path: Path, sep: str) -> TextTable | None:
     for column in frame.columns:
         if frame[column].isna().any():
             return None
-    if len(frame) and max(int(frame[c].str.len().max()) for c in frame.columns) > _CELL_LIMIT:
-        return None
     frame = frame.reset_index(drop=True)
     return TextTable(path, sep, frame, np.arange(2, len(frame) + 2, dtype=np.int64))
 
@@ -275,23 +289,6 @@ def is_parquet(path: str | os.PathLike[str]) -> bool:
     return Path(path).suffix.lower() in (".parquet", ".pq")
 
 
-def read_parquet(path: str | os.PathLike[str]) -> pd.DataFrame:
-    """A Parquet file as a DataFrame, dtypes kept (needs the ``parquet`` extra: pyarrow)."""
-    path = Path(path)
-    if not path.is_file():
-        raise DataError(f"input file {str(path)!r} does not exist")
-    try:
-        import pyarrow  # noqa: F401
-    except ImportError:
-        raise DataError(f"reading {str(path)!r} needs pyarrow: pip install -e \".[parquet]\"") \
-            from None
-    try:
-        return pd.read_parquet(path)
-    except Exception as exc:  # pyarrow's errors have no common base class
-        raise DataError(f"input file {str(path)!r} is not a readable Parquet file: "
-                        f"{str(exc).splitlines()[0]}") from None
-
-
 def read_input_table(path: str | os.PathLike[str], *, sep: str | None = None) -> TextTable:
     """A :class:`TextTable` of a CSV file (text cells) or a Parquet file (typed cells)."""
     if is_parquet(path):
@@ -309,10 +306,11 @@ def read_table(path: str | os.PathLike[str], *, sep: str | None = None,
     Parameters
     ----------
     path : str or path-like
-        A ``.parquet`` file is read with its dtypes (dates stay
-        ``datetime64``, numbers stay numbers; its nulls are the missing
-        values); it needs the ``parquet`` extra (pyarrow). Anything else is
-        read as CSV.
+        A ``.parquet`` file is read with its types and every value
+        (:func:`read_parquet`: dates stay ``datetime64``, numbers stay
+        numbers, an integer column with a null is ``Int64``, a named index
+        is a column; its nulls are the missing values); it needs the
+        ``parquet`` extra (pyarrow). Anything else is read as CSV.
     sep : str, optional
         The cell separator (sniffed when omitted, see :func:`read_text_table`).
     na_values : iterable of str
