@@ -1,8 +1,10 @@
 """Issue 31, item 17: released value sets read back unambiguously.
 
-A categorical value without a hierarchy that could be misread (a comma, a brace, a
-quote, edge whitespace, or one of the markers ``*`` and ``(missing)``) is released in
-double quotes; everything else exactly as before.
+A categorical value without a hierarchy that could be misread is released in double
+quotes: inside a set, one with a comma, a brace, a quote, edge whitespace, or one of the
+markers ``*`` and ``(missing)``; alone (a cell the algorithm did not generalize), only
+one that would read as something else (a marker, empty, a quoted or a set form).
+Everything else exactly as before.
 """
 
 from __future__ import annotations
@@ -31,6 +33,12 @@ def read_members(text):
     return read(text)
 
 
+def alone(value):
+    from kanon_graph.recoding._value_labels import alone as written
+
+    return written(value)
+
+
 def set_label(members):
     from kanon_graph.recoding._value_labels import set_label as label
 
@@ -53,6 +61,9 @@ def _label(values, missing=False):
 def test_every_set_reads_back_as_written(values, missing):
     label = _label(values, missing)
     members = read_members(label)
+    if len(values) == 1 and not missing:            # one value: written alone
+        assert members == [(values[0], alone(values[0]) != values[0])]
+        return
     want = sorted([(v, True) if quoted(v) != v else (v, False) for v in values]
                   + ([("(missing)", False)] if missing else []))
     assert sorted(members) == want
@@ -74,6 +85,14 @@ def test_plain_values_are_released_as_before():
     assert _label(["a"], missing=True) == "{(missing),a}"
     assert [quoted(v) for v in ("flu", "20-29", "a b", "x:y", "é")] == \
         ["flu", "20-29", "a b", "x:y", "é"]
+
+
+def test_a_value_alone_is_released_byte_for_byte_unless_it_reads_otherwise():
+    assert [alone(v) for v in (" sp", "a,b", "  ", "x ")] == [" sp", "a,b", "  ", "x "]
+    assert [alone(v) for v in ("*", " * ", "(missing)", "{x}", '"q"', "")] == \
+        ['"*"', '" * "', '"(missing)"', '"{x}"', '"""q"""', '""']
+    for v in (" sp", "a,b", "  ", "*", " * ", "{x}", '"q"', "", "(missing)"):
+        assert read_members(alone(v)) == [(v, alone(v) != v)]
 
 
 def test_the_issue_cases_are_written_distinctly():
@@ -146,8 +165,8 @@ def test_the_command_line_release_checks_out(tmp_path, k, capsys):
     assert measured["suppressed"] == made["suppressed"] == 0
     assert measured["metrics"]["loss"] == pytest.approx(made["metrics"]["loss"])
     written = set(pd.read_csv(out, dtype=str, keep_default_na=False)["c"])
-    if k == 3:                                       # every value kept: each as written
-        assert {'"a,b"', "c", '" sp"', '"{x}"', '"*"', '"(missing)"', '"q""x"', "plain",
+    if k == 3:                                       # every value kept alone, as it came
+        assert {"a,b", "c", " sp", '"{x}"', '"*"', '"(missing)"', 'q"x', "plain",
                 "(missing)"} == written
     capsys.readouterr()
 

@@ -35,11 +35,11 @@ _RANGE = re.compile(rf"^\s*[\[(]?\s*({_NUM})\s*(?:-|,|;|\.\.)\s*({_NUM})\s*[\])]
 def _cell_text(value: Any) -> str:
     if isinstance(value, (float, np.floating)) and float(value).is_integer():
         return str(int(value))
-    return str(value).strip()
+    return str(value)
 
 
 def column_text(series: pd.Series) -> npt.NDArray[Any]:
-    """Released cells as stripped text, one conversion per distinct value."""
+    """Released cells as text (blanks kept: a value may begin or end with one), once per value."""
     codes, uniques = pd.factorize(series, use_na_sentinel=False)
     return np.asarray([_cell_text(v) for v in uniques], dtype=object)[codes]
 
@@ -63,7 +63,7 @@ def hierarchy_cells(attr: Any, labels: npt.NDArray[Any], rows: npt.NDArray[np.in
     node_at = np.full((heights, len(uniq)), -1, dtype=np.int64)
     for lv in range(heights):
         lookup = {label: j for j, label in enumerate(h.labels(lv))}
-        node_at[lv] = [lookup.get(u, -1) for u in uniq]
+        node_at[lv] = [lookup.get(u, lookup.get(u.strip(), -1)) for u in uniq]
         if lv == h.height and h.label(lv, 0) != "*":
             node_at[lv][uniq == "*"] = 0      # "*" alone: the root
         match[lv] = node_at[lv][inv] == h.level_map[lv][codes]
@@ -132,6 +132,7 @@ def free_cells(attr: Any, labels: npt.NDArray[Any], rows: npt.NDArray[np.int64],
         if attr.missing_code is not None:
             gap = float(values[np.flatnonzero(attr.codes == attr.missing_code)[0]])
         for c, text in enumerate(class_labels):
+            text = text.strip()               # numbers, ranges and dates: blanks mean nothing
             if gap is not None and text == MISSING:
                 lo[c] = hi[c] = gap
                 continue

@@ -3,20 +3,26 @@
 A released cell of such an attribute is one value, a value set ``{a,b}``
 (its members sorted by text, separated by commas), ``*`` (a suppressed
 record, or the whole column) or ``(missing)`` (a missing cell kept by
-``missing="keep"``). A value -- the cell's one value or a member of a set --
-is written as it is, unless reading it back could take it for something
-else. Then it is written between double quotes, each ``"`` in it doubled
-(as in CSV), when it:
+``missing="keep"``).
 
-* is one of the markers ``*`` or ``(missing)``;
-* is empty, or begins or ends with whitespace (readers strip cells);
-* holds a ``"``, a ``,``, a ``{`` or a ``}``.
+A cell holding **one value** (the algorithm did not generalize it) is the
+value byte for byte, unless reading it back could take it for something
+else: then it is written between double quotes, each ``"`` in it doubled
+(as in CSV). That is the case when it is one of the markers ``*`` or
+``(missing)``, is empty (an empty cell reads as missing), begins with a
+``"``, or begins with ``{`` and ends with ``}`` -- blanks around it aside
+(:func:`alone`).
+
+A **member of a set** is written between quotes when it is a marker, is
+empty, begins or ends with whitespace, or holds a ``"``, a ``,``, a ``{``
+or a ``}`` (:func:`quoted`).
 
 So ``a,b`` kept with ``c`` is ``{"a,b",c}``, a literal ``*`` is ``"*"``, a
 literal ``(missing)`` is ``"(missing)"`` (the kept missing cell stays
-``(missing)``), `` sp`` is ``" sp"`` and ``{x}`` is ``"{x}"``. Values without
-those characters are written exactly as before, and the written forms of two
-different values, or of two different sets, always differ.
+``(missing)``), ``{x}`` alone is ``"{x}"``, while `` sp`` or ``a,b`` alone
+stay as they are. Values without those forms are written exactly as before,
+and the written forms of two different values, or of two different sets,
+always differ.
 
 :func:`read_members` reads a cell back into its members; it also takes
 other tools' sets (``{a, b}``, members unquoted).
@@ -28,7 +34,7 @@ from collections.abc import Iterable, Mapping
 
 from ..encoding import MISSING
 
-__all__ = ["quoted", "set_label", "read_members", "member_codes"]
+__all__ = ["quoted", "alone", "set_label", "read_members", "member_codes"]
 
 _MARKERS = ("*", MISSING)
 _SPECIAL = frozenset('",{}')
@@ -49,21 +55,40 @@ def quoted(value: object) -> str:
     return text
 
 
+def alone(value: object) -> str:
+    """``value`` as a released cell holding that one value: as is, unless it reads otherwise.
+
+    Examples
+    --------
+    >>> alone("flu"), alone("a,b"), alone(" sp"), alone("*"), alone("{x}"), alone("")
+    ('flu', 'a,b', ' sp', '"*"', '"{x}"', '""')
+    """
+    text = str(value)
+    core = text.strip()              # what a reader sees through the blanks
+    if (core in _MARKERS or not text or core.startswith('"')
+            or (core.startswith("{") and core.endswith("}"))):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
 def set_label(members: Iterable[tuple[str, str]]) -> str:
     """The released cell of a class holding ``members``: ``(text, written form)`` pairs.
 
-    One member is written alone; several are ``{a,b}``, sorted by their texts
-    (then by written form: a literal ``(missing)`` before the kept missing
-    cell).
+    One member is written alone (:func:`alone`, the kept missing cell as
+    ``(missing)``); several are ``{a,b}``, sorted by their texts (then by
+    written form: a literal ``(missing)`` before the kept missing cell).
 
     Examples
     --------
     >>> set_label([("b", "b"), ("a,b", quoted("a,b")), ("(missing)", "(missing)")])
     '{(missing),"a,b",b}'
+    >>> set_label([("a,b", quoted("a,b"))])
+    'a,b'
     """
     members = sorted(members)
     if len(members) == 1:
-        return members[0][1]
+        text, form = members[0]
+        return form if form == MISSING else alone(text)
     return "{" + ",".join(form for _, form in members) + "}"
 
 
@@ -123,7 +148,7 @@ def read_members(text: str) -> list[tuple[str, bool]] | None:
     >>> read_members("{a, b}")
     [('a', False), ('b', False)]
     """
-    text = text.strip()
+    raw, text = text, text.strip()
     if text == "*":
         return None
     if len(text) >= 2 and text.startswith("{") and text.endswith("}"):
@@ -135,7 +160,7 @@ def read_members(text: str) -> list[tuple[str, bool]] | None:
         token = _quoted_token(text, 0)
         if token is not None and token[1] == len(text):
             return [(token[0], True)]
-    return [(text, False)]
+    return [(raw, False)]               # one value, as written (blanks are part of it)
 
 
 def member_codes(text: str, domain: Mapping[str, int],
@@ -155,6 +180,8 @@ def member_codes(text: str, domain: Mapping[str, int],
             codes.append(missing_code)
         elif value in domain:
             codes.append(domain[value])
+        elif not was_quoted and value.strip() in domain:     # another tool padded it
+            codes.append(domain[value.strip()])
         else:
             raise LookupError(value)
     return codes
