@@ -119,6 +119,7 @@ BUILTIN_ALGORITHMS: dict[str, tuple[str, ...]] = {
     "rv-local": ("kanon_graph.lattice.rv.search_local",),
     "sd": ("kanon_graph.records", "kanon_graph.clustering"),
     "sensitive-clustering": ("kanon_graph.records", "kanon_graph.clustering"),
+    "stepwise": ("kanon_graph.stepwise",),
     "systematic": ("kanon_graph.baselines.systematic",),
 }
 

@@ -1,4 +1,5 @@
-"""algorithm="auto", the default: measured trials, the lowest loss wins (issues 16, 23)."""
+"""algorithm="auto", the default: stepwise where the suite settles it (issue 30), else
+measured trials, the lowest loss wins (issues 16, 23)."""
 
 import warnings
 
@@ -16,7 +17,37 @@ def _losses(res):
     return {t["algorithm"]: t["loss"] for t in res.stats["auto"]["tried"] if "loss" in t}
 
 
-def test_auto_tries_every_fitting_candidate_and_keeps_the_lowest_loss():
+@pytest.fixture
+def trials(monkeypatch):
+    """auto's trials, also where the suite's rule would choose stepwise."""
+    monkeypatch.setattr(_auto, "STEPWISE_LATTICE_LIMIT", 0)
+
+
+def test_auto_runs_stepwise_where_the_suite_settles_it():
+    census, schema = kg.datasets.make_census(1500, seed=2), kg.datasets.census_schema()
+    schema = kg.Schema(quasi_identifiers=["age", "sex", "race", "marital-status", "education"],
+                       hierarchies={a: schema.hierarchy(a) for a in
+                                    ("age", "sex", "race", "marital-status", "education")})
+    res = kg.anonymize(census, schema, k=5)
+    assert res.algorithm == "stepwise" and res.stats["auto"]["tried"] == []
+    assert "stepwise" in res.stats["auto"]["reason"]
+    alone = kg.anonymize(census, schema, k=5, algorithm="stepwise")
+    pd.testing.assert_frame_equal(res.table, alone.table)
+    for name in _auto.AUTO_CANDIDATES:     # what the rule stands on, on a table of its own
+        opt = {"suppression": _auto.AUTO_SUPPRESSION} if name == "optimal" else {}
+        other = kg.anonymize(census, schema, k=5, algorithm=name, **opt)
+        assert res.metrics["loss"] <= other.metrics["loss"] + 1e-9, name
+
+
+def test_auto_tries_the_others_where_stepwise_does_not_apply():
+    table, schema = kg.datasets.paper_003_table(), kg.datasets.paper_003_schema()
+    with_l = kg.anonymize(table, schema, k=2, l=2)            # l-diversity: trials
+    assert "stepwise" not in _losses(with_l) and with_l.stats["auto"]["tried"]
+    free = kg.Schema(quasi_identifiers=["age", "zip"], categorical=["zip"])
+    assert kg.anonymize(table, free, k=3).stats["auto"]["tried"]     # no hierarchies: trials
+
+
+def test_auto_tries_every_fitting_candidate_and_keeps_the_lowest_loss(trials):
     table, schema = kg.datasets.paper_003_table(), kg.datasets.paper_003_schema()
     res = kg.anonymize(table, schema, k=3)
     losses = _losses(res)
@@ -45,7 +76,7 @@ def test_auto_skips_what_does_not_fit_and_says_why():
     assert "optimal" not in dict(runnable) and "nodes" in dict(skipped)["optimal"]
 
 
-def test_auto_samples_a_large_table_reproducibly(monkeypatch):
+def test_auto_samples_a_large_table_reproducibly(monkeypatch, trials):
     monkeypatch.setattr(_auto, "AUTO_SAMPLE", 400)
     census, schema = kg.datasets.make_census(1500, seed=3), kg.datasets.census_schema()
     schema = kg.Schema(quasi_identifiers=["age", "sex", "race"], hierarchies={
@@ -71,7 +102,7 @@ def test_auto_warns_when_most_quasi_identifiers_collapse():
     assert len(fine.stats["auto"]["collapsed"]) * 2 <= len(schema.quasi_identifiers)
 
 
-def test_auto_picks_local_over_a_collapsing_full_domain_release():
+def test_auto_picks_local_over_a_collapsing_full_domain_release(trials):
     """Issue 23 item 2: optimal without suppression put three QIs at the root."""
     rng = np.random.default_rng(0)
     n = 800

@@ -20,7 +20,7 @@ HEAVY = ("numba", "networkx", "igraph", "matplotlib", "duckdb", "dask", "scipy")
 
 KERNEL_MODULES = ("kanon_graph.records.mst", "kanon_graph.records.merge",
                   "kanon_graph.records.adjacent", "kanon_graph.records.costs",
-                  "kanon_graph.records.partition", "kanon_graph.records.refine",
+                  "kanon_graph.records._split", "kanon_graph.records.refine",
                   "kanon_graph.baselines._cost_kernels", "kanon_graph.baselines._kmember_kernels",
                   "kanon_graph.baselines._bottom_up_kernels",
                   "kanon_graph.clustering.sd._contingency",
@@ -75,7 +75,7 @@ def test_every_public_name_resolves():
 def test_builtin_table_names_the_module_that_registers_each_algorithm():
     from kanon_graph import registry
     assert set(registry.BUILTIN_ALGORITHMS) <= set(registry.algorithms())
-    assert len(registry.BUILTIN_ALGORITHMS) == 15
+    assert len(registry.BUILTIN_ALGORITHMS) == 16
     for name, modules in registry.BUILTIN_ALGORITHMS.items():
         function = registry.get_algorithm(name).function
         assert any(function.__module__ == m or function.__module__.startswith(m + ".")
@@ -100,7 +100,7 @@ def test_a_plugin_registering_a_builtin_name_meets_the_builtin_first():
                           "count": len(kg.algorithms())}))
     """)
     assert "already registered" in report["first"]
-    assert report["replaced"] is True and report["count"] == 16
+    assert report["replaced"] is True and report["count"] == 17
 
 
 def test_record_distance_sd_is_found_without_loading_clustering_first():
