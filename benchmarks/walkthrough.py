@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from clinic import clinic  # noqa: E402
 
 QI = "zip,birth_date,sex,ethnicity,weight"
-ALGORITHMS = ["auto", "optimal", "mondrian", "sd", "mst"]
+ALGORITHMS = ["auto", "optimal", "mondrian", "sd", "mst", "stepwise"]
 
 
 def cli(*args):
