@@ -74,7 +74,8 @@ class Schema:
         Defaults to every column not named elsewhere.
     hierarchies : dict of str to Hierarchy, optional
         Hierarchies by column; entries for columns that are not
-        quasi-identifiers are ignored.
+        quasi-identifiers are ignored. What :func:`kanon_graph.hierarchy.suggest`
+        returns (``(Hierarchy, note)`` pairs) is taken as it is.
     numeric, categorical : list of str, optional
         Override the kind inferred from the column; ``categorical`` also
         keeps ISO date text as text and zero-padded codes as plain values
@@ -134,7 +135,10 @@ class Schema:
             if both:
                 raise SchemaError(f"Column(s) {both} are listed as both {a} and {b}.")
         hierarchies = dict(self.hierarchies or {})
-        for column, h in hierarchies.items():
+        for column, h in list(hierarchies.items()):
+            if (isinstance(h, tuple) and len(h) == 2 and isinstance(h[0], Hierarchy)
+                    and isinstance(h[1], str)):           # suggest's (hierarchy, note)
+                h = hierarchies[column] = h[0]
             if not isinstance(h, Hierarchy):
                 raise SchemaError(
                     f"The hierarchy for column {column!r} must be a Hierarchy, got "

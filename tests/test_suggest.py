@@ -85,3 +85,26 @@ def test_a_numeric_range_across_zero_gets_finite_widths():
                                             hierarchies={"balance": hierarchy}), k=2,
                            algorithm="optimal")
     assert release.verification.holds and release.levels["balance"] >= 1
+
+
+def test_classification_codes_get_category_and_letter_levels():
+    """Issue 30 item 6: ICD-10 codes were drafted as value -> * only."""
+    codes = ["J45.9", "J45.0", "J45", "J44.1", "E11.65", "E11.9", "I10", "I11.0"]
+    table = pd.DataFrame({"icd": codes * 5, "age": list(range(40))})
+    schema = kg.Schema(quasi_identifiers=["icd"])
+    made = kg.hierarchy.suggest(table, schema)
+    h, note = made["icd"]
+    assert "classification" in note
+    assert h.ancestors("J45.9") == ["J45.9", "J45*", "J*", "*"]
+    assert h.ancestors("J45") == ["J45", "J45*", "J*", "*"]
+    assert h.ancestors("I10") == ["I10", "I10*", "I*", "*"]
+    # the pairs suggest returns are taken by Schema as they are
+    res = kg.anonymize(table, kg.Schema(quasi_identifiers=["icd"], hierarchies=made), k=5)
+    assert res.verification.holds
+    assert not (res.table["icd"] == "*").all()
+
+
+def test_equal_width_codes_without_dots_are_still_masked():
+    table = pd.DataFrame({"zip": ["02139", "02141", "10001", "10002"]})
+    h, note = kg.hierarchy.suggest(table, kg.Schema(quasi_identifiers=["zip"]))["zip"]
+    assert "masked" in note and h.ancestors("02139")[1] == "0213*"

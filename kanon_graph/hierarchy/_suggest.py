@@ -10,8 +10,13 @@ the data, by the column's kind (:func:`kanon_graph._cells.column_kind`):
   every value (ARX's interval builder with fixed widths);
 * **date**: month, year, decade (:func:`~kanon_graph.hierarchy.dates`);
 * **codes** (every value the same length, at least three characters, letters
-  digits and dots only, at least one digit: ZIP, ICD, NAICS): masking from
+  digits and dots only, at least one digit: ZIP, NAICS): masking from
   the right (:func:`~kanon_graph.hierarchy.masking`);
+* **classification codes** of varying length, a letter then a digit, with an
+  optional dotted part (ICD-10 ``J45.9``, ``J45``, ``E11.65``): the code, its
+  category (the part before the dot, or the first three characters), its
+  letter, then ``*`` (``J45.9 -> J45* -> J* -> *``; the ``*`` keeps a
+  category apart from a code written without a dot, ``J45``);
 * any other categorical column: value, then ``*``.
 
 Every leaf is the data's own text (a value `` pad `` keeps its spaces, apart
@@ -43,6 +48,22 @@ if TYPE_CHECKING:
 __all__ = ["suggest", "round_widths"]
 
 _CODE = re.compile(r"^[0-9A-Za-z.]+$")
+_CLASSIFICATION = re.compile(r"^[A-Za-z][0-9][0-9A-Za-z]*(\.[0-9A-Za-z]*)?$")
+
+
+def _category(code: str) -> str:
+    """A classification code's category: the part before the dot, else three characters."""
+    return code.split(".", 1)[0] if "." in code else code[:3]
+
+
+def _classification(texts: Sequence[str], column: str) -> Hierarchy | None:
+    """``code -> category -> letter -> *`` when every text is a classification code."""
+    if not texts or not all(_CLASSIFICATION.match(t) for t in texts):
+        return None
+    if len({len(t) for t in texts}) == 1 and not any("." in t for t in texts):
+        return None                                 # one width, no dots: masking fits
+    rows = [[t, _category(t) + "*", t[0] + "*", "*"] for t in sorted(texts)]
+    return Hierarchy(rows, name=column, source="suggest")
 
 
 def round_widths(lo: float, hi: float, *, bands: int = 20,
@@ -111,6 +132,9 @@ def _suggest_one(series: pd.Series, column: str, kind: str) -> tuple[Hierarchy, 
             return intervals(uniques, widths=widths, name=column), \
                 f"numeric: bands of width {shown}"
     texts = [str(u) for u in uniques]
+    made = _classification(texts, column) if kind != "numeric" else None
+    if made is not None:
+        return made, "classification code: code -> category -> letter -> *"
     if kind != "numeric" and (_is_code_column(texts) or is_code_column(present)):
         return masking(texts, name=column), \
             f"code of {len(texts[0])} characters: masked from the right"
@@ -147,6 +171,9 @@ def suggest(table: pd.DataFrame, schema: Schema, *,
     'code of 5 characters: masked from the right'
     >>> made["age"][0].ancestors(37)
     ['37', '[36-37]', '[30-39]', '[20-39]', '*']
+    >>> icd = pd.DataFrame({"icd": ["J45.9", "J45.0", "J45", "E11.65", "I10"]})
+    >>> kg.hierarchy.suggest(icd, kg.Schema(quasi_identifiers=["icd"]))["icd"][0].ancestors("J45.9")
+    ['J45.9', 'J45*', 'J*', '*']
     """
     if columns is None:
         columns = [c for c in schema.quasi_identifiers if schema.hierarchy(c) is None]
