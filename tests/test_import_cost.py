@@ -20,7 +20,7 @@ HEAVY = ("numba", "networkx", "igraph", "matplotlib", "duckdb", "dask", "scipy")
 
 KERNEL_MODULES = ("kanon_graph.records.mst", "kanon_graph.records.merge",
                   "kanon_graph.records.adjacent", "kanon_graph.records.costs",
-                  "kanon_graph.records.partition", "kanon_graph.records.refine",
+                  "kanon_graph.records._split", "kanon_graph.records.refine",
                   "kanon_graph.baselines._cost_kernels", "kanon_graph.baselines._kmember_kernels",
                   "kanon_graph.baselines._bottom_up_kernels",
                   "kanon_graph.clustering.sd._contingency",
