@@ -35,7 +35,7 @@ def is_dask_frame(table: Any) -> bool:
 def _on_dask(*args: Any, **kwargs: Any) -> AnonymizationResult:
     from .scale.dask_input import run_on_dask
 
-    return cast(AnonymizationResult, run_on_dask(*args, **kwargs))
+    return cast("AnonymizationResult", run_on_dask(*args, **kwargs))
 
 
 def evaluate(original: pd.DataFrame | Any, released: pd.DataFrame | Any, schema: Schema,

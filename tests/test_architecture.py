@@ -147,6 +147,25 @@ def test_the_contract_refuses_each_named_upward_import(importer, imported):
         assert illegal
 
 
+def test_the_architecture_page_draws_the_contract():
+    # docs/architecture.md's picture lists the floors of pyproject's contract, in order
+    import re
+
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    chart = text[text.index("```mermaid"):text.index("```", text.index("```mermaid") + 3)]
+    drawn = [block.split() for block in
+             re.findall(r"subgraph \w+\[\"[^\"]*\"\]\n(.*?)\n\s*end", chart, flags=re.S)]
+    try:
+        import tomllib
+    except ModuleNotFoundError:
+        import tomli as tomllib
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    layers = next(c for c in config["contracts"] if c["type"] == "layers")["layers"]
+    written = [[r.strip().strip("()") for r in layer.replace("|", ":").split(":")]
+               for layer in layers]
+    assert drawn == written
+
+
 def test_a_pandas_evaluate_loads_no_scale_module(tmp_path):
     table, schema = kg.datasets.paper_003_table(), kg.datasets.paper_003_schema()
     kg.apply_levels(table, schema, [0, 3, 2], k=3).table.to_csv(tmp_path / "release.csv",
