@@ -14,7 +14,7 @@ Quick start::
 
 import importlib as _importlib
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 #: Every public name and the module that defines it. ``import kanon_graph`` loads none
 #: of them (nor pandas or numpy): each loads on first use, ``kg.anonymize`` included.

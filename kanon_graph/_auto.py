@@ -103,6 +103,10 @@ class AutoChoice:
     partition: Partition | None
     stats: dict = field(default_factory=dict)
 
+    def warn(self, release, stats, k):
+        """After the release: :func:`warn_if_collapsed` (a warning, and ``stats["collapsed"]``)."""
+        warn_if_collapsed(release, stats, k)
+
 
 def candidates(data, *, suppression=None, respect_boundaries=False, options=None):
     """``(runnable, skipped)``: ``[(name, suppression)]`` to try and ``[(name, why)]``.
@@ -240,6 +244,14 @@ def measure(data, model, *, seed, suppression=None, respect_boundaries=None, opt
     return AutoChoice(name, budget, partition if whole else None, stats)
 
 
+def choose(data, model, options):
+    """The pipeline's choice step (:func:`kanon_graph._pipeline.run_pipeline`): :func:`measure`
+    with the options of :class:`kanon_graph._pipeline.Options`."""
+    return measure(data, model, seed=options.seed, suppression=options.suppression,
+                   respect_boundaries=options.respect_boundaries, options=dict(options.extra),
+                   shard_size=options.shard_size, scheduler=options.scheduler)
+
+
 def auto_text(stats):
     """One line: which algorithm ``auto`` chose and why."""
     return f"chose {stats['chose']}: {stats['reason']}"
@@ -265,4 +277,4 @@ def warn_if_collapsed(release, stats, k):
         f"quasi-identifiers; the other candidates lost more: {tried}). A smaller k (now {k}), "
         f"fewer quasi-identifiers (e.g. only {keep or list(per)[:1]}), finer hierarchies for "
         f"{collapsed}, or dropping hierarchies so local algorithms cut ranges would keep more",
-        UserWarning, stacklevel=4)
+        UserWarning, stacklevel=5)   # AutoChoice.warn, run_pipeline, anonymize, the caller

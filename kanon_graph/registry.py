@@ -16,11 +16,12 @@ from any module, and ``kg.anonymize(..., algorithm="name")`` finds it.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
+
+from ._plugins import Registry
 
 if TYPE_CHECKING:
     import numpy as np
@@ -98,8 +99,6 @@ class AlgorithmInfo:
                    for p in inspect.signature(self.function).parameters.values())
 
 
-_ALGORITHMS: dict[str, AlgorithmInfo] = {}
-
 #: The built-in algorithms and the module that registers each. They register on first
 #: use (:func:`get_algorithm`, :func:`algorithms`, or a registration under the same
 #: name), so ``import kanon_graph`` loads none of them. The record-graph algorithms also
@@ -124,15 +123,8 @@ BUILTIN_ALGORITHMS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _load_builtin(name: str) -> None:
-    """Import the module(s) that register the built-in algorithm ``name`` (if it is one)."""
-    for module in BUILTIN_ALGORITHMS.get(name, ()):
-        importlib.import_module(module)
-
-
-def _load_builtins() -> None:
-    for name in BUILTIN_ALGORITHMS:
-        _load_builtin(name)
+_REGISTRY = Registry("algorithm", builtins=BUILTIN_ALGORITHMS)
+_ALGORITHMS: dict[str, AlgorithmInfo] = _REGISTRY.entries
 
 
 def register_algorithm(name: str, function: Callable[..., Partition] | None = None, *,
@@ -189,15 +181,13 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
                          "a tuple differently")
 
     def decorate(fn: Callable[..., Partition]) -> Callable[..., Partition]:
-        if name not in _ALGORITHMS and not str(fn.__module__).startswith("kanon_graph."):
-            _load_builtin(name)     # a built-in of that name registers first, as before
-        if name in _ALGORITHMS and not replace:
-            raise ValueError(f"An algorithm named {name!r} is already registered; "
-                             f"pass replace=True to replace it.")
         doc = description or (fn.__doc__ or name).strip().splitlines()[0]
-        _ALGORITHMS[name] = AlgorithmInfo(name, fn, recoding, needs_hierarchies,
+        # a plug-in taking a built-in's name meets the built-in first
+        _REGISTRY.add(name, AlgorithmInfo(name, fn, recoding, needs_hierarchies,
                                           supports_suppression, doc, supports_boundaries,
-                                          default_suppression, bool(weighted))
+                                          default_suppression, bool(weighted)),
+                      replace=replace,
+                      builtin_first=not str(fn.__module__).startswith("kanon_graph."))
         return fn
 
     return decorate if function is None else decorate(function)
@@ -205,29 +195,15 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
 
 def unregister_algorithm(name: str) -> None:
     """Remove a registered algorithm."""
-    _ALGORITHMS.pop(name, None)
+    _REGISTRY.remove(name)
 
 
 def get_algorithm(name: str) -> AlgorithmInfo:
     """The :class:`AlgorithmInfo` registered as ``name``; unknown names list the known ones."""
-    try:
-        return _ALGORITHMS[name]
-    except (KeyError, TypeError):
-        pass
-    if isinstance(name, str) and name in BUILTIN_ALGORITHMS:
-        _load_builtin(name)
-        if name in _ALGORITHMS:
-            return _ALGORITHMS[name]
-    _load_builtins()
-    try:
-        return _ALGORITHMS[name]
-    except (KeyError, TypeError):
-        raise ValueError(
-            f"Unknown algorithm {name!r}. Known algorithms: {sorted(_ALGORITHMS)}."
-        ) from None
+    info: AlgorithmInfo = _REGISTRY.get(name)
+    return info
 
 
 def algorithms() -> list[str]:
     """Names of the registered algorithms, sorted."""
-    _load_builtins()
-    return sorted(_ALGORITHMS)
+    return _REGISTRY.names()

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from ._display import html
+
 if TYPE_CHECKING:
     from .privacy import Verification
     from .recoding import Release
@@ -90,6 +92,30 @@ class AnonymizationResult:
         rows = [self.table.iloc[c[0]][qis].tolist() + [len(c)] for c in self.release.classes()]
         frame = pd.DataFrame(rows, columns=qis + ["size"])
         return frame.sort_values("size", ascending=False, kind="stable").reset_index(drop=True)
+
+    def metric_info(self) -> dict[str, dict[str, Any]]:
+        """What each computed metric declares: ``lower_is_better``, ``monotone``, ``description``.
+
+        A metric unregistered since the run is left out.
+
+        Examples
+        --------
+        >>> import kanon_graph as kg
+        >>> res = kg.anonymize(kg.datasets.paper_003_table(), kg.datasets.paper_003_schema(), k=3)
+        >>> res.metric_info()["loss"]["lower_is_better"]
+        True
+        """
+        from .metrics import get_metric
+
+        info = {}
+        for name in self.metrics:
+            try:
+                metric = get_metric(name)
+            except ValueError:  # unregistered since the run
+                continue
+            info[name] = {"lower_is_better": metric.lower_is_better,
+                          "monotone": metric.monotone, "description": metric.description}
+        return info
 
     def write(self, path: Any, *, keep_order: bool = False, escape_formulas: bool = False,
               sep: str = ",", seed: int | None = None) -> Any:
@@ -231,6 +257,5 @@ class AnonymizationResult:
                 f"classes={'on Dask' if self.classes is None else len(self.classes)}, "
                 f"suppressed={self.suppressed}, holds={self.verification.holds})")
 
-    def _repr_html_(self) -> str:  # Jupyter's display: kanon_graph.viz.notebook renders it
-        from .viz.notebook import result_html
-        return result_html(self)
+    def _repr_html_(self) -> str | None:  # Jupyter's display, registered by kanon_graph.viz
+        return html(self)

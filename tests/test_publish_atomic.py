@@ -2,10 +2,10 @@
 
 Real processes and real files: ``kanon-graph anonymize`` is interrupted with
 SIGINT and SIGTERM at several moments of a CSV and a Parquet write, and two
-runs write one output at once. ``KANON_GRAPH_TEST_WRITE_PAUSE`` holds a run
-with its temporary complete and not yet renamed, so that moment is hit
-reliably; the mid-write moment is caught by watching the folder for the first
-file of the output to appear.
+runs write one output at once. ``tests/paused_write.py`` (the test's own seam,
+not the library's) holds a run with its temporary complete and not yet
+renamed, so that moment is hit reliably; the mid-write moment is caught by
+watching the folder for the first file of the output to appear.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import kanon_graph as kg
 from kanon_graph.cli import main
 from kanon_graph.io import read_input_table
 
+PAUSED = Path(__file__).resolve().parent / "paused_write.py"
 TEMP_MARK = ".kg-tmp-"        # kanon_graph.io.write.TEMP_MARK (spelled out: runs on old code)
 
 ROWS = 30_000
@@ -50,12 +51,9 @@ def _command(root, source, output, *extra):
 
 
 def _start(command, pause=None):
-    env = dict(os.environ)
-    env.pop("KANON_GRAPH_TEST_WRITE_PAUSE", None)
-    if pause:
-        env["KANON_GRAPH_TEST_WRITE_PAUSE"] = str(pause)
-    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    if pause:       # the same command, through the test's seam that holds every write
+        command = [sys.executable, str(PAUSED), str(pause), *command[3:]]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def _interrupt_when_written(proc, folder, name, sig, delay=0.0):

@@ -1,6 +1,6 @@
 """Compiled group costs over encoded arrays, for the k-member and bottom-up kernels.
 
-A :class:`~kanon_graph.baselines._groups.GroupCoster` keeps one ancestor
+A :class:`~kanon_graph.records._groups.GroupCoster` keeps one ancestor
 map ``lmap[l, leaf]`` and one unit-cost table ``unit[l, leaf]`` per
 categorical attribute. The kernels scan thousands of groups per step, so
 random look-ups into those tables would dominate; :func:`leaf_tables` gives

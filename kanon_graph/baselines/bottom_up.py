@@ -22,7 +22,7 @@ from ..recoding.boundaries import cells_to_suppress, has_boundaries, magval_cell
 from ..registry import Partition, register_algorithm
 from ._bottom_up_kernels import best_partner
 from ._cost_kernels import leaf_tables
-from ._groups import GroupCoster
+from ..records._groups import GroupCoster
 
 __all__ = ["bottom_up"]
 

@@ -25,7 +25,7 @@ from ..records import RecordGraph
 from ..recoding.boundaries import cells_to_suppress, has_boundaries, magval_cells
 from ..registry import Partition, register_algorithm
 from ._cost_kernels import leaf_tables
-from ._groups import GroupCoster, GroupStates
+from ..records._groups import GroupCoster, GroupStates
 from ._kmember_kernels import PackedDistances, cluster
 
 __all__ = ["k_member"]

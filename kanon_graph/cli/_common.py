@@ -21,11 +21,8 @@ from ..io import numeric_columns, read_input_table
 from ..io._parquet import library_cells
 from ..metrics import get_metric
 from ..schema import Schema
-from ._parser import PROG, Parser, UsageError, unshuffle_hint  # noqa: F401  (re-exported)
-
-class DataProblem(ValueError):
-    """A problem with files given on the command line (exit code 1)."""
-
+from ._parser import (PROG, DataProblem, Parser, UsageError,  # noqa: F401  (re-exported)
+                      unshuffle_hint)
 
 def csv_list(text):
     """``a,b,c`` -> ``['a', 'b', 'c']``."""

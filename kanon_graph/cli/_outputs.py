@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 
 from ..io.write import foreign_entry
-from ._common import DataProblem
+from ._parser import DataProblem
 
 __all__ = ["Output", "check_outputs", "output_folder"]
 

@@ -1,5 +1,5 @@
-"""The parser class of ``kanon-graph``, its usage error, and the hint ``evaluate`` and
-``report`` share (no heavy import: ``--help`` uses it)."""
+"""The parser class of ``kanon-graph``, its two errors (usage, data), and the hint
+``evaluate`` and ``report`` share (no heavy import: ``--help`` uses it)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,10 @@ PROG = "kanon-graph"
 
 class UsageError(Exception):
     """A malformed command line (exit code 2)."""
+
+
+class DataProblem(ValueError):
+    """A problem with files given on the command line (exit code 1)."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -45,3 +49,4 @@ def unshuffle_hint(args):
             raise type(exc)(f"{exc} (a release of 'kanon-graph anonymize' is shuffled: pass "
                             f"--unshuffle with the run's report or its order seed)") from None
         raise
+

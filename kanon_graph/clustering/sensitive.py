@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..baselines._groups import GroupCoster
+from ..records._groups import GroupCoster
 from ..recoding import recode_partition
 from ..recoding.boundaries import cells_to_suppress, has_boundaries, magval_cells
 from ..registry import Partition, register_algorithm

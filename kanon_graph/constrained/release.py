@@ -21,7 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..api import anonymize
+from .._pipeline import Options, run_pipeline
+from .._progress import reporter
 from ..exceptions import SchemaError
 from ..privacy import k_anonymity
 from ..schema import Schema
@@ -154,8 +155,11 @@ def sensitivity_release(table, schema, request, *, weights, threshold, k, l=None
                  hierarchies={c: h for c, h in schema.hierarchies.items() if c in qis},
                  numeric=[c for c in schema.numeric if c in columns],
                  categorical=[c for c in schema.categorical if c in columns])
-    result = anonymize(table[columns], sub, k, algorithm="boundaries", l=l,
-                       diversity=diversity, sensitive=sensitive, suppression=suppression,
-                       weights={c: weights[c] for c in qis},
-                       respect_boundaries=respect_boundaries)
+    # the steps of kanon_graph.anonymize (kanon_graph._pipeline), with the "boundaries"
+    # algorithm: verified from the released cells before it is returned
+    asked = Options(k, algorithm="boundaries", l=l, diversity=diversity, sensitive=sensitive,
+                    suppression=suppression, respect_boundaries=respect_boundaries,
+                    extra={"weights": {c: weights[c] for c in qis}})
+    result = run_pipeline(table[columns], sub, asked,
+                          progress=reporter(None, "sensitivity_release"))
     return SensitivityRelease(result.table, decision, result, result.verification.k_achieved)

@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 import pandas as pd
@@ -42,8 +42,24 @@ from ._builders import intervals, masking
 from ._dates import dates
 from ._tree import Hierarchy
 
-if TYPE_CHECKING:
-    from ..schema import Schema
+
+class Schema(Protocol):
+    """What :func:`suggest` reads of a :class:`~kanon_graph.Schema` (the schema sits above
+    the hierarchies it holds, so this room names it by its shape, not by an import)."""
+
+    @property
+    def quasi_identifiers(self) -> Sequence[str]: ...
+
+    @property
+    def numeric(self) -> Sequence[str]: ...
+
+    @property
+    def categorical(self) -> Sequence[str]: ...
+
+    @property
+    def dates(self) -> Sequence[str]: ...
+
+    def hierarchy(self, column: str) -> Hierarchy | None: ...
 
 __all__ = ["suggest", "round_widths"]
 

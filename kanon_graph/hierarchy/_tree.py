@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 from anytree import Node, PreOrderIter
 
+from .._display import html
 from ..exceptions import HierarchyError
 from ._magval import MagvalMixin
 from ._labels import warn_untrue_ranges
@@ -344,7 +345,6 @@ class Hierarchy(RowChecksMixin, LeafMatchMixin, MagvalMixin):
         """Source line of a leaf's row, when read from a file."""
         return self._leaf_lines.get(self._normalize(leaf))
 
-    def _repr_html_(self) -> str:  # Jupyter's display: kanon_graph.viz.notebook draws it
-        from ..viz.notebook import hierarchy_html
-        return hierarchy_html(self)
+    def _repr_html_(self) -> str | None:  # Jupyter's display, registered by kanon_graph.viz
+        return html(self)
 

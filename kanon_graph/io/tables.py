@@ -20,13 +20,10 @@ import numpy as np
 from pandas.api.types import is_string_dtype
 
 from ..exceptions import DataError
-from ..metrics import get_metric
 from .write import atomic_file
 
 if TYPE_CHECKING:
     import pandas as pd
-
-    from ..result import AnonymizationResult
 
 __all__ = ["write_table", "result_report", "write_json", "CRLF"]
 
@@ -110,13 +107,14 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
-def result_report(result: AnonymizationResult, *,
+def result_report(result: Any, *,
                   parameters: dict[str, Any] | None = None) -> dict[str, Any]:
     """A JSON-ready description of an anonymization: what was asked, what was achieved.
 
     Parameters
     ----------
     result : AnonymizationResult
+        Read by its attributes (io, the bottom room, imports no result).
     parameters : dict, optional
         What the run was asked to do (k, algorithm, files, ...), stored as is.
 
@@ -152,14 +150,8 @@ def result_report(result: AnonymizationResult, *,
         "max": int(sizes.max()) if sizes.size else None,
         "size_histogram": {str(int(v)): int(c) for v, c in zip(values, counts)},
     }
-    info = {}
-    for name in result.metrics:
-        try:
-            metric = get_metric(name)
-        except ValueError:  # unregistered since the run
-            continue
-        info[name] = {"lower_is_better": metric.lower_is_better, "monotone": metric.monotone,
-                      "description": metric.description}
+    info = result.metric_info()       # what the metrics declare (asked of the result:
+    #                                   io sits below the metrics and the result)
     report = {
         "parameters": parameters or {},
         "algorithm": result.algorithm,

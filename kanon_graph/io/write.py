@@ -58,16 +58,6 @@ def temporary_name(target: str | os.PathLike[str], kind: str = "") -> Path:
                             f"{secrets.token_hex(4)}")
 
 
-def _test_pause() -> None:
-    """Tests only: ``KANON_GRAPH_TEST_WRITE_PAUSE=SECONDS`` waits with the temporary complete
-    and not yet renamed, so a test can interrupt a run at that moment reliably."""
-    pause = os.environ.get("KANON_GRAPH_TEST_WRITE_PAUSE")
-    if pause:
-        import time
-
-        time.sleep(float(pause))
-
-
 def _fsync_path(path: Path, directory: bool = False) -> None:
     """``fsync`` one file or folder; an error is raised, never swallowed.
 
@@ -139,7 +129,6 @@ def atomic_file(target: str | os.PathLike[str]) -> Iterator[Path]:
     tmp = temporary_name(target)
     try:
         yield tmp
-        _test_pause()
         if not tmp.exists():
             raise OSError(errno.ENOENT, "nothing was written", str(target))
         fsync_tree(tmp)
@@ -278,7 +267,6 @@ def atomic_folder(target: str | os.PathLike[str]) -> Iterator[Path]:
     try:
         yield tmp
         write_manifest(tmp)
-        _test_pause()
         fsync_tree(tmp)
         replace_folder(tmp, target)
     except BaseException:

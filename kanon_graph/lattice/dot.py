@@ -9,9 +9,20 @@ Statuses and colours: ``"anonymous"`` (pale green), ``"not-anonymous"``
 
 from __future__ import annotations
 
-from .lattice import STATUSES, _status_of
+__all__ = ["lattice_dot", "lattice_dot_lines", "STATUSES"]
 
-__all__ = ["lattice_dot", "lattice_dot_lines"]
+#: Node statuses understood by the exporters (and their DOT fill colours).
+STATUSES = {"anonymous": "palegreen", "not-anonymous": "lightcoral",
+            "pruned": "lightgrey", "chosen": "gold", None: "white"}
+
+
+def _status_of(status, node):
+    """A node's status in ``status``: a dict, a :class:`~kanon_graph.lattice.StatusMap`, None."""
+    if status is None:
+        return None
+    if hasattr(status, "get"):          # a mapping node -> status
+        return status.get(node)
+    return status.status(node)          # a StatusMap (it spreads marks by dominance)
 
 
 def lattice_dot_lines(lattice, status=None, *, name="lattice"):

@@ -31,14 +31,14 @@ import math
 
 import numpy as np
 
+from .._display import html
+from .dot import STATUSES, _status_of, lattice_dot  # noqa: F401  (STATUSES: re-exported)
+
 __all__ = ["Lattice", "StatusMap", "PruningState", "MAX_NODES", "STATUSES"]
 
 #: Largest lattice :meth:`Lattice.nodes` / :meth:`Lattice.array` will enumerate.
 MAX_NODES = 2_000_000
 
-#: Node statuses understood by the exporters (and their DOT fill colours).
-STATUSES = {"anonymous": "palegreen", "not-anonymous": "lightcoral",
-            "pruned": "lightgrey", "chosen": "gold", None: "white"}
 
 
 class Lattice:
@@ -211,21 +211,10 @@ class Lattice:
 
         See :func:`kanon_graph.lattice.dot.lattice_dot`.
         """
-        from .dot import lattice_dot
-
         return lattice_dot(self, status=status, name=name)
 
-    def _repr_html_(self):  # Jupyter's display: kanon_graph.viz.notebook draws it
-        from ..viz.notebook import lattice_html
-        return lattice_html(self)
-
-
-def _status_of(status, node):
-    if status is None:
-        return None
-    if isinstance(status, StatusMap):
-        return status.status(node)
-    return status.get(node)
+    def _repr_html_(self):  # Jupyter's display, registered by kanon_graph.viz
+        return html(self)
 
 
 class StatusMap:

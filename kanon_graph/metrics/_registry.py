@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from .._plugins import Registry
+
 __all__ = ["MetricInfo", "register_metric", "get_metric", "metrics", "compute_metrics"]
 
 
@@ -36,7 +38,8 @@ class MetricInfo:
         return float(self.function(release, k, **{n: context[n] for n in self.needs}))
 
 
-_METRICS: dict[str, MetricInfo] = {}
+_REGISTRY = Registry("metric")
+_METRICS: dict[str, MetricInfo] = _REGISTRY.entries
 
 
 def register_metric(name, function=None, *, lower_is_better=True, monotone=True,
@@ -72,11 +75,9 @@ def register_metric(name, function=None, *, lower_is_better=True, monotone=True,
     >>> kg.metrics.unregister_metric("classes")
     """
     def decorate(fn):
-        if name in _METRICS and not replace:
-            raise ValueError(f"A metric named {name!r} is already registered; "
-                             f"pass replace=True to replace it.")
         doc = description or (fn.__doc__ or name).strip().splitlines()[0]
-        _METRICS[name] = MetricInfo(name, fn, lower_is_better, monotone, doc, tuple(needs))
+        _REGISTRY.add(name, MetricInfo(name, fn, lower_is_better, monotone, doc, tuple(needs)),
+                      replace=replace)
         return fn
 
     return decorate if function is None else decorate(function)
@@ -84,27 +85,22 @@ def register_metric(name, function=None, *, lower_is_better=True, monotone=True,
 
 def unregister_metric(name):
     """Remove a registered metric."""
-    _METRICS.pop(name, None)
+    _REGISTRY.remove(name)
 
 
 def get_metric(name):
     """The :class:`MetricInfo` registered as ``name``; unknown names list the known ones."""
-    try:
-        return _METRICS[name]
-    except KeyError:
-        raise ValueError(
-            f"Unknown metric {name!r}. Known metrics: {sorted(_METRICS)}."
-        ) from None
+    return _REGISTRY.get(name)
 
 
 def metric_names():
     """Names of all registered metrics, sorted."""
-    return sorted(_METRICS)
+    return _REGISTRY.names()
 
 
 def metrics():
     """All registered metrics as ``{name: MetricInfo}``."""
-    return dict(_METRICS)
+    return _REGISTRY.items()
 
 
 def compute_metrics(release, k, names=None, *, target=None):

@@ -31,9 +31,10 @@ References
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
+
+from .._plugins import Registry
 
 __all__ = [
     "MAX_MATRIX_CODES",
@@ -90,7 +91,10 @@ class LevelGap:
         return w[level] if w.ndim == 1 else w[level, codes]
 
 
-_DISTANCES: dict[str, Callable] = {}
+#: SD's distance (paper 000) is registered by the clustering family above this room,
+#: loaded by name on its first lookup (:mod:`kanon_graph._plugins`).
+_REGISTRY = Registry("distance", builtins={"sd": ("kanon_graph.clustering.sd.graph_distances",)})
+_DISTANCES = _REGISTRY.entries
 
 
 def register_distance(name, function=None, *, replace=False):
@@ -126,10 +130,7 @@ def register_distance(name, function=None, *, replace=False):
         if not callable(fn):
             raise ValueError(f"The 'function' parameter of register_distance must be callable. "
                              f"Got {fn!r}.")
-        if name in _DISTANCES and not replace:
-            raise ValueError(f"A distance named {name!r} is already registered; "
-                             f"pass replace=True to replace it.")
-        _DISTANCES[name] = fn
+        _REGISTRY.add(name, fn, replace=replace)
         return fn
 
     return decorate if function is None else decorate(function)
@@ -137,23 +138,17 @@ def register_distance(name, function=None, *, replace=False):
 
 def unregister_distance(name):
     """Remove a registered distance."""
-    _DISTANCES.pop(name, None)
+    _REGISTRY.remove(name)
 
 
 def get_distance(name):
     """The per-attribute distance registered as ``name``; unknown names list the known ones."""
-    if name not in _DISTANCES and isinstance(name, str):
-        import kanon_graph.clustering  # noqa: F401  (registers "sd"; loaded on first use)
-    try:
-        return _DISTANCES[name]
-    except (KeyError, TypeError):
-        raise ValueError(f"Unknown distance {name!r}. Known distances: "
-                         f"{sorted(_DISTANCES)}.") from None
+    return _REGISTRY.get(name)
 
 
 def distance_names():
     """Names of the registered per-attribute distances, sorted."""
-    return sorted(_DISTANCES)
+    return _REGISTRY.names()
 
 
 def lca_levels(hierarchy):

@@ -28,7 +28,7 @@ The entries are compared as ``(d, p, rank)``: the smallest weight, then the
 smallest node, then the earliest parent -- the plain kernel's rules (the
 smallest index among ties, the earlier parent kept), so the two return the
 same tree, edge for edge and in the same order, up to weights that differ by
-less than :data:`~kanon_graph.records.mst.TIE` without being equal (the
+less than :data:`~kanon_graph.records._terms.TIE` without being equal (the
 plain kernel takes those as ties; here they are ordered). Distances are
 summed attribute by attribute in the plain kernel's order, so weights are
 bit-identical.
@@ -51,7 +51,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit
-from .mst import TIE, _level_term   # a bound must clear the best by TIE to prune
+from ._terms import TIE, _level_term   # a bound must clear the best by TIE to prune
 
 __all__ = ["indexed_prim", "MAX_BUCKETS"]
 

@@ -34,16 +34,13 @@ import numpy as np
 from .distances import LevelGap, NumericGap
 
 from .._jit import HAVE_NUMBA, njit  # numba loads on a kernel's first call
+from ._terms import TIE, _level_term
 
 __all__ = ["minimum_spanning_edges", "sparse_spanning_edges", "KRUSKAL_MAX_NODES",
            "HAVE_NUMBA"]
 
 KRUSKAL_MAX_NODES = 500
 """``method="auto"`` uses Kruskal up to this many nodes, Prim above."""
-
-TIE = 1e-9
-"""Distances closer than this are equal: ties go to the smaller node index."""
-
 
 def _kruskal_scan_py(i, j, order, u):
     """Union-find over edges in ``order``; the positions of the kept edges."""
@@ -132,24 +129,6 @@ def _flatten(parts):
     flat = np.concatenate(chunks) if chunks else np.zeros(0)
     weights = np.concatenate(wchunks) if wchunks else np.zeros(1)
     return kind, flat, off, width, scale, weights, woff
-
-
-def _level_term_py(k, flat, off, m, levels, weights, woff, ci, cj):
-    """A hierarchy attribute's term from inside code ``ci`` to outside ``cj`` (kinds 2, 3).
-
-    The LCA level is the lowest level where the two agree; agreeing at a level
-    implies agreeing above it, so the search runs from the top down. Kind 2
-    weighs a level, kind 3 a level and the outside code.
-    """
-    lev = int(levels) - 1
-    for l in range(int(levels) - 2, -1, -1):
-        row = off + l * m
-        if flat[row + cj] != flat[row + ci]:
-            break
-        lev = l
-    if k == 2:
-        return weights[woff + lev]
-    return weights[woff + lev * m + cj]
 
 
 def _prim_kernel_py(codes, kind, flat, off, width, scale, weights, woff, prune):
@@ -259,7 +238,6 @@ def _prim_tables_py(codes, flat, off, width):
     return out_u, out_v, out_w
 
 
-_level_term = njit(cache=True)(_level_term_py)
 _prim_kernel = njit(cache=True, nogil=True)(_prim_kernel_py) if HAVE_NUMBA else None
 _kruskal_scan = njit(cache=True)(_kruskal_scan_py) if HAVE_NUMBA else _kruskal_scan_py
 _prim_tables = njit(cache=True, nogil=True)(_prim_tables_py) if HAVE_NUMBA else None

@@ -20,6 +20,7 @@ from .neighbours import block_edges, component_pairs
 from .cuts import cut_big_classes
 from .pairs import resplit_pairs
 from .refine import refine_classes
+from .seed import get_start
 from ..registry import Partition
 
 __all__ = ["finish_partition", "finish_mst", "spanning_tree", "BATCH_ROUNDS", "PAIR_PASSES"]
@@ -102,7 +103,7 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
         ``progress(text)`` once the merge is done, before the refinement.
     start : {"graph", "mondrian", "best"}
         ``"graph"``: steps 1-3 above. ``"mondrian"``: Mondrian's classes
-        (:func:`~kanon_graph.records.seed.mondrian_seed`), small ones merged
+        (:func:`~kanon_graph.baselines.mondrian.mondrian_seed`), small ones merged
         (step 2), then refined (step 3). ``"best"``: both, keeping the lower
         cost (ties: the graph's). Without refinement, with MAGVal cells or
         an l / t model the Mondrian start is not used.
@@ -127,10 +128,8 @@ def finish_partition(data, graph, u, v, initial, model, *, cell_of_node=None, me
         near = block_edges(data, graph.codes, free=index)
     use_mondrian = start in ("mondrian", "best") and refine and cell_of_node is None \
         and not model.needs_sensitive
-    if use_mondrian:
-        from .seed import mondrian_seed
-
-        seeded = mondrian_seed(data, graph.node_of, graph.n_nodes, model, rng)
+    if use_mondrian:        # Mondrian's start, registered by the baselines room
+        seeded = get_start("mondrian")(data, graph.node_of, graph.n_nodes, model, rng)
         use_mondrian = seeded is not None
     if start == "mondrian" and use_mondrian:
         labels, stats = _finish(data, graph, u, v, seeded, model, None, metric, refine,

@@ -8,9 +8,16 @@ moves cannot split it again. Mondrian's median cuts (LeFevre et al. 2006)
 give classes of ``k`` to ``2k - 1`` records that are boxes in every
 attribute. Started from them, the same refinement lowers the loss further,
 as ARX's local recoding starts from its global optimum and improves it.
-:func:`mondrian_seed` maps Mondrian's record classes onto the graph's nodes;
-the caller merges what falls below ``k`` and refines, and keeps whichever of
-the two starts ends lower (``start="best"``).
+A start other than the graph's own is a *start strategy*: a function
+``start(data, node_of, n_nodes, model, rng) -> labels or None`` giving one
+label per graph node, registered here by the algorithm room that owns it
+(:func:`register_start`). Mondrian's (``"mondrian"``,
+:func:`kanon_graph.baselines.mondrian.mondrian_seed`) is registered by
+:mod:`kanon_graph.baselines.mondrian`: the record graph never imports the
+algorithm families built on it; the registry loads the built-in by name on
+its first lookup (:mod:`kanon_graph._plugins`). The caller merges what falls
+below ``k`` and refines, and keeps whichever of the two starts ends lower
+(``start="best"``).
 
 Measured (issue 22's quality suite, ``benchmarks/quality.py``): see
 docs/algorithms/mst.md, "Why the graph lost off Adult".
@@ -22,53 +29,51 @@ LeFevre, DeWitt & Ramakrishnan, "Mondrian multidimensional k-anonymity" (2006).
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any, Callable
 
-__all__ = ["STARTS", "mondrian_seed"]
+from .._plugins import Registry
+
+__all__ = ["STARTS", "get_start", "register_start", "start_names", "unregister_start"]
 
 STARTS = ("best", "graph", "mondrian")
 """``start`` values of the graph variants: both starts (keep the lower loss), or one."""
 
+_REGISTRY = Registry("start", builtins={"mondrian": ("kanon_graph.baselines.mondrian",)})
 
-def mondrian_seed(data, node_of, n_nodes, model, rng=None):
-    """Mondrian's classes as one label per graph node, or ``None`` when it does not apply.
 
-    A node (distinct tuple) whose records Mondrian put in several classes
-    takes the class of its first record; classes left below ``k`` are the
-    caller's to merge. ``None`` when Mondrian suppresses a record or fails.
+def register_start(name: str, function: Callable[..., Any], *, replace: bool = False) -> None:
+    """Register ``function(data, node_of, n_nodes, model, rng) -> labels or None`` as a start.
 
-    Parameters
-    ----------
-    data : EncodedTable
-    node_of : ndarray (n,)
-        The node of every record.
-    n_nodes : int
-    model : PrivacyModel
-
-    Returns
-    -------
-    ndarray of int64 (n_nodes,) or None
+    ``labels`` is one class per graph node (``None``: the start does not
+    apply to this table or model, and the graph's own start is used).
 
     Examples
     --------
-    >>> import kanon_graph as kg
-    >>> from kanon_graph.records import RecordGraph
-    >>> from kanon_graph.privacy import PrivacyModel
-    >>> data = kg.encode(kg.datasets.paper_003_table(), kg.datasets.paper_003_schema())
-    >>> g = RecordGraph(data)
-    >>> mondrian_seed(data, g.node_of, g.n_nodes, PrivacyModel(k=3)).tolist()
-    [0, 0, 0, 2, 2, 2, 2, 1, 1, 1]
+    >>> import numpy as np
+    >>> register_start("one-class", lambda data, node_of, n, model, rng: np.zeros(n, int))
+    >>> get_start("one-class")(None, None, 3, None, None).tolist()
+    [0, 0, 0]
+    >>> unregister_start("one-class")
     """
-    from ..baselines.mondrian import mondrian     # lazily: baselines import records
+    _REGISTRY.add(name, function, replace=replace)
 
-    try:
-        part = mondrian(data, model, rng=rng)
-    except Exception:           # pragma: no cover - mondrian refuses some models; no seed then
-        return None
-    class_of = np.asarray(part.class_of)
-    if len(class_of) != len(node_of) or (class_of < 0).any():
-        return None
-    labels = np.full(n_nodes, -1, dtype=np.int64)
-    first = np.unique(node_of, return_index=True)[1]
-    labels[node_of[first]] = class_of[first]
-    return np.unique(labels, return_inverse=True)[1].reshape(-1).astype(np.int64)
+
+def unregister_start(name: str) -> None:
+    """Forget the start ``name``."""
+    _REGISTRY.remove(name)
+
+
+def get_start(name: str) -> Callable[..., Any]:
+    """The start strategy registered as ``name``; an unknown name lists the known ones.
+
+    Examples
+    --------
+    >>> get_start("mondrian").__module__
+    'kanon_graph.baselines.mondrian'
+    """
+    return _REGISTRY.get(name)
+
+
+def start_names() -> list[str]:
+    """Names of the registered start strategies, sorted."""
+    return _REGISTRY.names()

@@ -204,7 +204,7 @@ def build_report(original, released, schema, *, k=2, l=None, diversity="distinct
     dict
         One entry per section of :data:`SECTIONS`.
     """
-    from .. import __version__
+    from .._version import __version__
     from ..metrics import evaluate
 
     ev = evaluate(original, released, schema, k=k, l=l, diversity=diversity, c=c, t=t,

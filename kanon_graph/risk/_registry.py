@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from .._plugins import Registry
+
 __all__ = ["RiskModelInfo", "register_risk", "unregister_risk", "get_risk", "risk_names",
            "risk_models", "compute_risks"]
 
@@ -38,7 +40,8 @@ class RiskModelInfo:
         return self.function(classes)
 
 
-_MODELS: dict[str, RiskModelInfo] = {}
+_REGISTRY = Registry("risk model")
+_MODELS: dict[str, RiskModelInfo] = _REGISTRY.entries
 
 
 def register_risk(name, function=None, *, description=None, needs=(), replace=False):
@@ -68,11 +71,8 @@ def register_risk(name, function=None, *, description=None, needs=(), replace=Fa
     >>> kg.risk.unregister_risk("pairs")
     """
     def decorate(fn):
-        if name in _MODELS and not replace:
-            raise ValueError(f"A risk model named {name!r} is already registered; "
-                             f"pass replace=True to replace it.")
         doc = description or (fn.__doc__ or name).strip().splitlines()[0]
-        _MODELS[name] = RiskModelInfo(name, fn, doc, tuple(needs))
+        _REGISTRY.add(name, RiskModelInfo(name, fn, doc, tuple(needs)), replace=replace)
         return fn
 
     return decorate if function is None else decorate(function)
@@ -80,26 +80,22 @@ def register_risk(name, function=None, *, description=None, needs=(), replace=Fa
 
 def unregister_risk(name):
     """Remove a registered risk model."""
-    _MODELS.pop(name, None)
+    _REGISTRY.remove(name)
 
 
 def get_risk(name):
     """The :class:`RiskModelInfo` registered as ``name``; unknown names list the known ones."""
-    try:
-        return _MODELS[name]
-    except KeyError:
-        raise ValueError(f"Unknown risk model {name!r}. Known risk models: "
-                         f"{sorted(_MODELS)}.") from None
+    return _REGISTRY.get(name)
 
 
 def risk_names():
     """Names of all registered risk models, sorted."""
-    return sorted(_MODELS)
+    return _REGISTRY.names()
 
 
 def risk_models():
     """All registered risk models as ``{name: RiskModelInfo}``."""
-    return dict(_MODELS)
+    return _REGISTRY.items()
 
 
 def compute_risks(classes, names=None):

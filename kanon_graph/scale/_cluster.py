@@ -20,10 +20,25 @@ from __future__ import annotations
 import contextlib
 import os
 
-__all__ = ["dask_available", "require_dask", "client_for", "DEFAULT_WORKERS"]
+__all__ = ["dask_available", "require_dask", "client_for", "machine_cores", "DEFAULT_WORKERS"]
 
-#: Workers of the LocalCluster started for ``scheduler="local"`` (a 2-core machine).
-DEFAULT_WORKERS = 2
+
+def machine_cores():
+    """The cores this process may run on: its CPU affinity where the system says, else all.
+
+    Examples
+    --------
+    >>> machine_cores() >= 1
+    True
+    """
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except (AttributeError, OSError):      # no affinity on this system (macOS, Windows)
+        return max(os.cpu_count() or 1, 1)
+
+
+#: Workers of the LocalCluster started for ``scheduler="local"``: one per core of the machine.
+DEFAULT_WORKERS = machine_cores()
 #: Memory limit of each LocalCluster worker.
 WORKER_MEMORY = "4GiB"
 
@@ -62,7 +77,7 @@ def _threads():
     workers = dask.config.get("num_workers", None)
     if isinstance(workers, int) and not isinstance(workers, bool) and workers > 0:
         return workers
-    return max(os.cpu_count() or 1, 1)
+    return machine_cores()
 
 
 def _configured_client():

@@ -11,7 +11,7 @@ and the released node chosen (:mod:`kanon_graph.viz._result_lattice`).
 from __future__ import annotations
 
 from ..lattice import dot as _dot
-from ..lattice.lattice import STATUSES, _status_of
+from ..lattice.dot import STATUSES, _status_of
 from ._layout import box_sizes, fit_into, frame_figure
 from ._result_lattice import check_lattice, is_result, result_lattice
 

@@ -1,8 +1,10 @@
 """How hierarchies, lattices, MST splits and results show themselves in Jupyter.
 
-Jupyter calls an object's ``_repr_html_`` to display it; the classes keep
-one-line methods that call the functions here, so all drawing stays in
-:mod:`kanon_graph.viz`. Each function returns an HTML fragment:
+Jupyter calls an object's ``_repr_html_`` to display it; the model classes
+keep one-line methods that ask :mod:`kanon_graph._display`, where this module
+registers the functions below (the model rooms never import their pictures),
+so all drawing stays in :mod:`kanon_graph.viz`. Each function returns an
+HTML fragment:
 
 * a hierarchy: its tree drawn by :func:`~kanon_graph.viz.hierarchy_figure`
   (inline SVG) when it has at most ``max_leaves`` leaves and matplotlib is
@@ -29,6 +31,8 @@ from __future__ import annotations
 
 import html
 import io
+
+from .._display import register_display
 
 __all__ = ["set_display", "hierarchy_html", "lattice_html", "mst_html", "result_html",
            "figure_svg"]
@@ -248,3 +252,10 @@ def _report_sections(result):
     body = render_sections(content_of_result(result), wanted, heading_level=4)
     return (f"<details><summary><b>privacy report</b>: risk before and after, information "
             f"loss, class sizes ({html.escape(how)})</summary>{body}</details>")
+
+
+# the model classes, by name (registering imports none of them)
+register_display("kanon_graph.hierarchy._tree.Hierarchy", hierarchy_html, replace=True)
+register_display("kanon_graph.lattice.lattice.Lattice", lattice_html, replace=True)
+register_display("kanon_graph.result.AnonymizationResult", result_html, replace=True)
+register_display("kanon_graph.viz.records.MSTSplitView", mst_html, replace=True)

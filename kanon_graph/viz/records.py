@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._display import html
 from ..encoding import EncodedTable
 from ..records import RecordGraph, minimum_spanning_edges, split_mst
 from ._figure import PALETTE, pyplot
@@ -62,9 +63,8 @@ class MSTSplitView:
     def n_classes(self):
         return int(self.cluster_of.max()) + 1 if len(self.cluster_of) else 0
 
-    def _repr_html_(self):  # Jupyter's display (kanon_graph.viz.notebook)
-        from .notebook import mst_html
-        return mst_html(self)
+    def _repr_html_(self):  # Jupyter's display, registered by kanon_graph.viz.notebook
+        return html(self)
 
 
 def _record_labels(graph):

@@ -13,7 +13,7 @@ import pytest
 
 import kanon_graph as kg
 from kanon_graph.baselines import bottom_up
-from kanon_graph.baselines._groups import GroupCoster
+from kanon_graph.records._groups import GroupCoster
 from kanon_graph.hierarchy import intervals
 from kanon_graph.privacy import PrivacyModel
 from kanon_graph.recoding.boundaries import cells_to_suppress, has_boundaries, magval_cells

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -245,15 +246,14 @@ def test_a_signal_during_a_dask_write_leaves_no_partial_folder(big_parts, tmp_pa
     from kanon_graph.io.write import write_manifest
 
     write_manifest(out)                 # a release this library wrote: it may be replaced
-    env = dict(os.environ)
-    env.pop("KANON_GRAPH_TEST_WRITE_PAUSE", None)
-    if pause:
-        env["KANON_GRAPH_TEST_WRITE_PAUSE"] = pause
+    # the pause is the test's own seam (tests/paused_write.py), not the library's
+    runner = ([str(Path(__file__).resolve().parent.parent / "paused_write.py"), pause]
+              if pause else ["-m", "kanon_graph"])
     proc = subprocess.Popen(
-        [sys.executable, "-m", "kanon_graph", "anonymize", str(big_parts / "in"), "--qi",
+        [sys.executable, *runner, "anonymize", str(big_parts / "in"), "--qi",
          "sex,age,race,education", "--hierarchies", str(big_parts / "h"), "-k", "5",
          "--algorithm", "optimal", "--engine", "dask", "-o", str(out), "-q"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 180
     while proc.poll() is None and time.monotonic() < deadline:
         temps = [n for n in os.listdir(tmp_path) if TEMP_MARK in n]

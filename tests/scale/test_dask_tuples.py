@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 import kanon_graph as kg
-from kanon_graph import _tuples, api
+from kanon_graph import _pipeline, _tuples
 
 dd = pytest.importorskip("dask.dataframe", reason="the optional Dask extra is not installed "
                                                   "(pip install \"kanon_graph[dask]\")")
@@ -19,14 +19,14 @@ def census():
 def _encoded_sizes(monkeypatch):
     """Record (rows, records) of every table anonymize encodes."""
     seen = []
-    real = api.encode
+    real = _pipeline.encode      # the encode step of the pipeline anonymize runs
 
     def spy(table, schema, **kwargs):
         data = real(table, schema, **kwargs)
         seen.append((data.n, data.records))
         return data
 
-    monkeypatch.setattr(api, "encode", spy)
+    monkeypatch.setattr(_pipeline, "encode", spy)
     return seen
 
 

@@ -32,7 +32,7 @@ from .centres import SDClassCentres
 from .graph import graph_classes
 from .paper import paper_classes
 from .tuples import records_to_classes, sd_tuples
-from ...records.seed import STARTS
+from ...records.seed import STARTS, get_start
 
 __all__ = ["VARIANTS", "spatial_distance"]
 
@@ -197,11 +197,10 @@ def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundar
         groups = [weight]
         if options.get("start", "graph") != "graph" and options["refine"] \
                 and not model.needs_sensitive:
-            from ...records.seed import mondrian_seed
-
             node_of = np.empty(data.n, dtype=np.int64)
             node_of[tuples.rows] = np.repeat(np.arange(len(weight)), np.diff(tuples.starts))
-            options["start_labels"] = mondrian_seed(data, node_of, len(weight), model, rng)
+            options["start_labels"] = get_start("mondrian")(data, node_of, len(weight), model,
+                                                            rng)
     none = np.zeros(0, dtype=np.int64)         # every cell suppressed: no class at all
     picks, owner, class_cell = [none], [none], [none]
     n_classes = 0

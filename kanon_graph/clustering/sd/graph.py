@@ -193,7 +193,7 @@ def graph_classes(data, tuples, weight, k, *, metric="loss", refine=True, max_ro
         both, keeping the lower cost.
     start_labels : ndarray (u,), optional
         A class per tuple to start from (Mondrian's,
-        :func:`~kanon_graph.records.seed.mondrian_seed`); ``None``: only
+        :func:`~kanon_graph.baselines.mondrian.mondrian_seed`); ``None``: only
         the merging.
 
     Returns

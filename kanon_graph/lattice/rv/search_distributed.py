@@ -196,7 +196,8 @@ def rv_distributed(data, model, *, rng=None, suppression=None, weights=None, rul
         in-process. Dask is the optional extra
         ``pip install "kanon_graph[dask]"``.
     workers : int
-        Workers of the LocalCluster started when ``scheduler`` is None.
+        Workers of the LocalCluster started when ``scheduler`` is None (default:
+        one per core of the machine, :data:`kanon_graph.scale._cluster.DEFAULT_WORKERS`).
 
     Returns
     -------

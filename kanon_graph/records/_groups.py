@@ -1,4 +1,4 @@
-"""Vectorized information loss of groups of records, for the clustering baselines.
+"""Vectorized information loss of groups of records, for the clustering algorithms.
 
 k-member, Bottom-Up, Mondrian and the sensitive-attribute clustering all need
 the cost of a group of records, and of the union of one group with every

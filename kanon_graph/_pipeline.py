@@ -1,0 +1,224 @@
+"""The steps of one anonymization, each a function of its own, and the options said once.
+
+:func:`kanon_graph.anonymize` is :func:`run_pipeline` with ``auto``'s choice
+handed in (:mod:`kanon_graph._auto` sits above this module, with the other
+composite algorithms); :mod:`kanon_graph.constrained` runs the same steps with
+its own algorithm. The steps, in order:
+
+1. :func:`check_input` -- the options, before any data is touched;
+2. :func:`encode_input` -- cells to codes, and the privacy model bound to them;
+3. the choice (``algorithm="auto"``), when the caller hands one in;
+4. :func:`plan_run` and :func:`run_algorithm_step` -- on the distinct tuples
+   or on the rows, within shards when large;
+5. :func:`release_partition` -- recode, check the cover, verify the classes;
+6. :func:`verify_cells` -- k, l and t counted again on the very cells returned;
+7. :func:`result_of` -- metrics, statistics, the boundary check: the result.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ._arguments import check_options, check_seed
+from ._dispatch import run_algorithm
+from ._from_partition import build_result, check_cover, check_release, recode_release
+from ._progress import Reporter
+from ._tuples import for_algorithm
+from .encoding import encode
+from .exceptions import PrivacyError, SchemaError
+from .privacy.constraints import constraint_violations
+from .privacy.parameters import check_fraction, check_int, privacy_model
+from .privacy.reachability import check_reachable
+from .registry import AlgorithmInfo, Partition, algorithms, get_algorithm
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .encoding import EncodedTable
+    from .privacy import PrivacyModel, Verification
+    from .recoding import Release
+    from .result import AnonymizationResult
+    from .schema import Schema
+
+__all__ = ["Options", "Plan", "run_pipeline", "check_input", "encode_input", "plan_run",
+           "run_algorithm_step", "release_partition", "verify_cells", "result_of"]
+
+
+@dataclass(frozen=True)
+class Options:
+    """Everything :func:`kanon_graph.anonymize` is asked, but the table and the schema.
+
+    The fields are the keyword parameters of :func:`kanon_graph.anonymize`
+    (documented there), ``extra`` its ``**options`` for the algorithm.
+    """
+
+    k: int
+    algorithm: str = "auto"
+    l: float | None = None
+    diversity: str = "distinct"
+    c: float = 1.0
+    t: float | None = None
+    sensitive: str | None = None
+    suppression: float | None = None
+    respect_boundaries: bool | None = None
+    missing: str = "error"
+    metrics: Sequence[str] | None = None
+    seed: int | None = 0
+    shard_size: int | None = None
+    scheduler: Any = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The algorithm that runs, how, and on what (the rows or their distinct tuples)."""
+
+    info: AlgorithmInfo
+    options: Options
+    work: EncodedTable
+    back: Callable[[Release], Release]
+    trial: Partition | None = None
+
+
+def check_input(options: Options) -> Options:
+    """Step 1: the options checked once (the seed drawn when ``None``)."""
+    if options.algorithm != "auto":
+        check_options(get_algorithm(options.algorithm), dict(options.extra))
+    suppression = check_fraction(options.suppression, "suppression", "anonymize")
+    shard_size = options.shard_size
+    if shard_size is not None:
+        shard_size = check_int(shard_size, "shard_size", "anonymize", 1, 2**62)
+    return options if (suppression, shard_size) == (options.suppression, options.shard_size) \
+        else replace(options, suppression=suppression, shard_size=shard_size)
+
+
+def encode_input(table: pd.DataFrame, schema: Schema, options: Options,
+                 weights: Any = None) -> tuple[EncodedTable, PrivacyModel, Options]:
+    """Step 2: the table encoded, the privacy model bound to it, the seed fixed."""
+    data = encode(table, schema, missing=options.missing, where="anonymize", weights=weights)
+    o = options
+    model = privacy_model(o.k, o.l, o.diversity, o.c, o.t, o.sensitive, data.records,
+                          "anonymize").bind(data)
+    return data, model, replace(options, seed=check_seed(options.seed))
+
+
+def plan_run(data: EncodedTable, model: PrivacyModel, options: Options,
+             trial: Partition | None = None) -> Plan:
+    """Step 4a: what runs on what, refused early when it cannot meet the model."""
+    info = get_algorithm(options.algorithm)
+    # a global algorithm that counts by weight runs on the distinct tuples
+    work, back = for_algorithm(data, info.weighted and trial is None, options.algorithm,
+                               sensitive=model.needs_sensitive)
+    check_reachable(model, work, options.suppression, info, bool(options.respect_boundaries))
+    if info.needs_hierarchies:
+        lacking = [a.name for a in data.attributes if a.hierarchy is None]
+        if lacking:
+            raise SchemaError(f"algorithm {info.name!r} needs a hierarchy for every "
+                              f"quasi-identifier; none is given for {lacking}: draft them with "
+                              f"kg.hierarchy.suggest(table, schema), or on the command line "
+                              f"'kanon-graph hierarchy suggest DATA.csv --qi ... -o DIR'")
+    extra = dict(options.extra)
+    if options.respect_boundaries is not None:
+        if not info.supports_boundaries:
+            if options.respect_boundaries:
+                able = [n for n in algorithms() if get_algorithm(n).supports_boundaries]
+                raise ValueError(f"algorithm {info.name!r} cannot respect generalization "
+                                 f"boundaries; algorithms that can: {able}")
+        else:
+            extra["respect_boundaries"] = bool(options.respect_boundaries)
+    return Plan(info, replace(options, extra=extra), work, back, trial)
+
+
+def run_algorithm_step(plan: Plan, model: PrivacyModel, progress: Reporter) -> Partition:
+    """Step 4b: the algorithm's partition (a whole-table trial of ``auto`` is reused)."""
+    o = plan.options
+    if plan.trial is not None:
+        partition = plan.trial
+    else:
+        partition = run_algorithm(plan.info, plan.work, model,
+                                  rng=np.random.default_rng(o.seed), suppression=o.suppression,
+                                  options=dict(o.extra), shard_size=o.shard_size,
+                                  scheduler=o.scheduler, progress=progress)
+    if not isinstance(partition, Partition):
+        raise PrivacyError(f"algorithm {o.algorithm!r} returned {type(partition).__name__}, "
+                           f"not a kg.Partition")
+    return partition
+
+
+def release_partition(plan: Plan, partition: Partition,
+                      model: PrivacyModel) -> tuple[Release, Verification]:
+    """Step 5: the partition recoded, every record covered, its classes verified."""
+    release = recode_release(plan.work, partition, plan.options.algorithm)
+    check_cover(release)
+    verification = model.verify(release.class_of, plan.work)
+    return plan.back(release), verification
+
+
+def verify_cells(release: Release, verification: Verification, model: PrivacyModel,
+                 options: Options, records: int) -> pd.DataFrame:
+    """Step 6: k, l and t counted again on the cells of the very table returned."""
+    table = release.table()
+    check_release(model, release, table, verification, options.algorithm)
+    suppression = options.suppression
+    if suppression is not None and release.suppressed > np.floor(suppression * records):
+        raise PrivacyError(f"algorithm {options.algorithm!r} suppressed {release.suppressed} "
+                           f"records, more than the allowed {suppression:.2%} of {records}")
+    return table
+
+
+def result_of(data: EncodedTable, release: Release, verification: Verification,
+              table: pd.DataFrame, stats: dict[str, Any], options: Options, k: int,
+              capped: bool) -> AnonymizationResult:
+    """Step 7: the result, its metrics measured; a value above its MAGVal refuses it."""
+    result = build_result(data, release, verification, algorithm=options.algorithm, k=k,
+                          metrics=options.metrics, stats=stats, table=table)
+    if options.respect_boundaries or capped:
+        broken = constraint_violations(result)
+        if broken:
+            raise PrivacyError(f"algorithm {options.algorithm!r} generalized {len(broken)} "
+                               f"value(s) beyond their MAGVal, e.g. {broken[0]}; it is not "
+                               f"returned")
+    return result
+
+
+def run_pipeline(table: pd.DataFrame, schema: Schema, options: Options, *,
+                 progress: Reporter, weights: Any = None,
+                 choose: Callable[..., Any] | None = None) -> AnonymizationResult:
+    """Anonymize a pandas table (``weights``: a Dask table's counted tuples), step by step.
+
+    ``choose(data, model, options)`` picks the algorithm of ``algorithm="auto"``
+    and returns its ``AutoChoice`` (:mod:`kanon_graph._auto`, handed in by the
+    facade); without it ``options.algorithm`` must name a registered algorithm.
+    """
+    started = time.perf_counter()
+    options = check_input(options)                                      # 1. check the input
+    data, model, options = encode_input(table, schema, options, weights)  # 2. encode
+    choice = None
+    if options.algorithm == "auto":                                     # 3. choose
+        if choose is None:
+            raise ValueError("algorithm='auto' is chosen by kanon_graph.anonymize; name a "
+                             "registered algorithm here")
+        choice = choose(data, model, options)
+        info = get_algorithm(choice.algorithm)
+        options = replace(options, algorithm=choice.algorithm, suppression=choice.suppression,
+                          extra={n: v for n, v in options.extra.items()
+                                 if n in info.options() or info.accepts_any_option()})
+    plan = plan_run(data, model, options, choice.partition if choice else None)   # 4. run
+    partition = run_algorithm_step(plan, model, progress)
+    release, verification = release_partition(plan, partition, model)   # 5. release
+    table_out = verify_cells(release, verification, model, options, data.records)  # 6. verify
+    stats = dict(partition.stats, seed=options.seed)
+    if data.missing_kept:
+        stats["missing_kept"] = dict(data.missing_kept)
+    if choice is not None:
+        stats["auto"] = dict(choice.stats)
+        choice.warn(release, stats["auto"], model.k)
+    result = result_of(data, release, verification, table_out, stats, options, model.k,
+                       partition.capped)                                # 7. return
+    stats["seconds"] = time.perf_counter() - started
+    return result
