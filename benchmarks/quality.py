@@ -261,6 +261,30 @@ def markdown(rows):
     return "\n".join(lines)
 
 
+def versus_arx(rows):
+    """One line per (table, k): ARX's local recoding beside the default and the best of ours."""
+    lines = ["| group | table | k | ARX local: Loss (CPU s) | default: Loss (CPU s) | default vs ARX "
+             "| lowest of ours |", "|---|---|---|---|---|---|---|"]
+    by = {(r["table"], r["algorithm"], r["k"]): r for r in rows if not r.get("error")}
+    tables = sorted(dict.fromkeys(r["table"] for r in rows),
+                    key=lambda t: GROUPS.get(t, "") == "held out")
+    for table in tables:
+        for k in sorted({r["k"] for r in rows if r["table"] == table}):
+            arx_row, ours = by.get((table, "arx-local", k)), by.get((table, "default", k))
+            if arx_row is None or ours is None:
+                continue
+            mine = [r for (t, a, kk), r in by.items() if t == table and kk == k
+                    and a != "arx-local"]
+            best = min(mine, key=lambda r: r["loss"])
+            change = 100 * (ours["loss"] / arx_row["loss"] - 1)
+            lines.append(
+                f"| {GROUPS.get(table, '?')} | {table} | {k} | {arx_row['loss']:.4f} "
+                f"({arx_row['cpu_seconds']:.2f}) | {ours['loss']:.4f} ({ours['cpu_seconds']:.2f}) "
+                f"| {change:+.1f}% | {best['algorithm']} {best['loss']:.4f} "
+                f"({best['cpu_seconds']:.2f}) |")
+    return "\n".join(lines) if len(lines) > 2 else ""
+
+
 def plot(path, rows):
     """Loss against CPU seconds, one panel per table, a marker per algorithm and k.
 
@@ -370,6 +394,9 @@ def main(argv=None):
     if args.from_csv:
         rows = read_csv(args.from_csv)
         (out / "quality.md").write_text(markdown(rows) + "\n")
+        if versus_arx(rows):
+            (out / "arx.md").write_text(versus_arx(rows) + "\n")
+            print(versus_arx(rows))
         plot(out / "quality.png", rows)
         return 0
     rows = []
@@ -409,6 +436,10 @@ def main(argv=None):
     text = markdown(rows)
     (out / "quality.md").write_text(text + "\n")
     print("\n" + text)
+    against = versus_arx(rows)
+    if against:
+        (out / "arx.md").write_text(against + "\n")
+        print("\n" + against)
     plot(out / "quality.png", rows)
     return 0
 
