@@ -41,6 +41,7 @@ from .privacy.reachability import check_reachable
 from .recoding import recode_levels, recode_partition
 from .registry import Partition, get_algorithm
 from ._dispatch import run_algorithm
+from ._from_partition import COLLAPSED
 from .scale.sharding import subset
 
 __all__ = ["AUTO_CANDIDATES", "AUTO_LATTICE_LIMIT", "AUTO_SAMPLE", "AUTO_SUPPRESSION",
@@ -79,7 +80,7 @@ AUTO_SUPPRESSION = 0.02
 
 #: A quasi-identifier counts as collapsed when its mean ARX cell loss is at
 #: least this (almost every cell suppressed or generalized to the root).
-AUTO_COLLAPSED = 0.9
+AUTO_COLLAPSED = COLLAPSED
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from .exceptions import PrivacyError
 from .privacy import PrivacyModel
 from .privacy._check import released_classes
 from .privacy.parameters import check_int
+from .metrics._loss import arx_loss_per_attribute
 from .recoding import recode_levels, recode_partition
 from .result import AnonymizationResult
 
@@ -115,6 +116,38 @@ def check_release(model: PrivacyModel, release: Release, table: pd.DataFrame,
                            f"check counted on its released cells: {independent.describe()}; "
                            f"it is not returned")
     return independent
+
+
+#: A quasi-identifier counts as collapsed when its mean ARX cell loss is at
+#: least this (almost every cell suppressed or generalized to the root).
+COLLAPSED = 0.9
+
+
+def collapsed_attributes(release: Release) -> tuple[list[str], list[str]]:
+    """``(collapsed, all)``: the quasi-identifiers released as (almost) nothing, and every one."""
+    per = arx_loss_per_attribute(release)
+    return [a for a, v in per.items() if v >= COLLAPSED], list(per)
+
+
+def warn_if_collapsed(release: Release, algorithm: str, k: int, stats: dict) -> None:
+    """Warn when most quasi-identifiers of ``release`` are (almost) all ``*``, for any algorithm.
+
+    Adds the collapsed attributes to ``stats`` (``collapsed``) and says what
+    would keep more; ``auto`` has its own wording (:mod:`kanon_graph._auto`).
+    """
+    collapsed, every = collapsed_attributes(release)
+    stats["collapsed"] = collapsed
+    if len(collapsed) * 2 <= len(every):
+        return
+    import warnings
+
+    keep = [a for a in every if a not in collapsed] or every[:1]
+    warnings.warn(
+        f"algorithm {algorithm!r} generalizes {collapsed} to (almost) nothing (mean ARX cell "
+        f"loss >= {COLLAPSED} on {len(collapsed)} of {len(every)} quasi-identifiers). A "
+        f"smaller k (now {k}), a suppression budget (suppression=0.02), the default algorithm "
+        f"(a local recoding), fewer quasi-identifiers (e.g. only {keep}) or finer hierarchies "
+        f"for {collapsed} would keep more", UserWarning, stacklevel=4)
 
 
 def level_labels(data: EncodedTable, levels: Sequence[int]) -> dict[str, str]:

@@ -26,7 +26,8 @@ import numpy as np
 
 from ._arguments import check_options, check_seed
 from ._dispatch import run_algorithm
-from ._from_partition import build_result, check_cover, check_release, recode_release
+from ._from_partition import (build_result, check_cover, check_release, recode_release,
+                              warn_if_collapsed)
 from ._progress import Reporter
 from ._tuples import for_algorithm
 from .encoding import encode
@@ -218,6 +219,8 @@ def run_pipeline(table: pd.DataFrame, schema: Schema, options: Options, *,
     if choice is not None:
         stats["auto"] = dict(choice.stats)
         choice.warn(release, stats["auto"], model.k)
+    else:                                   # every algorithm says so, not only auto
+        warn_if_collapsed(release, options.algorithm, model.k, stats)
     result = result_of(data, release, verification, table_out, stats, options, model.k,
                        partition.capped)                                # 7. return
     stats["seconds"] = time.perf_counter() - started

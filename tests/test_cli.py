@@ -56,7 +56,10 @@ def _one_line_error(err):
 def test_demo_prints_head_classes_and_the_loss_of_the_real_run(capsys):
     code, out, err = _run(capsys, "demo", "-n", 400, "-k", 4, "--seed", 3, "--rows", 5,
                           "--algorithm", "datafly")
-    assert code == 0 and err == ""
+    # datafly puts five of the eight quasi-identifiers at the root here: the one line
+    # that says so (issue 30) is all that goes to stderr
+    assert code == 0 and err.count("\n") == 1
+    assert err.startswith("kanon-graph: warning: algorithm 'datafly' generalizes")
     res = kg.anonymize(kg.datasets.make_census(400, seed=3), kg.datasets.census_schema(),
                        k=4, algorithm="datafly")
     assert f"Released table (first 5 of 400 rows)" in out
