@@ -108,3 +108,4 @@ def test_equal_width_codes_without_dots_are_still_masked():
     table = pd.DataFrame({"zip": ["02139", "02141", "10001", "10002"]})
     h, note = kg.hierarchy.suggest(table, kg.Schema(quasi_identifiers=["zip"]))["zip"]
     assert "masked" in note and h.ancestors("02139")[1] == "0213*"
+

@@ -69,3 +69,30 @@ def test_more_classes_for_smaller_k(k):
     res = kg.anonymize(table, schema, k=k, algorithm="mondrian")
     assert len(res.classes) >= 200 // (4 * k)
     assert min(len(c) for c in res.classes) >= k
+
+
+def test_the_mondrian_start_lets_a_bug_raise(monkeypatch):
+    """Issue 30 item 6: records/seed.py swallowed every exception from Mondrian."""
+    import importlib
+
+    mondrian_module = importlib.import_module("kanon_graph.baselines.mondrian")
+
+    table, schema = kg.datasets.paper_003_table(), kg.datasets.paper_003_schema()
+    data = kg.encode(table, schema)
+    from kanon_graph.privacy import PrivacyModel
+    from kanon_graph.records import RecordGraph
+
+    g = RecordGraph(data)
+
+    def broken(*args, **kwargs):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(mondrian_module, "mondrian", broken)
+    with pytest.raises(KeyError):
+        mondrian_module.mondrian_seed(data, g.node_of, g.n_nodes, PrivacyModel(k=3))
+
+    def refuses(*args, **kwargs):
+        raise ValueError("mondrian cannot meet this model")
+
+    monkeypatch.setattr(mondrian_module, "mondrian", refuses)
+    assert mondrian_module.mondrian_seed(data, g.node_of, g.n_nodes, PrivacyModel(k=3)) is None

@@ -13,6 +13,7 @@ import numpy as np
 
 from ...recoding.boundaries import cells_to_suppress, magval_cells
 from ...records.seed import register_start
+from ...exceptions import PrivacyError
 from ...registry import Partition, register_algorithm
 from ._cuts import ORDERS, Attribute
 
@@ -217,8 +218,8 @@ def mondrian_seed(data, node_of, n_nodes, model, rng=None):
     """
     try:
         part = mondrian(data, model, rng=rng)
-    except Exception:           # pragma: no cover - mondrian refuses some models; no seed then
-        return None
+    except (ValueError, PrivacyError):  # mondrian refuses the request: no seed then
+        return None                 # (any other error is a bug, and raises)
     class_of = np.asarray(part.class_of)
     if len(class_of) != len(node_of) or (class_of < 0).any():
         return None
