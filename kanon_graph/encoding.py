@@ -15,6 +15,8 @@ use the same rule).
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 from dataclasses import dataclass, field
 
@@ -317,13 +319,15 @@ def _inferred(distinct, column, kind, hierarchy, where):
 
     ISO date text becomes a date, digit codes with leading zeros are masked
     from the right when no hierarchy is given (:mod:`kanon_graph._cells`).
-    Each inference is one :class:`~kanon_graph.exceptions.InferenceWarning`.
+    Each inference is one :class:`~kanon_graph.exceptions.InferenceWarning`,
+    pointed at the user's call (:func:`_outside`).
     """
     if kind == "date" and is_text_column(distinct):
         warnings.warn(f"{where}: column {column!r} holds ISO 8601 date text: taken as a date "
                       f"(measured in days, released as date intervals); declare it "
                       f"categorical (Schema(categorical=[{column!r}]), --categorical "
-                      f"{column}) to keep it as text", InferenceWarning, stacklevel=4)
+                      f"{column}) to keep it as text", InferenceWarning,
+                      stacklevel=_outside())
     elif kind == "categorical" and hierarchy is None and is_code_column(distinct):
         texts = sorted(str(v) for v in distinct.dropna())
         hierarchy = masking(texts, name=column)
@@ -332,8 +336,29 @@ def _inferred(distinct, column, kind, hierarchy, where):
                       f"generalized by masking trailing digits ({example}); declare it "
                       f"categorical (Schema(categorical=[{column!r}]), --categorical "
                       f"{column}) to release sets of codes instead, or give a hierarchy",
-                      InferenceWarning, stacklevel=4)
+                      InferenceWarning, stacklevel=_outside())
     return hierarchy
+
+
+#: The package's folder: a frame whose file is under it is the library's.
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _outside():
+    """The ``stacklevel`` that points a warning at the first caller outside the package.
+
+    Counted from the function that calls ``warnings.warn``: the user's own
+    line (``kg.anonymize(...)`` in their script or test), however deep the
+    library's path to the warning (the pipeline, ``auto``, ``evaluate``).
+    When every caller is the library's (the command line), the outermost.
+    """
+    frame = sys._getframe(2)            # the caller of the function that warns
+    level = 2
+    while frame.f_back is not None and \
+            os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def _encode_attribute(series, column, schema, where):

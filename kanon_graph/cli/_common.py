@@ -22,7 +22,7 @@ from ..io._parquet import library_cells
 from ..metrics import get_metric
 from ..schema import Schema
 from ._parser import (PROG, DataProblem, Parser, UsageError,  # noqa: F401  (re-exported)
-                      unshuffle_hint)
+                      add_encoding_argument, encoding_of, unshuffle_hint)
 
 def csv_list(text):
     """``a,b,c`` -> ``['a', 'b', 'c']``."""
@@ -66,8 +66,9 @@ def option(text):
     return name.strip(), parsed if parsed is not None else value
 
 
-def add_schema_arguments(parser, *, sensitive=True):
-    """``--schema | --qi``, ``--hierarchies``, ``--identifiers`` (and ``--sensitive``)."""
+def add_schema_arguments(parser, *, sensitive=True, encoding="of the CSV data files"):
+    """``--schema | --qi``, ``--hierarchies``, ``--identifiers`` (and ``--sensitive``),
+    ``--sep``, ``--encoding`` (its help says whose: ``encoding``), ``--na-values``."""
     who = parser.add_mutually_exclusive_group(required=True)
     who.add_argument("--schema", metavar="SCHEMA.yaml", help="a YAML or JSON schema file")
     who.add_argument("--qi", type=csv_list, metavar="COL,COL",
@@ -85,6 +86,7 @@ def add_schema_arguments(parser, *, sensitive=True):
     if sensitive:
         parser.add_argument("--sensitive", metavar="COL", help="the sensitive column")
     parser.add_argument("--sep", help="cell separator of the CSV files (sniffed by default)")
+    add_encoding_argument(parser, what=encoding)
     parser.add_argument("--na-values", type=csv_list, default=[], metavar="TEXT,TEXT",
                         help="cells that stand for a missing value besides the empty cell "
                         "(default: only the empty cell; 'NA', 'null', ... are data)")
@@ -125,7 +127,7 @@ def read_input(args, progress, path=None):
     path = args.input if path is None else path
     schema = schema_from_args(args)
     progress.phase(f"reading {path}")
-    text = read_input_table(path, sep=args.sep)
+    text = read_input_table(path, sep=args.sep, encoding=encoding_of(args))
     _check_columns(schema, args, text)
     checked = list(schema.quasi_identifiers) + list(schema.sensitive)
     table = _missing_as_nan(text, checked, args)

@@ -19,6 +19,7 @@ import glob
 from pathlib import Path
 
 from ..io import read_input_table
+from ..io._encoding import is_utf8, text_codec
 from ..io._parquet import parquet_frame
 from ._common import DataProblem, _missing_as_nan, check_cells, floats_as_text
 from ._dask_release import unshuffle_dask, write_dask_table
@@ -49,11 +50,13 @@ def _files(path):
     return files, kinds.pop()
 
 
-def _meta(file, parquet, sep):
+def _meta(file, parquet, sep, encoding="utf-8"):
     """An empty frame with the columns (and Parquet dtypes) of ``file``."""
     import pandas as pd
 
     if parquet:
+        if not is_utf8(text_codec(encoding, "--encoding")):
+            read_input_table(file, encoding=encoding)   # Parquet is UTF-8: the one-line error
         try:
             import pyarrow.parquet as pq
 
@@ -62,13 +65,13 @@ def _meta(file, parquet, sep):
         except Exception:  # pyarrow's errors have no common base class
             read_input_table(file)     # the pandas engine's own message for this file
             raise
-    text = read_input_table(file, sep=sep)      # the whole first file: its errors now
+    text = read_input_table(file, sep=sep, encoding=encoding)   # the whole first file: now
     return pd.DataFrame({c: pd.Series(dtype=object) for c in text.frame.columns})
 
 
-def _read_file(file, sep, columns, schema, rules):
+def _read_file(file, sep, columns, schema, rules, encoding="utf-8"):
     """One file as one partition, under the pandas engine's rules."""
-    text = read_input_table(file, sep=sep or None)
+    text = read_input_table(file, sep=sep or None, encoding=encoding)
     if list(text.frame.columns) != columns:
         raise DataProblem(f"input file {file!r} has the columns {list(text.frame.columns)}; "
                           f"the first file has {columns}: every file needs the same header")
@@ -92,12 +95,12 @@ def _plain(frame):
     return frame
 
 
-def read_dask_table(path, sep=None, *, schema=None, args=None):
+def read_dask_table(path, sep=None, *, schema=None, args=None, encoding="utf-8"):
     """A lazy ``dask.dataframe.DataFrame`` over the files of ``path``, one partition each.
 
-    Every file is read as the pandas engine reads one (CSV cells as text,
-    field count checked per row; Parquet with its dtypes). With ``schema``
-    (and the command's ``args``: ``missing``, ``na_values``), the
+    Every file is read as the pandas engine reads one (CSV cells as text in
+    ``encoding``, field count checked per row; Parquet with its dtypes). With
+    ``schema`` (and the command's ``args``: ``missing``, ``na_values``), the
     quasi-identifier and sensitive cells follow the pandas engine's rules:
     the empty cell and ``--na-values`` are missing, a missing cell is an
     error unless ``--missing drop``, numbers and dates are checked; every
@@ -110,7 +113,7 @@ def read_dask_table(path, sep=None, *, schema=None, args=None):
     import dask.dataframe as dd
 
     files, parquet = _files(path)
-    meta = _meta(files[0], parquet, sep)
+    meta = _meta(files[0], parquet, sep, encoding)
     rules = None
     if schema is not None:
         rules = argparse.Namespace(schema=getattr(args, "schema", None),
@@ -123,7 +126,7 @@ def read_dask_table(path, sep=None, *, schema=None, args=None):
                                   f"are {list(meta.columns)}")
         meta = floats_as_text(meta, schema.quasi_identifiers)
     columns = [str(c) for c in meta.columns]
-    parts = [dask.delayed(_read_file, pure=True)(f, sep, columns, schema, rules)
+    parts = [dask.delayed(_read_file, pure=True)(f, sep, columns, schema, rules, encoding)
              for f in files]
     return dd.from_delayed(parts, meta=meta, verify_meta=False)
 

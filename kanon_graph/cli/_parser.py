@@ -50,3 +50,27 @@ def unshuffle_hint(args):
                             f"--unshuffle with the run's report or its order seed)") from None
         raise
 
+
+def text_encoding(text):
+    """``--encoding NAME``: a text encoding Python knows (checked when parsed)."""
+    from ..io._encoding import text_codec        # only when the option is given
+
+    try:
+        text_codec(text, "--encoding")
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"unknown text encoding {text!r} (utf-8, latin-1, cp1252, utf-16, ...)") from None
+    return text
+
+
+def add_encoding_argument(parser, flag="--encoding", what="of the CSV data files"):
+    """``--encoding`` (or ``flag``): the text encoding of CSV input, UTF-8 by default."""
+    parser.add_argument(flag, type=text_encoding, metavar="NAME",
+                        help=f"text encoding {what} (default utf-8, a byte order mark "
+                        f"dropped): latin-1, cp1252, utf-16, ... A byte that does not decode "
+                        f"is an error naming its line. Parquet is always UTF-8")
+
+
+def encoding_of(args, name="encoding"):
+    """The encoding an ``args`` option names (UTF-8 when not given)."""
+    return getattr(args, name, None) or "utf-8"

@@ -10,8 +10,8 @@ from ..io._parquet import take_cells
 from ..io.release import Publishable, fresh_order_seed, publishable
 from ..io.write import atomic_file
 from ..privacy import DIVERSITY_KINDS
-from ._common import (Progress, UsageError, add_schema_arguments, fraction, give_back_free_memory,
-                      option, read_input, schema_from_args)
+from ._common import (Progress, UsageError, add_schema_arguments, encoding_of, fraction,
+                      give_back_free_memory, option, read_input, schema_from_args)
 from ._dask_input import is_many, quiet_dask_logs, read_dask_table, write_dask_table
 from ._outputs import Output, check_outputs
 
@@ -36,7 +36,7 @@ def register(commands):
     anon.add_argument("input", metavar="INPUT.csv", help="the table: CSV with a header row, "
                       "or .parquet (needs the parquet extra, pyarrow); with --engine dask: a "
                       "folder or glob of Parquet or CSV files")
-    add_schema_arguments(anon)
+    add_schema_arguments(anon, encoding="of INPUT (the release is written as UTF-8)")
     anon.add_argument("-k", type=int, required=True, help="k of k-anonymity")
     anon.add_argument("--algorithm", default="auto", help="a registered algorithm (see "
                       "'kanon-graph algorithms'), or auto (default): optimal when every "
@@ -148,7 +148,8 @@ def _run(args, progress, dask):
     if dask:
         progress.phase(f"reading {args.input} lazily")
         schema = schema_from_args(args)
-        table = read_dask_table(args.input, args.sep, schema=schema, args=args)
+        table = read_dask_table(args.input, args.sep, schema=schema, args=args,
+                                encoding=encoding_of(args))
         text = None
     else:
         table, schema, text = read_input(args, progress)
@@ -173,7 +174,8 @@ def _run(args, progress, dask):
         "k": args.k, "algorithm": args.algorithm, "l": args.l,
         "diversity": args.diversity, "c": args.c, "t": args.t,
         "suppression": args.suppression, "missing": args.missing,
-        "na_values": [""] + list(args.na_values), "seed": args.seed,
+        "na_values": [""] + list(args.na_values), "encoding": encoding_of(args),
+        "seed": args.seed,
         "respect_boundaries": args.respect_boundaries, "options": options,
         "engine": args.engine, "scheduler": args.scheduler, "shard_size": args.shard_size,
         "keep_order": args.keep_order, "escape_formulas": args.escape_formulas,

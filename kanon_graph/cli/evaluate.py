@@ -10,8 +10,8 @@ from ..api import evaluate
 from ..io import read_table, write_json
 from ..io._escaped import unescaped_formulas
 from ..io.release import order_of
-from ._common import (Progress, UsageError, add_schema_arguments, metric_lines, read_input,
-                      schema_from_args, unshuffle_hint)
+from ._common import (Progress, UsageError, add_encoding_argument, add_schema_arguments,
+                      encoding_of, metric_lines, read_input, schema_from_args, unshuffle_hint)
 from ._dask_input import is_many, quiet_dask_logs, read_dask_table, unshuffle_dask
 from ._outputs import Output, add_unshuffle_argument, check_outputs
 from .anonymize import add_privacy_arguments, check_sensitive
@@ -32,7 +32,9 @@ def register(commands):
         "(or anonymize with --keep-order).")
     ev.add_argument("original", metavar="ORIGINAL.csv")
     ev.add_argument("released", metavar="RELEASED.csv")
-    add_schema_arguments(ev)
+    add_schema_arguments(ev, encoding="of ORIGINAL (RELEASED: --released-encoding)")
+    add_encoding_argument(ev, "--released-encoding", what="of RELEASED (anonymize writes "
+                          "UTF-8)")
     ev.add_argument("-k", type=int, default=2, help="the k to check (default 2)")
     add_privacy_arguments(ev)
     ev.add_argument("--target", metavar="COLUMN",
@@ -79,13 +81,16 @@ def run(args, out):
             if dask:
                 progress.phase(f"reading {args.original} and {args.released} lazily")
                 schema = schema_from_args(args)
-                original = read_dask_table(args.original, args.sep, schema=schema, args=args)
-                released = read_dask_table(args.released, args.sep)
+                original = read_dask_table(args.original, args.sep, schema=schema, args=args,
+                                           encoding=encoding_of(args))
+                released = read_dask_table(args.released, args.sep,
+                                           encoding=encoding_of(args, "released_encoding"))
                 if args.unshuffle is not None:
                     released = unshuffle_dask(released, args.unshuffle, original)
             else:
                 original, schema, _ = read_input(args, progress, args.original)
-                released = read_table(args.released, sep=args.sep)
+                released = read_table(args.released, sep=args.sep,
+                                      encoding=encoding_of(args, "released_encoding"))
                 # a quasi-identifier's cell written '=1+1 by --escape-formulas reads as =1+1
                 released = unescaped_formulas(released, original, schema)
                 if args.unshuffle is not None:
@@ -107,6 +112,8 @@ def run(args, out):
                                  "k": args.k, "l": args.l, "diversity": args.diversity,
                                  "c": args.c, "t": args.t, "sensitive": args.sensitive,
                                  "target": args.target, "missing": args.missing,
+                                 "encoding": encoding_of(args),
+                                 "released_encoding": encoding_of(args, "released_encoding"),
                                  "engine": args.engine, "unshuffle": args.unshuffle,
                                  "scheduler": args.scheduler}
         write_json(summary, args.report)

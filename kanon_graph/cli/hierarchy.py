@@ -10,8 +10,8 @@ from ..hierarchy import dates, intervals, masking, read_hierarchy, suggest, writ
 from ..io import read_table
 from ..io.write import write_text
 from ..viz import hierarchy_dot, hierarchy_text
-from ._common import (DataProblem, Progress, UsageError, add_schema_arguments, check_writable,
-                      csv_list, read_input)
+from ._common import (DataProblem, Progress, UsageError, add_encoding_argument,
+                      add_schema_arguments, check_writable, csv_list, encoding_of, read_input)
 
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
 
@@ -52,6 +52,7 @@ def register(commands):
     source.add_argument("--values-from", metavar="DATA.csv",
                         help="take the leaves from a column of a CSV (see --column)")
     build.add_argument("--column", metavar="COL", help="the column of --values-from")
+    add_encoding_argument(build, what="of --values-from")
     build.add_argument("--origin", type=float, default=0, help="where width bands start")
     build.add_argument("--name", help="attribute name (default: --column)")
     build.add_argument("--sep", default=";", help="cell separator of OUT (default ';')")
@@ -115,7 +116,7 @@ def _leaves(args):
         return items
     if not args.column:
         raise UsageError("--values-from needs --column COL")
-    table = read_table(args.values_from)
+    table = read_table(args.values_from, encoding=encoding_of(args))
     if args.column not in table.columns:
         raise DataProblem(f"--column {args.column!r} is not a column of --values-from "
                           f"{args.values_from!r}; it has columns {list(table.columns)}")

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
-from ._common import (DataProblem, Progress, add_schema_arguments, check_writable, fraction,
-                      read_input, unshuffle_hint)
+from ._common import (DataProblem, Progress, add_encoding_argument, add_schema_arguments,
+                      check_writable, encoding_of, fraction, read_input, unshuffle_hint)
 from .anonymize import add_privacy_arguments, check_sensitive
 
 
@@ -48,7 +48,9 @@ def register(commands):
         "generalized quasi-identifier.")
     rep.add_argument("original", metavar="ORIGINAL.csv")
     rep.add_argument("released", metavar="RELEASED.csv")
-    add_schema_arguments(rep)
+    add_schema_arguments(rep, encoding="of ORIGINAL (RELEASED: --released-encoding)")
+    add_encoding_argument(rep, "--released-encoding", what="of RELEASED (anonymize writes "
+                          "UTF-8)")
     rep.add_argument("-k", type=int, default=2, help="the k to check (default 2)")
     add_privacy_arguments(rep)
     rep.add_argument("-o", "--output", required=True, metavar="REPORT.html",
@@ -89,7 +91,8 @@ def run(args, out):
     try:
         original, schema, _ = read_input(args, progress, args.original)
         progress.phase(f"reading {args.released}")
-        released = read_table(args.released, sep=args.sep)
+        released = read_table(args.released, sep=args.sep,
+                              encoding=encoding_of(args, "released_encoding"))
         if args.unshuffle is not None:      # a release of 'anonymize' is shuffled
             from ..io.release import order_of
 

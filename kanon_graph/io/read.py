@@ -23,6 +23,7 @@ import pandas as pd
 
 from .._cells import is_number_text, is_numeric_column
 from ..exceptions import DataError
+from ._encoding import ascii_safe, check_no_utf8_bom, decode_error, is_utf8, text_codec
 from ._parquet import read_parquet
 
 __all__ = ["TextTable", "read_text_table", "read_table", "read_input_table", "read_parquet",
@@ -66,15 +67,16 @@ class TextTable:
         return self.unit == "row"
 
 
-def _sniff(path: str | os.PathLike[str]) -> str:
-    with open(path, encoding="utf-8-sig", errors="replace", newline="") as handle:
+def _sniff(path: str | os.PathLike[str], codec: str = "utf-8-sig") -> str:
+    with open(path, encoding=codec, errors="replace", newline="") as handle:
         first = next((line for line in handle if line.strip()), "")
     counts = {sep: first.count(sep) for sep in _SEPARATORS}
     best = max(counts, key=lambda sep: counts[sep])
     return best if counts[best] else ","
 
 
-def read_text_table(path: str | os.PathLike[str], *, sep: str | None = None) -> TextTable:
+def read_text_table(path: str | os.PathLike[str], *, sep: str | None = None,
+                    encoding: str = "utf-8") -> TextTable:
     """Read a CSV file with a header row, every cell as text.
 
     Parameters
@@ -83,6 +85,10 @@ def read_text_table(path: str | os.PathLike[str], *, sep: str | None = None) -> 
     sep : str, optional
         The cell separator; sniffed from the header line (``;``, ``,``, tab
         or ``|``, whichever occurs most) when omitted.
+    encoding : str
+        The file's text encoding (default ``"utf-8"``; a UTF-8 byte order
+        mark is dropped): ``"latin-1"``, ``"cp1252"``, ``"utf-16"`` or any
+        other Python knows. Cells are decoded exactly, never replaced.
 
     Returns
     -------
@@ -91,9 +97,10 @@ def read_text_table(path: str | os.PathLike[str], *, sep: str | None = None) -> 
     Raises
     ------
     DataError
-        The file does not exist, is empty or not UTF-8, has a duplicate or
-        empty column name, or a row with more or fewer cells than the header
-        (named with its line).
+        The file does not exist, is empty, does not decode with ``encoding``
+        (named with its line and byte), has a duplicate or empty column
+        name, or a row with more or fewer cells than the header (named with
+        its line); ``encoding`` is no text encoding.
 
     Examples
     --------
@@ -104,19 +111,21 @@ def read_text_table(path: str | os.PathLike[str], *, sep: str | None = None) -> 
     >>> t.frame["age"].tolist(), t.frame["note"].tolist(), t.lines.tolist()
     (['1.50', '2'], ['NA', ' padded '], [2, 3])
     """
+    codec = text_codec(encoding, "read_text_table")
     path = Path(path)
     if not path.is_file():
         raise DataError(f"input file {str(path)!r} does not exist")
-    sep = sep or _sniff(path)
+    check_no_utf8_bom(path, codec, encoding)
+    sep = sep or _sniff(path, codec)
     if len(sep) != 1:
         raise DataError(f"--sep must be one character; got {sep!r}")
     name = str(path)
     _allow_long_cells()
-    fast = _read_plain(path, sep)
+    fast = _read_plain(path, sep, codec)
     if fast is not None:
         return fast
     try:
-        with open(path, encoding="utf-8-sig", newline="") as handle:
+        with open(path, encoding=codec, newline="") as handle:
             reader = csv.reader(handle, delimiter=sep, strict=True)
             header, rows, lines, seen = None, [], [], 0
             chunks: list[list[np.ndarray]] = []
@@ -140,9 +149,9 @@ def read_text_table(path: str | os.PathLike[str], *, sep: str | None = None) -> 
                 if len(rows) == _ROWS_PER_CHUNK:
                     chunks.append(_shared_columns(rows, len(header)))
                     rows = []
-    except UnicodeDecodeError as exc:
-        raise DataError(f"input file {name!r} is not UTF-8 text: {exc.reason} at byte "
-                        f"{exc.start}") from None
+    except UnicodeDecodeError:
+        # the reader decodes in chunks: the byte and its line are found on the file
+        raise decode_error(path, codec, encoding) from None
     except csv.Error as exc:
         raise DataError(f"input file {name!r}, line {reader.line_num}: {exc}") from None
     if header is None:
@@ -193,12 +202,14 @@ def _allow_long_cells() -> None:
 _BLOCK = 1 << 23            # the fast path checks the file 8 MiB at a time
 
 
-def _plain_lines(path: Path, sep: str) -> tuple[list[str], int, bool] | None:
+def _plain_lines(path: Path, sep: str,
+                 codec: str = "utf-8-sig") -> tuple[list[str], int, bool] | None:
     """``(header, rows, bom)`` of a plain file, checked a block at a time; else None.
 
-    Plain: UTF-8, no quote, no carriage return, no blank line, every line
-    with as many separators as the header. Only one block of the file is
-    held at once (blocks end on a line end, so no character is cut).
+    Plain: decodes with ``codec`` (an ASCII-safe one), no quote, no carriage
+    return, no blank line, every line with as many separators as the header.
+    Only one block of the file is held at once (blocks end on a line end, so
+    no character is cut).
     """
     quote, cr, newline, mark = b'"', bytes([13]), b"\n", ord(sep)
     header, lines, bom, carry = None, 0, False, b""
@@ -215,13 +226,14 @@ def _plain_lines(path: Path, sep: str) -> tuple[list[str], int, bool] | None:
                 break
             if quote in data or cr in data or b"\n\n" in data or data.startswith(newline):
                 return None
+            block_codec = codec if header is None or not is_utf8(codec) else "utf-8"
             try:
-                data.decode("utf-8-sig" if header is None else "utf-8")
+                data.decode(block_codec)
             except UnicodeDecodeError:
                 return None
             if header is None:
-                bom = data.startswith(b"\xef\xbb\xbf")
-                first = data.split(newline, 1)[0].decode("utf-8-sig")
+                bom = is_utf8(codec) and data.startswith(b"\xef\xbb\xbf")
+                first = data.split(newline, 1)[0].decode(codec)
                 header = first.split(sep)
                 if len(header) < 2 or len(set(header)) != len(header) or "" in header:
                     return None
@@ -239,11 +251,12 @@ def _plain_lines(path: Path, sep: str) -> tuple[list[str], int, bool] | None:
     return header, lines - 1, bom
 
 
-def _read_plain(path: Path, sep: str) -> TextTable | None:
+def _read_plain(path: Path, sep: str, codec: str = "utf-8-sig") -> TextTable | None:
     """The same :class:`TextTable` through pandas' C parser, for a plain file; else None.
 
     Only a file the two parsers cannot read differently takes this path: no
-    quote, no carriage return, no blank line, at least two columns, UTF-8,
+    quote, no carriage return, no blank line, at least two columns, text
+    of UTF-8 or of a single-byte encoding that extends ASCII (Latin-1...),
     every row with as many cells as the header. Anything else (or any
     doubt) returns None, and the row-by-row reader gives the answer and
     the message naming the line.
@@ -252,9 +265,9 @@ def _read_plain(path: Path, sep: str) -> TextTable | None:
     copy of the whole text is held, and the parser stores each distinct cell
     of a column once per chunk (the cells are shared ``str`` objects).
     """
-    if len(sep.encode()) != 1 or sep in ('"', "\n"):
+    if len(sep.encode()) != 1 or sep in ('"', "\n") or not ascii_safe(codec):
         return None
-    plain = _plain_lines(path, sep)
+    plain = _plain_lines(path, sep, codec)
     if plain is None:
         return None
     header, rows, bom = plain
@@ -262,7 +275,8 @@ def _read_plain(path: Path, sep: str) -> TextTable | None:
         frame = pd.read_csv(path, sep=sep, dtype=object, na_filter=False, header=0,
                             names=header, index_col=False, quoting=csv.QUOTE_NONE,
                             engine="c", skip_blank_lines=False,
-                            encoding="utf-8-sig" if bom else "utf-8")
+                            encoding=codec if not is_utf8(codec) else
+                            "utf-8-sig" if bom else "utf-8")
     except (ValueError, pd.errors.ParserError, UnicodeDecodeError):
         return None
     if len(frame.columns) != len(header) or len(frame) != rows:
@@ -289,18 +303,31 @@ def is_parquet(path: str | os.PathLike[str]) -> bool:
     return Path(path).suffix.lower() in (".parquet", ".pq")
 
 
-def read_input_table(path: str | os.PathLike[str], *, sep: str | None = None) -> TextTable:
-    """A :class:`TextTable` of a CSV file (text cells) or a Parquet file (typed cells)."""
+def read_input_table(path: str | os.PathLike[str], *, sep: str | None = None,
+                     encoding: str = "utf-8") -> TextTable:
+    """A :class:`TextTable` of a CSV file (text cells) or a Parquet file (typed cells).
+
+    ``encoding`` is the CSV file's (see :func:`read_text_table`); a Parquet
+    file's text is UTF-8 by its format, so another encoding is an error.
+    """
     if is_parquet(path):
+        _parquet_encoding(path, encoding, "read_input_table")
         frame = read_parquet(path)
         _check_header([str(c) for c in frame.columns], str(path), 1)
         return TextTable(Path(path), "", frame.reset_index(drop=True),
                          np.arange(1, len(frame) + 1, dtype=np.int64), unit="row")
-    return read_text_table(path, sep=sep)
+    return read_text_table(path, sep=sep, encoding=encoding)
+
+
+def _parquet_encoding(path: str | os.PathLike[str], encoding: str, where: str) -> None:
+    """An encoding other than UTF-8 given for a Parquet file: an error, not ignored."""
+    if not is_utf8(text_codec(encoding, where)):
+        raise DataError(f"input file {str(path)!r} is Parquet, whose text is UTF-8 by its "
+                        f"format; the encoding {encoding!r} (--encoding) is for CSV files")
 
 
 def read_table(path: str | os.PathLike[str], *, sep: str | None = None,
-               na_values: Sequence[str] = ("",)) -> pd.DataFrame:
+               na_values: Sequence[str] = ("",), encoding: str = "utf-8") -> pd.DataFrame:
     """Read a CSV file with a header row into a DataFrame of text, or a Parquet file.
 
     Parameters
@@ -313,6 +340,9 @@ def read_table(path: str | os.PathLike[str], *, sep: str | None = None,
         ``parquet`` extra (pyarrow). Anything else is read as CSV.
     sep : str, optional
         The cell separator (sniffed when omitted, see :func:`read_text_table`).
+    encoding : str
+        The CSV file's text encoding (default ``"utf-8"``; see
+        :func:`read_text_table`). A Parquet file's text is always UTF-8.
     na_values : iterable of str
         The cells that stand for a missing value (``NaN``); by default only
         the empty cell. Nothing else is missing: ``NA`` or ``null`` is text.
@@ -337,10 +367,11 @@ def read_table(path: str | os.PathLike[str], *, sep: str | None = None,
     ['age']
     """
     if is_parquet(path):
+        _parquet_encoding(path, encoding, "read_table")
         frame = read_parquet(path)
         missing = set(na_values) - {""}
     else:
-        frame = read_text_table(path, sep=sep).frame
+        frame = read_text_table(path, sep=sep, encoding=encoding).frame
         missing = set(na_values)
     if missing:
         for column in frame.columns:

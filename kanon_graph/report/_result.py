@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import warnings
+
+from ..exceptions import InferenceWarning
 from ._content import build_report
 from ._files import file_checksum, table_checksum
 
@@ -41,16 +44,21 @@ def content_of_result(result, *, sampling_fraction=None, threshold=0.2, call=Non
         "output": file_checksum(output_file) if output_file is not None
         else table_checksum(released, "released table"),
     }
-    content = build_report(original, released, schema, k=result.k, l=v.l,
-                        diversity=v.diversity or "distinct", c=result.stats.get("c", 1.0),
-                        t=v.t, sensitive=sensitive, suppressed=result.suppressed_mask,
-                        # a release of anonymize(missing="keep") holds '(missing)' cells
-                        missing="keep" if result.stats.get("missing_kept") else "error",
-                        sampling_fraction=sampling_fraction, threshold=threshold,
-                        call=call or _call(result, schema), checksums=checksums,
-                        algorithm=result.algorithm, title=title,
-                        # the sampling fraction is of anonymize's input, dropped rows included
-                        sampled_records=len(original) + int(result.dropped))
+    with warnings.catch_warnings():
+        # the columns' kinds were inferred, and said, by the anonymize call that made
+        # ``result``; measuring its release infers the same kinds: not said again
+        warnings.filterwarnings("ignore", category=InferenceWarning)
+        content = build_report(
+            original, released, schema, k=result.k, l=v.l,
+            diversity=v.diversity or "distinct", c=result.stats.get("c", 1.0),
+            t=v.t, sensitive=sensitive, suppressed=result.suppressed_mask,
+            # a release of anonymize(missing="keep") holds '(missing)' cells
+            missing="keep" if result.stats.get("missing_kept") else "error",
+            sampling_fraction=sampling_fraction, threshold=threshold,
+            call=call or _call(result, schema), checksums=checksums,
+            algorithm=result.algorithm, title=title,
+            # the sampling fraction is of anonymize's input, dropped rows included
+            sampled_records=len(original) + int(result.dropped))
     # the release's input already lacks the rows anonymize(missing="drop") dropped
     content["summary"]["dropped"] = int(result.dropped)
     content["suppression"]["dropped_for_missing_values"] = int(result.dropped)
