@@ -162,7 +162,8 @@ def load():
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--runs", type=int, default=None,
+                        help="fresh processes per command (default 7; --first-run: 3 rounds)")
     parser.add_argument("--top", type=int, default=12)
     parser.add_argument("--first-run", action="store_true",
                         help="time kanon-graph demo with an empty numba cache, then again")
@@ -170,8 +171,9 @@ def main(argv=None):
                         help="with --first-run: kanon_graph._jit.PYTHON_WORK (0: compile all)")
     args = parser.parse_args(argv)
     if args.first_run:
-        first_run(args.runs, args.python_work)
+        first_run(args.runs or 3, args.python_work)
         return
+    args.runs = args.runs or 7
     print(f"# load average before: {load()}; median of {args.runs} fresh processes "
           f"(wall and CPU seconds; targets judged on wall time)")
     print(f"{'command':<32} {'wall_s':>7} {'cpu_s':>7}  target")
