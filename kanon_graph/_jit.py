@@ -4,7 +4,7 @@
 the on-disk cache) every kernel takes more, so the modules that hold numba
 kernels decorate them with :func:`njit` from here instead of numba's own. The
 decorator returns a :class:`LazyKernel`: numba is imported, and the kernel
-compiled, on the kernel's first call. Every kernel is compiled with
+compiled, on the kernel's first call (or later: see below). Every kernel is compiled with
 ``cache=True``, so a second process loads the machine code numba wrote the
 first time instead of compiling again.
 
@@ -19,8 +19,10 @@ the *work* of a call (``@njit(work=lambda codes, ...: codes.size)``: about
 how many steps of its inner loops the call takes). While the work a
 declared kernel has run in this process stays within :data:`PYTHON_WORK`,
 the call runs the kernel's plain-Python source (:attr:`LazyKernel.py_func`)
-instead of compiling it: a small table (``kanon-graph demo``) is done before
-numba would have compiled its first kernel. The first call that would take
+instead of compiling it, so a small table compiles only the kernels it calls
+thousands of times (``kanon-graph demo``: the lattice search's four, not the
+record graph's refinement, whose first compile alone takes seconds). The
+first call that would take
 the kernel past the budget compiles it, as before (a Python run ends where
 compiling costs less than it would go on costing; the rule is a fixed count,
 not a clock, so the same call takes the same path on every machine). Both
@@ -54,8 +56,9 @@ HAVE_NUMBA = importlib.util.find_spec("numba") is not None
 PYTHON_WORK = 5_000_000
 """Steps of work a declared kernel runs as plain Python in a process before it is compiled.
 
-Near what compiling one kernel costs (a few tenths of a second) at the
-speed of a numpy loop in Python; 0 compiles every kernel on its first call.
+At the speed of a loop over numpy arrays in Python, well under what compiling
+the kernel would cost (0.2 to 3.3 s for the demo's kernels with their
+callees, measured). 0 compiles every kernel on its first call.
 """
 
 _COMPILING = threading.RLock()  # kernels called from threads compile once (recursive: callees)
@@ -136,7 +139,7 @@ class LazyKernel:
         import numpy as np
 
         _PYTHON.depth = getattr(_PYTHON, "depth", 0) + 1
-        try:  # numba's integers wrap silently (hashing multiplies past 2**64); numpy's too
+        try:  # as compiled: numba's integers wrap silently, numpy's scalars warn
             with np.errstate(over="ignore"):
                 return self.py_func(*args, **kwargs)
         finally:
