@@ -34,6 +34,9 @@ DOC = HERE.parent / "docs" / "performance.md"
 #: name -> arguments of ``python benchmarks/<script>`` (in page order)
 BENCHMARKS = {
     "import": ["bench_import.py", "--runs", "7"],
+    "first-run": ["bench_import.py", "--first-run", "--runs", "3"],
+    "first-run-compile-all": ["bench_import.py", "--first-run", "--runs", "3",
+                              "--python-work", "0"],
     "call": ["bench_call.py", "--calls", "20"],
     "wide": ["bench_wide.py", "--qis", "8", "10", "12", "16", "--no-memory"],
     "shapes": ["bench_shapes.py", "--n", "5000", "20000", "80000"],

@@ -94,9 +94,19 @@ def _apply_moves_py(candidates, labels, target, counts, k, gain_floor, max_apply
     return applied
 
 
+def _apply_moves_work(candidates, labels, target, counts, k, gain_floor, max_apply, codes,
+                      tables, touched):
+    """Steps of :func:`_apply_moves_py`: per candidate, its two classes gathered and costed
+    (taken at the largest class, so a call of many large classes compiles)."""
+    u, n_classes = labels.shape[0], max(touched.shape[0], 1)
+    largest = int(np.bincount(labels).max()) if u else 0
+    return 3 * u + 4 * candidates.shape[0] * (largest + 1) * max(codes.shape[1], 1) + n_classes
+
+
 if HAVE_NUMBA:
     _gather = njit(cache=True)(_gather)
-    _apply_moves = njit(cache=True)(_apply_moves_py)
+    # small calls run as Python: a first run need not compile it (kanon_graph._jit)
+    _apply_moves = njit(cache=True, work=_apply_moves_work)(_apply_moves_py)
 else:  # pragma: no cover
     _apply_moves = _apply_moves_py
 

@@ -176,5 +176,12 @@ def _set_cost_py(nodes, n, codes, counts, tables):
     return total * size
 
 
-_set_cost = njit(cache=True)(_set_cost_py) if HAVE_NUMBA else _set_cost_py
+def _set_cost_work(nodes, n, codes, counts, tables):
+    """Steps of :func:`_set_cost_py`: a pass over the members per attribute."""
+    return (int(n) + 1) * codes.shape[1] + 20   # 20: a call from Python
+
+
+# small calls run as Python: a first run need not compile it (kanon_graph._jit, issue 32)
+_set_cost = (njit(cache=True, work=_set_cost_work)(_set_cost_py) if HAVE_NUMBA
+             else _set_cost_py)
 set_cost = _set_cost

@@ -204,10 +204,19 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
                     target[x] = b
 
 
+def _best_moves_work(labels, counts, ptr, adj, *rest):
+    """Steps of :func:`_best_moves_py`: its passes over the tuples, their neighbours,
+    and a class's members for each of its tuples (``sum m**2``), per attribute."""
+    sizes = np.bincount(labels) if len(labels) else np.zeros(0, dtype=np.int64)
+    d = rest[-2].shape[1]
+    return (4 * len(labels) + len(adj) + int((sizes * sizes).sum())) * max(d, 1)
+
+
 if HAVE_NUMBA:
     _summaries = njit(cache=True)(_summaries)
     _plus_cost = njit(cache=True)(_plus_cost)
-    _best_moves = njit(cache=True)(_best_moves_py)
+    # small calls run as Python: a first run need not compile it (kanon_graph._jit)
+    _best_moves = njit(cache=True, work=_best_moves_work)(_best_moves_py)
 else:  # pragma: no cover
     _best_moves = _best_moves_py
 
