@@ -21,14 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..lattice.node_metrics import LossMetric
+
 __all__ = ["split_classes", "place_leftovers"]
-
-
-def _cell_costs(attr):
-    """Per level, the ARX cell loss of every hierarchy node at that level."""
-    h = attr.hierarchy
-    leaves = h.n_leaves
-    return [(c - 1) / (leaves - 1) if leaves > 1 else np.zeros(len(c)) for c in h.leaf_counts]
 
 
 def _lca_level(level_map, codes, start=0):
@@ -67,7 +62,7 @@ def split_classes(data, class_of, k):
     """
     attrs = data.attributes
     maps = [a.hierarchy.level_map for a in attrs]
-    costs = [_cell_costs(a) for a in attrs]
+    costs = LossMetric(data, 0).cells          # costs[j][level][code]: ARX cell loss
     codes = np.column_stack([a.codes for a in attrs])
     out = np.asarray(class_of, dtype=np.int64).copy()
     if not len(out):
@@ -155,7 +150,7 @@ def place_leftovers(data, class_of):
         return out
     attrs = data.attributes
     maps = [a.hierarchy.level_map for a in attrs]
-    costs = [_cell_costs(a) for a in attrs]
+    costs = LossMetric(data, 0).cells
     labels, first, sizes = np.unique(out[placed], return_index=True, return_counts=True)
     rows = np.flatnonzero(placed)[first]
     ref = np.column_stack([a.codes[rows] for a in attrs])          # a member of each class

@@ -20,13 +20,13 @@ Two facts make the search cheap:
 * the loss of a node is its lower bound (it is separable per attribute), so
   the nodes are visited in order of loss and the first node that releases
   enough is the step's optimum;
-* "releases fewer than r records" is monotone for k-anonymity and distinct
-  l-diversity, both down the lattice (a more specific node's classes are
-  parts of a more general node's) and from one step to the next (the
-  remaining records only shrink). So a failing node marks every more
-  specific node failing, for every later step too: over the whole run each
-  node fails at most once. Entropy and recursive l and t-closeness are not
-  monotone in this way; for them nothing is carried over.
+* "releases fewer than r records" is monotone for k-anonymity, both down
+  the lattice (a more specific node's classes are parts of a more general
+  node's) and from one step to the next (the remaining records only
+  shrink). So a failing node marks every more specific node failing, for
+  every later step too: over the whole run each node fails at most once.
+  (Entropy and recursive l and t-closeness are not monotone in this way,
+  one reason ``stepwise`` is for k-anonymity only.)
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ import numpy as np
 
 from ..lattice.frequency import FrequencyEngine
 from ..lattice.lattice import Lattice
+from ..lattice.node_metrics import LossMetric
 from ..lattice.node_space import NodeSpace
 from ..scale.sharding import subset
 
@@ -52,27 +53,21 @@ for more records, at the price of more steps."""
 _CHUNK = 512    # candidates sorted at a time
 
 
-class _GenerationLoss:
-    """Per node: the mean per-attribute cell loss of every record at that node."""
+class _GeneralizationLoss:
+    """Per node: the per-attribute cell loss of every record at that node, combined.
+
+    The per-level means are :class:`~kanon_graph.lattice.node_metrics.LossMetric`'s
+    (weighted by the tuples' counts); ``"geometric"`` is its own combination.
+    """
 
     def __init__(self, data, combine):
-        self.means = []
-        weights = data.weights
-        for attr in data.attributes:
-            h = attr.hierarchy
-            leaves = h.n_leaves
-            per = []
-            for level, counts in enumerate(h.leaf_counts):
-                cells = (counts - 1) / (leaves - 1) if leaves > 1 else np.zeros(len(counts))
-                per.append(float(np.average(cells[attr.at_level(level)], weights=weights)))
-            self.means.append(np.asarray(per))
+        self.metric = LossMetric(data, 0)
         self.combine = combine
 
     def lower_bound(self, nodes):
-        per = [self.means[j][nodes[:, j]] for j in range(nodes.shape[1])]
         if self.combine == "geometric":
-            return np.prod(1.0 + np.asarray(per), axis=0) ** (1.0 / len(per)) - 1.0
-        return np.mean(per, axis=0)
+            return self.metric.lower_bound(nodes)
+        return np.mean([m[nodes[:, j]] for j, m in enumerate(self.metric.means)], axis=0)
 
 
 def generalization_loss(data, nodes, combine="mean"):
@@ -89,15 +84,7 @@ def generalization_loss(data, nodes, combine="mean"):
     >>> generalization_loss(data, np.array([[0, 0, 0], [1, 3, 2]])).round(4).tolist()
     [0.0, 1.0]
     """
-    return _GenerationLoss(data, combine).lower_bound(np.asarray(nodes))
-
-
-def _monotone(model):
-    """Does "releases fewer than r records" spread down the lattice and across steps?"""
-    if not getattr(model, "needs_sensitive", False):
-        return True
-    return getattr(model, "l", None) is not None and model.diversity == "distinct" \
-        and getattr(model, "t", None) is None
+    return _GeneralizationLoss(data, combine).lower_bound(np.asarray(nodes))
 
 
 def release_steps(data, model, *, step=STEP, combine="mean"):
@@ -108,6 +95,7 @@ def release_steps(data, model, *, step=STEP, combine="mean"):
     data : EncodedTable
         Every quasi-identifier has a hierarchy.
     model : PrivacyModel
+        k-anonymity (no l or t).
     step : float
         The least fraction of all records a step must release, in (0, 1].
     combine : {"mean", "geometric"}
@@ -125,10 +113,9 @@ def release_steps(data, model, *, step=STEP, combine="mean"):
         (records left) and ``nodes_checked``.
     """
     lattice = Lattice(data.heights, names=data.names)
-    space = NodeSpace(lattice, _GenerationLoss(data, combine))
+    space = NodeSpace(lattice, _GeneralizationLoss(data, combine))
     nodes = space.nodes
     failed = np.zeros(space.total, dtype=np.int8)        # 1: releases too few, for good
-    carry = _monotone(model)
     weights = data.weights
     total_records = data.records
     need_each = max(1, math.ceil(step * total_records))
@@ -139,9 +126,8 @@ def release_steps(data, model, *, step=STEP, combine="mean"):
         sub = subset(data, remaining)
         need = min(need_each, sub.records)
         engine = FrequencyEngine(sub)
-        bound = _GenerationLoss(sub, combine).lower_bound(nodes)
-        failed_now = failed if carry else np.zeros_like(failed)
-        found, more = _first_releasing(space, bound, failed_now, engine, model, need, carry)
+        bound = _GeneralizationLoss(sub, combine).lower_bound(nodes)
+        found, more = _first_releasing(space, bound, failed, engine, model, need)
         checked += more
         if found is None:
             break
@@ -161,12 +147,11 @@ def _records(weights, rows):
     return len(rows) if weights is None else int(weights[rows].sum())
 
 
-def _first_releasing(space, bound, failed, engine, model, need, carry):
+def _first_releasing(space, bound, failed, engine, model, need):
     """The node of least ``bound`` that releases at least ``need`` records (ties: lower index).
 
     Candidates are taken :data:`_CHUNK` at a time in bound order; a node
-    that releases too few marks every more specific node in ``failed`` when
-    ``carry`` (monotone models), else only itself.
+    that releases too few marks every more specific node in ``failed``.
     """
     candidates = np.flatnonzero(failed == 0)
     checked = 0
@@ -184,10 +169,7 @@ def _first_releasing(space, bound, failed, engine, model, need, carry):
             checked += 1
             if int(fs.counts[~engine.failing_groups(levels, model)].sum()) >= need:
                 return int(i), checked
-            if carry:
-                space.fill_below(int(i), failed, 1, closed=True)
-            else:
-                failed[i] = 1
+            space.fill_below(int(i), failed, 1, closed=True)
         done = np.zeros(len(candidates), dtype=bool)
         done[part] = True
         candidates = candidates[~done & (failed[candidates] == 0)]
