@@ -110,6 +110,11 @@ class AutoChoice:
         warn_if_collapsed(release, stats, k)
 
 
+def _lattice_nodes(data):
+    """Nodes of the table's generalization lattice (the product of heights + 1)."""
+    return int(np.prod([a.height + 1 for a in data.attributes], dtype=object))
+
+
 def candidates(data, *, suppression=None, respect_boundaries=False, options=None):
     """``(runnable, skipped)``: ``[(name, suppression)]`` to try and ``[(name, why)]``.
 
@@ -122,7 +127,7 @@ def candidates(data, *, suppression=None, respect_boundaries=False, options=None
     """
     runnable, skipped = [], []
     lacking = [a.name for a in data.attributes if a.hierarchy is None]
-    nodes = int(np.prod([a.height + 1 for a in data.attributes], dtype=object))
+    nodes = _lattice_nodes(data)
     for name in AUTO_CANDIDATES:
         try:
             info = get_algorithm(name)
@@ -152,7 +157,7 @@ def taught(data, model, *, respect_boundaries=False, options=None):
         return None
     if any(a.hierarchy is None for a in data.attributes):
         return None
-    nodes = int(np.prod([a.height + 1 for a in data.attributes], dtype=object))
+    nodes = _lattice_nodes(data)
     if nodes > STEPWISE_LATTICE_LIMIT:
         return None
     try:
