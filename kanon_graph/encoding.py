@@ -367,11 +367,12 @@ def _encode_attribute(series, column, schema, where):
     inverse, uniques = pd.factorize(series, use_na_sentinel=False)
     first = np.empty(len(uniques), dtype=np.int64)
     first[inverse[::-1]] = np.arange(len(series) - 1, -1, -1)
-    kind = column_kind(schema, column, series.iloc[first])
+    distinct = series.iloc[first]
+    kind = column_kind(schema, column, distinct)
     hierarchy = schema.hierarchy(column)
     declared = column in schema.numeric or column in schema.dates or column in schema.categorical
     if not declared:
-        hierarchy = _inferred(series.iloc[first], column, kind, hierarchy, where)
+        hierarchy = _inferred(distinct, column, kind, hierarchy, where)
     if kind == "date":
         codes, texts, days = _date_cells(series, column, where)
         if hierarchy is not None:
