@@ -17,6 +17,11 @@ the build folder and the benchmarks that import this module add ARX's row:
   ``arx_granularity_loss`` (1 - granularity, weighted by 1 - 1/N) is kept in
   the timing lines but never set beside our mean Loss.
 
+ARX's best-effort searches (its genetic algorithm, its heuristic search),
+which ``ArxRun`` does not run, are run by ``benchmarks/java/ArxBestEffort.java``
+(this repository's, compiled with ``javac`` against the build's classpath on
+first use, into the temporary folder): ``run("genetic", ..., millis=10000)``.
+
 Run alone it prints ARX's local recoding of a suite table::
 
     ARX_BUILD=/work/arx/build KANON_GRAPH_DATA=/work/shared/data \\
@@ -26,6 +31,7 @@ Run alone it prints ARX's local recoding of a suite table::
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
@@ -102,15 +108,36 @@ def _write_inputs(folder: Path, table: pd.DataFrame, schema) -> Path:
     return data
 
 
+BEST_EFFORT = ("genetic", "heuristic")
+"""ARX's best-effort searches, run by ``java/ArxBestEffort.java`` (compiled on first use)."""
+
+
+def _best_effort_classes(classpath: str) -> Path:
+    """The folder of ``ArxBestEffort.class``, compiled against ``classpath`` once per source."""
+    source = Path(__file__).resolve().parent / "java" / "ArxBestEffort.java"
+    stamp = hashlib.sha256(source.read_bytes() + classpath.encode()).hexdigest()[:16]
+    folder = Path(tempfile.gettempdir()) / f"kanon-graph-arx-{stamp}"
+    if not (folder / "ArxBestEffort.class").exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run(["javac", "-d", str(folder), "-cp", classpath, str(source)],
+                              capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"javac ArxBestEffort.java failed: {done.stderr.strip()[-2000:]}")
+    return folder
+
+
 def run(mode: str, table: pd.DataFrame, schema, k: int, *, suppression: float = 0.0,
         warmup: int = 1, rounds: int = 1, build: Path | None = None,
-        timeout: float | None = None) -> ArxResult:
-    """Run ARX's ``local`` recoding or ``optimal`` search on ``table`` in one JVM.
+        timeout: float | None = None, millis: int = 10_000) -> ArxResult:
+    """Run ARX's ``local`` recoding, ``optimal`` search or a best-effort search on ``table``.
 
-    ``rounds`` measured runs follow ``warmup`` unmeasured ones (the JVM
-    compiles as it goes); a run longer than ``timeout`` seconds raises
+    One JVM: ``rounds`` measured runs follow ``warmup`` unmeasured ones (the
+    JVM compiles as it goes); a run longer than ``timeout`` seconds raises
     RuntimeError. Only the quasi-identifiers are handed to ARX; every
-    other column would be insensitive to it and costs nothing.
+    other column would be insensitive to it and costs nothing. ``genetic``
+    and ``heuristic`` (:data:`BEST_EFFORT`) run ARX's best-effort searches
+    with a time limit of ``millis`` milliseconds and the ``suppression``
+    limit.
     """
     build = build or build_folder()
     if build is None:
@@ -121,12 +148,18 @@ def run(mode: str, table: pd.DataFrame, schema, k: int, *, suppression: float = 
         data = _write_inputs(folder, table, schema)
         out = folder / "out.csv"
         args = [mode, str(data), ",".join(qis), str(folder / "hierarchies"), str(k)]
-        if mode == "optimal":
+        if mode in ("optimal", *BEST_EFFORT):
             args.append(str(suppression))
+        if mode in BEST_EFFORT:
+            args.append(str(int(millis)))
         args += [str(warmup), str(rounds), str(out)]
         classpath = (build / "classpath").read_text().strip()
+        main_class = "ArxRun"
+        if mode in BEST_EFFORT:
+            classpath = f"{_best_effort_classes(classpath)}{os.pathsep}{classpath}"
+            main_class = "ArxBestEffort"
         try:
-            done = subprocess.run(["java", "-cp", classpath, "ArxRun", *args],
+            done = subprocess.run(["java", "-cp", classpath, main_class, *args],
                                   capture_output=True, text=True, check=False, timeout=timeout)
         except subprocess.TimeoutExpired:
             raise RuntimeError(f"ArxRun {mode} stopped after {timeout:.0f} s") from None

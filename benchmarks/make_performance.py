@@ -38,6 +38,7 @@ BENCHMARKS = {
     "first-run-compile-all": ["bench_import.py", "--first-run", "--runs", "3",
                               "--python-work", "0"],
     "call": ["bench_call.py", "--calls", "20"],
+    "call-arx": ["bench_call.py", "--calls", "20", "--hierarchies", "arx"],
     "wide": ["bench_wide.py", "--qis", "8", "10", "12", "16", "--no-memory"],
     "shapes": ["bench_shapes.py", "--n", "5000", "20000", "80000"],
     "memory": ["bench_memory.py", "--n", "1000000", "2000000"],
