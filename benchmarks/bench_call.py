@@ -11,13 +11,13 @@ hierarchies (:func:`kg.datasets.adult_hierarchies`), ``salary-class``
 sensitive; ``kg.anonymize(table, schema, k=5, algorithm="optimal")``.
 
 After one warm-up call it makes ``--calls`` calls and prints the median wall
-and CPU milliseconds of the whole call, broken down by phase, beside the
-target of issues 17 and 25 (45 ms). With ``ARX_BUILD`` set to an ARX 3.9.2
+and CPU milliseconds of the whole call, broken down by phase. With ``ARX_BUILD`` set to an ARX 3.9.2
 build (``../shared/arx/``), ARX's optimal search runs the same job in the
 same run (same rows, same hierarchy objects, 0% suppression, :mod:`arx`):
 ``--rounds`` rounds alternate our ``--calls`` calls with one ARX JVM of two
 warm-up and ``--calls`` measured runs; each side's figure is the median of its
-round medians, and the ratio is printed with both levels. ``--hierarchies arx``
+round medians, and the ratio is printed with both levels, beside issue 32's target (at or below
+1.0x ARX on wall time). ``--hierarchies arx``
 uses ARX's Adult hierarchy files (``$KANON_GRAPH_DATA/adult``) for both. The
 phases are timed by wrapping the functions the facade's pipeline
 (``kanon_graph._pipeline``) calls, so the
@@ -55,7 +55,8 @@ from kanon_graph.recoding._release import Release
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import arx  # noqa: E402  (benchmarks/arx.py)
 
-TARGET_MS = 45.0
+TARGET_RATIO = 1.0
+"""Issue 32: the call at or below ARX's optimal search in the same run (wall)."""
 QIS = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass",
        "occupation"]
 PHASES = {"encode": (_pipeline, "encode"), "search": (_pipeline, "run_algorithm"),
@@ -154,7 +155,9 @@ def main(argv=None):
         print(f"same run, {len(ours_rounds)} alternating rounds of {args.calls} calls "
               f"({args.hierarchies} hierarchies): ours {ow:.1f} ms wall ({oc:.1f} cpu), levels "
               f"{list(result.levels.values())}; ARX 3.9.2 optimal {aw:.1f} ms wall ({ac:.1f} "
-              f"thread cpu), node {arx_levels}; ratio {ow / aw:.2f}x")
+              f"thread cpu), node {arx_levels}; ratio {ow / aw:.2f}x, target <= "
+              f"{TARGET_RATIO:.2f}x ({'met' if ow <= TARGET_RATIO * aw else 'missed'} on wall "
+              f"time)")
     print(f"# after: {uptime()}")
 
 
@@ -185,8 +188,7 @@ def report(table, result, args, walls, cpus, phase_wall, phase_cpu):
         print(f"{name:<12} {1000 * statistics.median(phase_wall[name]):8.1f} "
               f"{1000 * statistics.median(phase_cpu[name]):8.1f}")
     wall, cpu = 1000 * statistics.median(walls), 1000 * statistics.median(cpus)
-    print(f"{'total':<12} {wall:8.1f} {cpu:8.1f}   target <= {TARGET_MS:.0f} ms "
-          f"({'met' if wall <= TARGET_MS else 'missed'} on wall time)")
+    print(f"{'total':<12} {wall:8.1f} {cpu:8.1f}")
 
 
 if __name__ == "__main__":

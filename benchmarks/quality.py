@@ -133,12 +133,36 @@ def wide():
     return T.wide_census(16, n=ROWS)
 
 
+def flat(builder, numeric=(), dates=()):
+    """``builder``'s table without hierarchies: ``numeric`` and ``dates`` declared, the rest categorical.
+
+    What ``auto`` meets on a table nobody wrote hierarchies for (it then
+    runs trials): the ``-flat`` tables.
+    """
+    def build():
+        table, schema = builder()
+        qis = list(schema.quasi_identifiers)
+        return table, kg.Schema(quasi_identifiers=qis, sensitive=list(schema.sensitive),
+                                numeric=list(numeric), dates=list(dates),
+                                categorical=[q for q in qis if q not in numeric and q not in dates])
+    build.__name__ = f"{builder.__name__}_flat"
+    return build
+
+
 #: name -> builder returning ``(table, schema)``.
 TABLES = {"adult": adult, "fars": fars, "patients": patients, "patients-flat": patients_flat,
-          "clinic": clinic, "wide": wide, **heldout.HELD_OUT}
+          "clinic": clinic, "wide": wide, **heldout.HELD_OUT,
+          # without hierarchies (``flat``): tuning, then held out
+          "adult-flat": flat(adult, numeric=["age"]),
+          "fars-flat": flat(fars, numeric=["iage", "ideathmon", "ideathday"]),
+          "clinic-flat": flat(clinic, numeric=["weight"], dates=["visit"]),
+          "claims-flat": flat(heldout.claims, numeric=["amount"], dates=["birth"]),
+          "registry-flat": flat(heldout.registry),
+          "admissions-flat": flat(heldout.admissions, dates=["admitted", "birth"])}
 
 #: table -> "tuning" (may steer defaults) or "held out" (never does).
-GROUPS = {name: "held out" if name in heldout.HELD_OUT else "tuning" for name in TABLES}
+GROUPS = {name: "held out" if name.removesuffix("-flat") in heldout.HELD_OUT else "tuning"
+          for name in TABLES}
 
 
 def local_algorithms():
