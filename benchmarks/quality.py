@@ -14,7 +14,11 @@ FARS read from ``$KANON_GRAPH_DATA``, never downloaded):
   weight, sex; the skewed sensitive cost) with ``hierarchy suggest``'s
   hierarchies;
 * ``wide`` -- ``make_census(20_000)`` widened to 16 quasi-identifiers
-  (:func:`tables.wide_census`).
+  (:func:`tables.wide_census`);
+* ``adult-flat``, ``fars-flat``, ``clinic-flat`` (and the held-out
+  ``claims-flat``, ``registry-flat``, ``admissions-flat``) -- the same rows
+  without hierarchies (:func:`flat`: numbers and dates declared, the rest
+  categorical), where ``auto`` runs trials.
 
 Those are the **tuning** tables: the defaults were chosen on them. The
 **held-out** tables of :mod:`heldout` (``claims``, ``registry``,
