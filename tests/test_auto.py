@@ -47,18 +47,23 @@ def test_auto_tries_the_others_where_stepwise_does_not_apply():
     assert kg.anonymize(table, free, k=3).stats["auto"]["tried"]     # no hierarchies: trials
 
 
+def _mean(res):
+    return float(np.mean(list(kg.metrics.arx_loss_per_attribute(res.release).values())))
+
+
 def test_auto_tries_every_fitting_candidate_and_keeps_the_lowest_loss(trials):
     table, schema = kg.datasets.paper_003_table(), kg.datasets.paper_003_schema()
     res = kg.anonymize(table, schema, k=3)
     losses = _losses(res)
     assert set(losses) == {"optimal", "mondrian", "sd", "mst"}
     assert res.algorithm == min(losses, key=losses.get)
-    # the trials ran on the whole (small) table: the released loss is the trial's
-    assert res.metrics["loss"] == pytest.approx(losses[res.algorithm], abs=1e-6)
+    # the trials ran on the whole (small) table: the released loss is the trial's, ranked
+    # by the mean per-attribute Loss (what the suite reports), not ARX's geometric form
+    assert _mean(res) == pytest.approx(losses[res.algorithm], abs=1e-6)
     for name, loss in losses.items():            # one formula: what each algorithm alone gets
         opt = {"suppression": _auto.AUTO_SUPPRESSION} if name == "optimal" else {}
         alone = kg.anonymize(table, schema, k=3, algorithm=name, **opt)
-        assert alone.metrics["loss"] == pytest.approx(loss, abs=1e-6), name
+        assert _mean(alone) == pytest.approx(loss, abs=1e-6), name
     assert all(t["seconds"] >= 0 for t in res.stats["auto"]["tried"] if "loss" in t)
     assert "auto chose" in res.summary()
 
@@ -113,8 +118,8 @@ def test_auto_picks_local_over_a_collapsing_full_domain_release(trials):
     schema = kg.Schema(quasi_identifiers=["zip", "age", "sex"], hierarchies=hier)
     res = kg.anonymize(table, schema, k=5)
     optimal = kg.anonymize(table, schema, k=5, algorithm="optimal")
-    assert res.metrics["loss"] <= optimal.metrics["loss"]
-    assert res.metrics["loss"] == pytest.approx(min(_losses(res).values()), abs=1e-6)
+    assert _mean(res) <= _mean(optimal)
+    assert _mean(res) == pytest.approx(min(_losses(res).values()), abs=1e-6)
     assert arx_loss(res.release) == pytest.approx(res.metrics["loss"])
 
 
@@ -126,7 +131,7 @@ def test_cli_default_is_auto_and_says_why(tmp_path, capsys):
     printed = capsys.readouterr().out
     report = pd.read_json(tmp_path / "r.json", typ="series")
     chose = report["stats"]["auto"]["chose"]
-    assert f"algorithm {chose}" in printed and f"auto chose {chose}: lowest ARX loss" in printed
+    assert f"algorithm {chose}" in printed and f"auto chose {chose}: lowest mean ARX loss" in printed
     assert report["algorithm"] == chose and report["parameters"]["algorithm"] == "auto"
     assert [t["algorithm"] for t in report["stats"]["auto"]["tried"]] == list(
         _auto.AUTO_CANDIDATES)
