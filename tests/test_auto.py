@@ -19,8 +19,9 @@ def _losses(res):
 
 @pytest.fixture
 def trials(monkeypatch):
-    """auto's trials, also where the suite's rule would choose stepwise."""
+    """auto's trials, also where the suite's rules would choose stepwise or mst."""
     monkeypatch.setattr(_auto, "STEPWISE_LATTICE_LIMIT", 0)
+    monkeypatch.setattr(_auto, "FLAT_TAUGHT", None)
 
 
 def test_auto_runs_stepwise_where_the_suite_settles_it():
@@ -43,8 +44,24 @@ def test_auto_tries_the_others_where_stepwise_does_not_apply():
     table, schema = kg.datasets.paper_003_table(), kg.datasets.paper_003_schema()
     with_l = kg.anonymize(table, schema, k=2, l=2)            # l-diversity: trials
     assert "stepwise" not in _losses(with_l) and with_l.stats["auto"]["tried"]
-    free = kg.Schema(quasi_identifiers=["age", "zip"], categorical=["zip"])
-    assert kg.anonymize(table, free, k=3).stats["auto"]["tried"]     # no hierarchies: trials
+    hierarchies = kg.datasets.paper_003_hierarchies()
+    part = kg.Schema(quasi_identifiers=["age", "zip"], categorical=["zip"],
+                     hierarchies={"zip": hierarchies["zip"]})
+    assert kg.anonymize(table, part, k=3).stats["auto"]["tried"]     # some hierarchies: trials
+
+
+def test_auto_runs_mst_without_hierarchies_and_k_alone():
+    """No hierarchy at all, k alone: the suite's hierarchy-free runs settle it (mst)."""
+    census = kg.datasets.make_census(600, seed=4)
+    free = kg.Schema(quasi_identifiers=["age", "sex", "race", "education"], numeric=["age"],
+                     categorical=["sex", "race", "education"], sensitive=["occupation"])
+    res = kg.anonymize(census, free, k=5)
+    assert res.algorithm == "mst" and res.stats["auto"]["tried"] == []
+    assert "no quasi-identifier has a hierarchy" in res.stats["auto"]["reason"]
+    alone = kg.anonymize(census, free, k=5, algorithm="mst")
+    pd.testing.assert_frame_equal(res.table, alone.table)
+    with_l = kg.anonymize(census, free, k=5, l=2)                   # l-diversity: trials
+    assert with_l.stats["auto"]["tried"]
 
 
 def _mean(res):
@@ -68,7 +85,7 @@ def test_auto_tries_every_fitting_candidate_and_keeps_the_lowest_loss(trials):
     assert "auto chose" in res.summary()
 
 
-def test_auto_skips_what_does_not_fit_and_says_why():
+def test_auto_skips_what_does_not_fit_and_says_why(trials):
     table = kg.datasets.paper_003_table()
     res = kg.anonymize(table, kg.Schema(quasi_identifiers=["age", "zip"],
                                         categorical=["zip"]), k=3)
@@ -123,7 +140,7 @@ def test_auto_picks_local_over_a_collapsing_full_domain_release(trials):
     assert arx_loss(res.release) == pytest.approx(res.metrics["loss"])
 
 
-def test_cli_default_is_auto_and_says_why(tmp_path, capsys):
+def test_cli_default_is_auto_and_says_why(tmp_path, capsys, trials):
     table = kg.datasets.paper_003_table()
     table.to_csv(tmp_path / "t.csv", index=False)
     assert main(["anonymize", str(tmp_path / "t.csv"), "--qi", "age,zip", "-k", "3",
