@@ -26,7 +26,7 @@ def series_risk(f, big_f, terms=400_000):
         term = math.exp(log_term)
         total += term / h
         mass += term
-        if mass > 1 - 1e-12 and term < 1e-18:     # past the mode, the tail is negligible
+        if h > (f - 1) / p + 1 and term < 1e-17 * total:    # past the mode: tail negligible
             break
     assert mass == pytest.approx(1.0, abs=1e-9)          # the posterior was summed whole
     return total
