@@ -87,4 +87,13 @@ def test_the_report_command_chooses_the_model(tmp_path):
     qis = ["sex", "age", "race"]
     weighted = risk.assess(pd.read_csv(tmp_path / "in.csv"), qis, weights="w")
     assert got["weights"]["before"]["individual"] == pytest.approx(weighted["individual"])
-    assert main(base + ["-o", str(tmp_path / "x.json"), "--weights", "nope"]) != 0
+
+def test_the_report_command_names_a_missing_weights_column(tmp_path, capsys):
+    table = pd.DataFrame({"sex": ["F", "M"] * 10, "age": [30, 40] * 10})
+    table.to_csv(tmp_path / "in.csv", index=False)
+    table.to_csv(tmp_path / "out.csv", index=False)
+    assert main(["report", str(tmp_path / "in.csv"), str(tmp_path / "out.csv"), "--qi",
+                 "sex,age", "-k", "2", "-q", "-o", str(tmp_path / "x.json"),
+                 "--weights", "nope"]) != 0
+    err = capsys.readouterr().err
+    assert "--weights 'nope'" in err and "'sex'" in err

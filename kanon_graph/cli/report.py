@@ -101,6 +101,9 @@ def run(args, out):
     progress = Progress(args.quiet)
     try:
         original, schema, _ = read_input(args, progress, args.original)
+        if args.weights is not None and args.weights not in original.columns:
+            raise DataProblem(f"--weights {args.weights!r}: {args.original} has no such "
+                              f"column; it has {list(original.columns)}")
         progress.phase(f"reading {args.released}")
         released = read_table(args.released, sep=args.sep,
                               encoding=encoding_of(args, "released_encoding"))
