@@ -205,7 +205,8 @@ class AnonymizationResult:
     def report(self, path: Any, *, format: str | None = None,
                sampling_fraction: float | None = None, threshold: float = 0.2,
                call: str | None = None, title: str | None = None,
-               input_file: Any = None, output_file: Any = None) -> Any:
+               input_file: Any = None, output_file: Any = None, weights: Any = None,
+               population_model: str | None = None) -> Any:
         """Write the privacy report of this release (HTML, or JSON) to ``path``.
 
         The report re-checks the privacy model from the released cells, and
@@ -221,7 +222,16 @@ class AnonymizationResult:
         format : {"html", "json"}, optional
             Overrides the extension.
         sampling_fraction : float, optional
-            ``n / N``, for the population-uniqueness models.
+            ``n / N``, for the population-uniqueness models; it also estimates
+            each class's population size (``f / pi``).
+        weights : str or array, optional
+            Sampling weights (a column of the input table, or one per input
+            row): a class's population size is estimated as the sum of its
+            records' weights (sdcMicro's estimate).
+        population_model : {"individual", "expansion"}, optional
+            How journalist and marketer risk read an estimated population
+            size: Benedetti-Franconi individual risk (default) or ``1 / F``
+            (see ``docs/privacy.md``, "Individual risk").
         threshold : float
             Risk above which a record counts as at risk (default 0.2).
         call : str, optional
@@ -249,7 +259,8 @@ class AnonymizationResult:
         from .report._result import report_of_result
         return report_of_result(self, path, format=format, sampling_fraction=sampling_fraction,
                                 threshold=threshold, call=call, title=title,
-                                input_file=input_file, output_file=output_file)
+                                input_file=input_file, output_file=output_file,
+                                weights=weights, population_model=population_model)
 
     def __repr__(self) -> str:
         return (f"AnonymizationResult(algorithm={self.algorithm!r}, k={self.k}, "

@@ -88,8 +88,11 @@ def _suppressing_release():
 def test_before_and_after_share_one_population():
     table, schema, res = _suppressing_release()
     pi = 0.05
+    # the f / pi reading of the estimated population, asked for by name (the default is
+    # individual risk: tests/test_risk_individual.py)
     c = report.build_report(table, res.table.reset_index(drop=True), schema, k=10,
-                            suppressed=res.suppressed_mask, sampling_fraction=pi)
+                            suppressed=res.suppressed_mask, sampling_fraction=pi,
+                            population_model="expansion")
     n = len(table)
     risk = c["risk"]
     assert risk["population"] == pytest.approx(n / pi)

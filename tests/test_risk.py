@@ -43,8 +43,11 @@ def test_without_population_journalist_is_prosecutor_and_marketer_is_classes_ove
 
 
 def test_estimated_population_sizes_from_the_sampling_fraction():
-    rc = RiskClasses.from_sizes([1, 2, 4], sampling_fraction=0.25)
-    assert rc.population_source == "estimated"
+    # the f / pi reading of an estimated population is asked for by name ("expansion");
+    # the default is Benedetti-Franconi's individual risk (tests/test_risk_individual.py)
+    rc = RiskClasses.from_sizes([1, 2, 4], sampling_fraction=0.25,
+                                population_model="expansion")
+    assert rc.population_source == "estimated" and rc.population_model == "expansion"
     assert rc.population_sizes.tolist() == [4.0, 8.0, 16.0]
     assert risk.journalist(rc)["highest"] == pytest.approx(1 / 4)
     assert rc.population == pytest.approx(28)

@@ -59,7 +59,18 @@ def register(commands):
                      help="html or json (default: from the extension of -o)")
     rep.add_argument("--sampling-fraction", type=fraction, metavar="PI",
                      help="records of ORIGINAL over those of the population it was drawn "
-                     "from: adds population uniques (Pitman, Zayatz, SNB, Dankar's rule)")
+                     "from: adds population uniques (Pitman, Zayatz, SNB, Dankar's rule) "
+                     "and individual risk, and estimates each class's population size")
+    rep.add_argument("--weights", metavar="COLUMN",
+                     help="a column of ORIGINAL holding each record's sampling weight: a "
+                     "class's population size is estimated as the sum of its records' "
+                     "weights (without --sampling-fraction, the population is the sum of "
+                     "all weights)")
+    rep.add_argument("--population-model", choices=("individual", "expansion"),
+                     help="how journalist and marketer risk read a population size "
+                     "estimated from --sampling-fraction or --weights: 'individual' "
+                     "(Benedetti-Franconi individual risk, as sdcMicro; the default) or "
+                     "'expansion' (1 / F, optimistic for sample uniques)")
     rep.add_argument("--threshold", type=fraction, default=0.2, metavar="TAU",
                      help="risk above which a record is at risk (default 0.2)")
     rep.add_argument("--algorithm", help="the algorithm that made the release, to record "
@@ -90,6 +101,9 @@ def run(args, out):
     progress = Progress(args.quiet)
     try:
         original, schema, _ = read_input(args, progress, args.original)
+        if args.weights is not None and args.weights not in original.columns:
+            raise DataProblem(f"--weights {args.weights!r}: {args.original} has no such "
+                              f"column; it has {list(original.columns)}")
         progress.phase(f"reading {args.released}")
         released = read_table(args.released, sep=args.sep,
                               encoding=encoding_of(args, "released_encoding"))
@@ -104,6 +118,7 @@ def run(args, out):
                 original, released, schema, k=args.k, l=args.l, diversity=args.diversity,
                 c=args.c, t=args.t, sensitive=args.sensitive, missing=args.missing,
                 sampling_fraction=args.sampling_fraction, threshold=args.threshold,
+                weights=args.weights, population_model=args.population_model,
                 call=_withheld(args.made_by) if args.made_by else (
                     _withheld(shlex.join(["kanon-graph", *sys.argv[1:]]))
                     if _from_console() else None),

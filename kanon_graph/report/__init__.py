@@ -7,7 +7,8 @@ made:
 * the privacy model and whether it holds, checked from the released cells;
 * re-identification risk of the original and of the release
   (:mod:`kanon_graph.risk`: prosecutor, journalist, marketer, sample and
-  population uniques);
+  population uniques, Benedetti-Franconi individual risk), and which
+  population model journalist and marketer risk used;
 * information loss per attribute and overall, the class-size histogram, the
   records at each level of every hierarchy, the lattice node of a global
   recoding, the suppressed count;

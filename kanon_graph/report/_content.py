@@ -66,7 +66,7 @@ def _privacy(ev, schema, released):
 
 
 def _risk(original, released, qis, suppressed, *, threshold, sampling_fraction, population,
-          sampled):
+          sampled, weights=None, population_model=None):
     """Risk of the original's classes and of the released ones, against one population.
 
     The sampling fraction ``pi`` is that of the ``sampled`` records (the
@@ -75,30 +75,69 @@ def _risk(original, released, qis, suppressed, *, threshold, sampling_fraction, 
     ``N``: each table's own sampling fraction is its records (the released
     ones, for the release) over ``N``, and a class of ``f`` records is
     estimated to hold ``f / pi`` records of the population in both (an
-    unchanged class keeps its population count).
+    unchanged class keeps its population count). With sampling ``weights``
+    (one per row of ``original``) a class is estimated to hold the sum of its
+    records' weights, and without a sampling fraction ``N`` is the sum of
+    every row's weight (``pi = rows / N``).
     """
-    before = _assess(original, qis, np.zeros(len(original), dtype=bool), threshold,
-                     sampling_fraction, sampled, population)
-    after = _assess(released, qis, suppressed, threshold, sampling_fraction, sampled, None)
+    given = sampling_fraction
+    if weights is not None and sampling_fraction is None and len(original):
+        sampled = len(original)
+        sampling_fraction = min(1.0, sampled / float(np.sum(weights)))
+    before, b = _assess(original, qis, np.zeros(len(original), dtype=bool), threshold,
+                        sampling_fraction, sampled, population, weights, population_model)
+    after, a = _assess(released, qis, suppressed, threshold, sampling_fraction, sampled, None,
+                       weights, population_model)
     return {"threshold": threshold, "sampling_fraction": sampling_fraction,
+            "sampling_fraction_from": None if sampling_fraction is None
+            else ("weights" if given is None else "given"),
             "population": None if sampling_fraction is None else sampled / sampling_fraction,
             "population_table": population is not None,
+            "population_sizes_from": {"before": b.population_source,
+                                      "after": a.population_source},
+            "population_model": {"before": b.population_model, "after": a.population_model},
             "before": before, "after": after,
             "note": "risk of the original is measured on its own classes; the release's on "
                     "its released classes (suppressed records left out); both against the "
                     "one population"}
 
 
-def _assess(table, qis, suppressed, threshold, pi, sampled, population):
+def _assess(table, qis, suppressed, threshold, pi, sampled, population, weights,
+            population_model):
     import dataclasses
 
     from ..risk import compute_risks, risk_classes
 
     classes = risk_classes(table, qis, population=population, sampling_fraction=pi,
-                           threshold=threshold, suppressed=suppressed)
+                           threshold=threshold, suppressed=suppressed, weights=weights,
+                           population_model=population_model)
     if pi is not None and 0 < classes.records != sampled:    # N = records / pi: one N
         classes = dataclasses.replace(classes, sampling_fraction=pi * classes.records / sampled)
-    return compute_risks(classes)
+    return compute_risks(classes), classes
+
+
+def _weights_of(weights, original, kept_original, positions):
+    """The sampling weights of ``kept_original``'s rows: a column's, or given per row."""
+    if weights is None:
+        return None
+    if isinstance(weights, str):
+        if weights not in original.columns:
+            raise ValueError(f"The 'weights' parameter of build_report names column "
+                             f"{weights!r}, which is not in the original table; it has "
+                             f"{list(original.columns)}.")
+        values = kept_original[weights]
+        try:
+            return np.asarray(values, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError(f"The 'weights' parameter of build_report names column "
+                             f"{weights!r}, which does not hold numbers (sampling weights); "
+                             f"its first value is {values.iloc[0]!r}.") from None
+    values = np.asarray(weights)
+    if values.shape != (len(original),):
+        raise ValueError(f"The 'weights' parameter of build_report must be a column name or "
+                         f"one weight per row of the original ({len(original)}). Got shape "
+                         f"{values.shape}.")
+    return values[positions]
 
 
 def _loss(ev):
@@ -165,7 +204,8 @@ def _lattice(levels, hierarchies):
 def build_report(original, released, schema, *, k=2, l=None, diversity="distinct", c=1.0,
                  t=None, sensitive=None, suppressed=None, missing="error",
                  sampling_fraction=None, threshold=0.2, population=None, call=None,
-                 checksums=None, algorithm=None, title=None, sampled_records=None):
+                 checksums=None, algorithm=None, title=None, sampled_records=None,
+                 weights=None, population_model=None):
     """The content of a privacy report, as JSON-ready data.
 
     Parameters
@@ -198,6 +238,15 @@ def build_report(original, released, schema, *, k=2, l=None, diversity="distinct
         The records ``sampling_fraction`` is of, when ``original`` is not all
         of them (default ``len(original)``); the population holds
         ``N = sampled_records / sampling_fraction``.
+    weights : str or array, optional
+        Sampling weights: a column of ``original`` or one per row. A class of
+        either table is estimated to hold the sum of its records' weights of
+        the population; without ``sampling_fraction``, ``N`` is the sum of the
+        weights of the rows read.
+    population_model : {"individual", "expansion"}, optional
+        How journalist and marketer risk read an estimated population class
+        size (:data:`kanon_graph.risk.POPULATION_MODELS`; default
+        ``"individual"``, Benedetti-Franconi). The report records which was used.
 
     Returns
     -------
@@ -226,7 +275,10 @@ def build_report(original, released, schema, *, k=2, l=None, diversity="distinct
         "risk": _risk(kept_original, released, qis, mask, threshold=threshold,
                       sampling_fraction=sampling_fraction, population=population,
                       sampled=len(original) if sampled_records is None
-                      else int(sampled_records)),
+                      else int(sampled_records),
+                      weights=_weights_of(weights, original, kept_original,
+                                          release.data.positions),
+                      population_model=population_model),
         "loss": _loss(ev),
         "classes": _classes(release.sizes),
         "hierarchies": hierarchies,

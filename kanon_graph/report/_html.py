@@ -109,22 +109,56 @@ def _risk(c):
                     a["journalist"]["highest"]))
     rows.append(("sample uniques (records)", b["sample_uniqueness"]["uniques"],
                  a["sample_uniqueness"]["uniques"]))
+    if "individual" in b:
+        rows.append(("individual risk highest", b["individual"]["highest"],
+                     a["individual"]["highest"]))
+        rows.append(("expected re-identifications", b["individual"]["expected"],
+                     a["individual"]["expected"]))
     out = [_picture(_figures.risk_figure(r), "risk before and after"),
-           _table(["measure", "original", "released"], rows)]
+           _table(["measure", "original", "released"], rows), _population_note(r)]
     if "population_uniqueness" in b:
         pb, pa = b["population_uniqueness"], a["population_uniqueness"]
         models = [(m, pb[m], pa[m]) for m in ("pitman", "zayatz", "snb", "dankar")]
         models.append(("Dankar's rule chose", pb["dankar_model"], pa["dankar_model"]))
+        source = " (from the weights)" if r.get("sampling_fraction_from") == "weights" else ""
         out.append(f"<p>Population uniques for a sampling fraction of "
-                   f"{_e(_fmt(r['sampling_fraction']))} (population "
+                   f"{_e(_fmt(r['sampling_fraction']))}{source} (population "
                    f"{_e(_fmt(pb['population'], 6))} records):</p>")
         out.append(_table(["model", "original", "released"], models))
     else:
-        out.append('<p class="note">Population uniqueness needs a sampling fraction '
-                   '(--sampling-fraction, sampling_fraction=).</p>')
+        out.append('<p class="note">Population uniqueness and individual risk need a '
+                   'sampling fraction (--sampling-fraction, sampling_fraction=) or sampling '
+                   'weights (--weights, weights=).</p>')
     out.append(f'<p class="note">Threshold {_e(_fmt(r["threshold"]))}; {_e(r["note"])}. '
                "See docs/privacy.md, &ldquo;Attacker models&rdquo;.</p>")
     return "".join(out)
+
+
+_SIZES_FROM = {"table": "counted in the population table",
+               "estimated": "estimated as f / pi from the sampling fraction",
+               "weights": "estimated as the sum of the records' sampling weights",
+               "sample": "the table's own (no population: journalist risk is prosecutor "
+                         "risk)"}
+_MODEL_TEXT = {None: "1 / F",
+               "individual": "Benedetti-Franconi individual risk E[1/F | f] (sdcMicro's "
+                             "indivRisk)",
+               "expansion": "1 / F (the expansion estimate; optimistic for sample uniques)"}
+
+
+def _population_note(r):
+    """Which population sizes, and which model, journalist and marketer risk used."""
+    sizes = r.get("population_sizes_from") or {}
+    models = r.get("population_model") or {}
+    parts = []
+    for side, label in (("before", "original"), ("after", "released")):
+        if side in sizes:
+            parts.append(f"{label}: class sizes in the population "
+                         f"{_SIZES_FROM.get(sizes[side], sizes[side])}; a record's risk "
+                         f"{_MODEL_TEXT.get(models.get(side), models.get(side))}")
+    if not parts:
+        return ""
+    return (f'<p class="note">Journalist and marketer risk, {_e("; ".join(parts))}. '
+            "See docs/privacy.md, &ldquo;Individual risk&rdquo;.</p>")
 
 
 def _loss(c):

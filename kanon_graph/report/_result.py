@@ -27,8 +27,13 @@ def _call(result, schema):
 
 
 def content_of_result(result, *, sampling_fraction=None, threshold=0.2, call=None,
-                      title=None, input_file=None, output_file=None):
-    """The report content (:func:`~kanon_graph.report.build_report`) of a result."""
+                      title=None, input_file=None, output_file=None, weights=None,
+                      population_model=None):
+    """The report content (:func:`~kanon_graph.report.build_report`) of a result.
+
+    ``weights`` is a column of the table given to ``anonymize``, or one
+    sampling weight per row of it (rows ``missing="drop"`` dropped included).
+    """
     release = result.release
     if release is None or result.classes is None:
         raise ValueError("report: this result has no in-memory release (a Dask input); run "
@@ -44,6 +49,17 @@ def content_of_result(result, *, sampling_fraction=None, threshold=0.2, call=Non
         "output": file_checksum(output_file) if output_file is not None
         else table_checksum(released, "released table"),
     }
+    if weights is not None and not isinstance(weights, str):
+        import numpy as np
+
+        weights = np.asarray(weights)
+        rows = len(original) + int(result.dropped)
+        if weights.shape != (rows,):
+            raise ValueError(f"The 'weights' parameter of report must be a column name or one "
+                             f"weight per row of the table given to anonymize ({rows}). Got "
+                             f"shape {weights.shape}.")
+        if data.positions is not None:
+            weights = weights[data.positions]
     with warnings.catch_warnings():
         # the columns' kinds were inferred, and said, by the anonymize call that made
         # ``result``; measuring its release infers the same kinds: not said again
@@ -55,6 +71,7 @@ def content_of_result(result, *, sampling_fraction=None, threshold=0.2, call=Non
             # a release of anonymize(missing="keep") holds '(missing)' cells
             missing="keep" if result.stats.get("missing_kept") else "error",
             sampling_fraction=sampling_fraction, threshold=threshold,
+            weights=weights, population_model=population_model,
             call=call or _call(result, schema), checksums=checksums,
             algorithm=result.algorithm, title=title,
             # the sampling fraction is of anonymize's input, dropped rows included

@@ -11,7 +11,17 @@ name                      what it measures                                      
 ``marketer``              expected share re-identified, sum f_j/F_j / n           --
 ``sample_uniqueness``     records alone in their class                            --
 ``population_uniqueness`` population uniques: Pitman, Zayatz, SNB, Dankar's rule  sampling_fraction
+``individual``            Benedetti-Franconi individual risk, sdcMicro's summary  sampling_fraction
 ========================  ======================================================  =================
+
+With a sampling fraction or sampling weights (and no population table) the
+population class sizes ``F_j`` are estimated, and journalist and marketer risk
+read each record's risk from them through a population model:
+``"individual"`` (Benedetti-Franconi, the default; see
+:mod:`kanon_graph.risk.individual`) or ``"expansion"`` (``1 / F_j``, optimistic
+for sample uniques). ``population_model=`` chooses; the classes record it.
+Sampling weights give the ``individual`` model its sampling fraction
+(``n / sum of the weights``).
 
 Risk is measured on the classes formed by the cells as written, so on a
 local recoding it is the risk of the *released* classes. :func:`assess`
@@ -28,7 +38,8 @@ Examples
 (1.0, True)
 """
 
-from ._classes import RiskClasses, risk_classes
+from ._classes import POPULATION_MODELS, RiskClasses, risk_classes
+from .individual import individual, individual_risk
 from ._registry import (RiskModelInfo, compute_risks, get_risk, register_risk, risk_models,
                         risk_names, unregister_risk)
 from .population import (dankar, pitman, pitman_parameters, population_uniqueness, shlosser,
@@ -36,12 +47,15 @@ from .population import (dankar, pitman, pitman_parameters, population_uniquenes
 from .sample import journalist, marketer, prosecutor, sample_uniqueness
 
 __all__ = [
+    "POPULATION_MODELS",
     "RiskClasses",
     "RiskModelInfo",
     "assess",
     "compute_risks",
     "dankar",
     "get_risk",
+    "individual",
+    "individual_risk",
     "journalist",
     "marketer",
     "pitman",
@@ -65,10 +79,11 @@ register_risk("journalist", journalist)
 register_risk("marketer", marketer)
 register_risk("sample_uniqueness", sample_uniqueness)
 register_risk("population_uniqueness", population_uniqueness, needs=("sampling_fraction",))
+register_risk("individual", individual, needs=("sampling_fraction",))
 
 
 def assess(table, quasi_identifiers, *, models=None, threshold=0.2, sampling_fraction=None,
-           population=None, suppressed=None):
+           population=None, suppressed=None, weights=None, population_model=None):
     """Every risk model (or those named) on ``table``'s classes.
 
     Parameters
@@ -79,8 +94,11 @@ def assess(table, quasi_identifiers, *, models=None, threshold=0.2, sampling_fra
     quasi_identifiers : list of str
     models : list of str, optional
         Registered names; default every model whose needs are given.
-    threshold, sampling_fraction, population, suppressed
-        As for :func:`risk_classes`.
+    threshold, sampling_fraction, population, suppressed, weights, population_model
+        As for :func:`risk_classes`: with a sampling fraction or sampling
+        weights (no population table), journalist and marketer risk use
+        Benedetti-Franconi individual risk unless
+        ``population_model="expansion"`` asks for ``1 / F_j``.
 
     Returns
     -------
@@ -93,8 +111,12 @@ def assess(table, quasi_identifiers, *, models=None, threshold=0.2, sampling_fra
     >>> t = pd.DataFrame({"zip": ["1*", "1*", "2*", "2*", "2*"]})
     >>> assess(t, ["zip"], models=["prosecutor"])
     {'prosecutor': {'highest': 0.5, 'average': 0.4, 'at_risk': 1.0}}
+    >>> u = pd.DataFrame({"zip": ["1*", "2*", "2*"], "w": [10.0, 4.0, 6.0]})
+    >>> round(assess(u, ["zip"], weights="w")["journalist"]["highest"], 4)   # f = 1, F = 10
+    0.2558
     """
     classes = risk_classes(table, quasi_identifiers, population=population,
                            sampling_fraction=sampling_fraction, threshold=threshold,
-                           suppressed=suppressed)
+                           suppressed=suppressed, weights=weights,
+                           population_model=population_model)
     return compute_risks(classes, models)

@@ -22,6 +22,14 @@ The share of records at risk is ``sum_{j: r_j > tau} f_j / n`` with
 (``F_j = f_j``) journalist risk equals prosecutor risk and marketer risk is
 ``J / n``.
 
+When ``F_j`` is *estimated* (a sampling fraction or sampling weights, no
+population table), ``1/F_j`` is replaced everywhere above by the record risk
+``r_j`` of the classes' population model
+(:meth:`~kanon_graph.risk.RiskClasses.record_risks`): Benedetti and
+Franconi's ``E[1/F_j | f_j]`` by default (:mod:`kanon_graph.risk.individual`),
+or ``1/F_j`` itself with ``population_model="expansion"``. With a population
+table or none, the formulas are ARX's (``RiskModelSampleSummary``).
+
 References
 ----------
 El Emam, K., *Guide to the De-Identification of Personal Health Information*
@@ -85,14 +93,17 @@ def journalist(classes: RiskClasses) -> dict:
     """Journalist risk: the attacker links a population database to the table.
 
     A record of class ``j`` is matched to one of the ``F_j`` population
-    records of its class, so its risk is ``1/F_j``.
+    records of its class, so its risk is ``r_j = 1/F_j``.
 
-    * ``highest`` = ``1 / min_j F_j``;
-    * ``average`` = ``max(J / sum_j F_j, sum_j (f_j / F_j) / n)``;
-    * ``at_risk`` = ``sum_{j: 1/F_j > tau} f_j / n``.
+    * ``highest`` = ``max_j r_j``;
+    * ``average`` = ``max(J / sum_j F_j, sum_j f_j r_j / n)``;
+    * ``at_risk`` = ``sum_{j: r_j > tau} f_j / n``.
 
     ``F_j`` is counted from a population table, or estimated from the
-    sampling fraction, or taken equal to ``f_j`` (see :class:`RiskClasses`).
+    sampling fraction or the sampling weights, or taken equal to ``f_j`` (see
+    :class:`RiskClasses`). An estimated ``F_j`` is uncertain: ``r_j`` is then
+    the classes' population model's (Benedetti-Franconi individual risk by
+    default, :meth:`RiskClasses.record_risks`), not ``1/F_j``.
 
     References
     ----------
@@ -110,8 +121,8 @@ def journalist(classes: RiskClasses) -> dict:
     if n == 0:
         return {"highest": 0.0, "average": 0.0, "at_risk": 0.0}
     population = classes.population_sizes
-    risk = 1.0 / population
-    average = max(len(sizes) / population.sum(), float((sizes / population).sum() / n))
+    risk = classes.record_risks()
+    average = max(len(sizes) / population.sum(), float((sizes * risk).sum() / n))
     return {"highest": float(risk.max()), "average": float(average),
             "at_risk": _at_risk(sizes, risk, classes.threshold, n)}
 
@@ -119,7 +130,9 @@ def journalist(classes: RiskClasses) -> dict:
 def marketer(classes: RiskClasses) -> dict:
     """Marketer risk: the expected share of records re-identified by linking all of them.
 
-    ``average`` = ``sum_j (f_j / F_j) / n``; with ``F_j = f_j`` it is ``J / n``.
+    ``average`` = ``sum_j f_j r_j / n`` with ``r_j = 1/F_j`` (or, for an
+    estimated ``F_j``, the population model's risk,
+    :meth:`RiskClasses.record_risks`); with ``F_j = f_j`` it is ``J / n``.
     A marketer is not after one person, so there is no highest risk.
 
     References
@@ -134,7 +147,7 @@ def marketer(classes: RiskClasses) -> dict:
     sizes, n = classes.sizes, classes.records
     if n == 0:
         return {"average": 0.0}
-    return {"average": float((sizes / classes.population_sizes).sum() / n)}
+    return {"average": float((sizes * classes.record_risks()).sum() / n)}
 
 
 def sample_uniqueness(classes: RiskClasses) -> dict:
