@@ -92,8 +92,8 @@ def mdav(data: Any, model: Any, *, rng: Any = None, suppression: float | None = 
     ----------
     data : EncodedTable
     model : PrivacyModel
-        Only k is used (l-diversity and t-closeness are verified on the
-        release, as for any algorithm; MDAV does not aim at them).
+        Only k: MDAV does not aim at l-diversity or t-closeness, and refuses
+        them (a ValueError) rather than release classes that would fail them.
     rng, suppression
         Unused: MDAV is deterministic and suppresses no record.
     centroid : {"mean", "median"}
@@ -123,6 +123,9 @@ def mdav(data: Any, model: Any, *, rng: Any = None, suppression: float | None = 
     >>> res.table["age"].tolist()
     [21.0, 21.0, 21.0, 41.333333333333336, 41.333333333333336, 41.333333333333336]
     """
+    if model.needs_sensitive:
+        raise ValueError("mdav enforces k-anonymity only; it cannot meet the requested "
+                         "l-diversity or t-closeness -- use another algorithm")
     aggregate = mdav_aggregates(data, centroid, ordinal)
     kept = [a.name for a in data.attributes
             if a.missing_code is not None and a.kind == "numeric"]

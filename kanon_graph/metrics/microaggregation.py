@@ -100,6 +100,6 @@ def sse_sst(release, k=None):
     return sse / sst if sst > 0 else 0.0
 
 
-register_metric("sse_sst", sse_sst, monotone=True, applies=is_microaggregation,
+register_metric("sse_sst", sse_sst, monotone=False, applies=is_microaggregation,
                 description="SSE / SST of a microaggregation on standardized data "
                             "(Domingo-Ferrer and Mateo-Sanz 2002)")
