@@ -198,3 +198,33 @@ def test_cli_writes_numbers_that_stay_k_anonymous(tmp_path, capsys):
 
 def test_auto_never_chooses_mdav():
     assert "mdav" not in kg._auto.AUTO_CANDIDATES
+
+
+def test_evaluate_and_the_report_read_a_microaggregation():
+    """kg.evaluate(aggregate=...) re-measures the released table; res.report() says what it is."""
+    rng = np.random.default_rng(8)
+    table = pd.DataFrame({"age": rng.integers(18, 90, 60),
+                          "hours": np.round(rng.normal(40, 8, 60), 1),
+                          "sex": rng.choice(["F", "M"], 60),
+                          "day": pd.date_range("2000-01-01", periods=60, freq="7D")
+                          .strftime("%Y-%m-%d")})
+    schema = kg.Schema(quasi_identifiers=["age", "hours", "sex", "day"], dates=["day"])
+    for centroid in ("mean", "median"):
+        res = kg.anonymize(table, schema, k=5, algorithm="mdav", centroid=centroid)
+        ev = kg.evaluate(table, res.table, schema, 5, aggregate=res.stats["aggregate"])
+        assert ev.verification.holds and ev.metrics == res.metrics
+    with pytest.raises(kg.exceptions.DataError, match="does not cover"):
+        kg.evaluate(table, res.table, schema, 5)          # read as a generalization: refused
+    bad = res.table.copy()
+    bad.loc[bad.index[res.classes[0]], "hours"] = 1000.0      # one whole class
+    first = int(res.classes[0][0])
+    with pytest.raises(kg.exceptions.DataError, match=rf"released value '1000' of 'hours' in "
+                                                      rf"row {first} lies outside its class's "
+                                                      rf"values"):
+        kg.evaluate(table, bad, schema, 5, aggregate=res.stats["aggregate"])
+    from kanon_graph.report._result import content_of_result
+
+    content = content_of_result(res)
+    assert content["summary"]["recoding"] == "microaggregation"
+    assert "a microaggregation" in content["lattice"]["note"]
+    assert content["loss"]["overall"]["sse_sst"] == res.metrics["sse_sst"]
