@@ -2,7 +2,7 @@
 
 Usage::
 
-    pip install anonypyx      # 0.2.11 was used; not a dependency of the package
+    pip install -e ".[compare]"      # anonypyx (0.2.11 was used); not a dependency
     python benchmarks/compare_mdav_anonypyx.py
 
 Tables: ten mixed tables, two kinds at five (rows, k, seed): ``synthetic``

@@ -7,6 +7,7 @@ import pytest
 import kanon_graph as kg
 from kanon_graph.clustering._mdav_kernels import mdav_classes
 from kanon_graph.exceptions import PrivacyError
+from kanon_graph.privacy import PrivacyModel
 from kanon_graph.recoding import recode_aggregate
 
 from mdav_reference import reference_mdav, sse_sst as reference_sse_sst
@@ -17,6 +18,8 @@ def _numeric_tables():
     return {
         "normal-400-k3": (pd.DataFrame(rng.normal(size=(400, 3)), columns=list("abc")), 3),
         "ties-300-k5": (pd.DataFrame(rng.integers(0, 6, (300, 3)), columns=list("abc")), 5),
+        "duplicates-200-k3": (pd.DataFrame(rng.integers(0, 3, (200, 2)), columns=list("ab")),
+                              3),
         "ages-157-k4": (pd.DataFrame({"age": rng.integers(18, 90, 157),
                                       "hours": rng.integers(10, 60, 157)}), 4),
         "one-column-61-k6": (pd.DataFrame({"x": rng.integers(0, 20, 61)}), 6),
@@ -48,6 +51,13 @@ def test_classes_and_sse_equal_the_reference(case, centroid):
             merged.setdefault(tuple(res.table.iloc[g[0]]), []).extend(g)
         assert _classes(res) == sorted(sorted(g) for g in merged.values())
     assert all(len(c) >= k for c in res.classes) and res.suppressed == 0
+    # the groups before any merge, exactly (ties decide which of equal records go together)
+    partition = kg.clustering.mdav(kg.encode(table, schema), PrivacyModel(k), rng=None,
+                                   centroid=centroid)
+    formed = {}
+    for row, label in enumerate(partition.class_of):
+        formed.setdefault(int(label), []).append(row)
+    assert sorted(formed.values()) == sorted(groups)
     expected = reference_sse_sst(table.to_numpy(float), groups, centroid)
     assert res.metrics["sse_sst"] == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
