@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 import kanon_graph as kg
-from kanon_graph.clustering import _mdav_kernels, mdav as mdav_module
+from kanon_graph.clustering import _mdav_kernels, microaggregation as mdav_module
 
 TARGET_SECONDS = 10.0
 

@@ -118,7 +118,7 @@ BUILTIN_ALGORITHMS: dict[str, tuple[str, ...]] = {
     "incognito": ("kanon_graph.baselines.incognito",),
     "k-member": ("kanon_graph.baselines.kmember",),
     "mondrian": ("kanon_graph.baselines.mondrian",),
-    "mdav": ("kanon_graph.clustering.mdav",),
+    "mdav": ("kanon_graph.clustering.microaggregation",),
     "mst": ("kanon_graph.records", "kanon_graph.clustering"),
     "optimal": ("kanon_graph.lattice.optimal",),
     "rv-distributed": ("kanon_graph.lattice.rv.search_distributed",),

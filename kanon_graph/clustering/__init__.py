@@ -6,7 +6,7 @@
   ``algorithm="sd"`` (variants ``"graph"`` and ``"paper"``).
 * :mod:`.sensitive` -- Bhaladhare & Jinwala's sensitive-attribute clustering,
   registered as ``algorithm="sensitive-clustering"``.
-* :mod:`.mdav` -- MDAV microaggregation (Domingo-Ferrer & Mateo-Sanz 2002;
+* :mod:`.microaggregation` -- MDAV microaggregation (Domingo-Ferrer & Mateo-Sanz 2002;
   MDAV-generic, Domingo-Ferrer & Torra 2005), registered as
   ``algorithm="mdav"``: classes released as their means, medians or modes.
 """
@@ -14,7 +14,7 @@
 from .sd import (ContingencyDistances, contingency_distances, numeric_distances,
                  sd_attribute_distance, sd_record_distance, sd_value_distances,
                  spatial_distance)
-from .mdav import mdav, mdav_aggregates
+from .microaggregation import mdav, mdav_aggregates
 from .sensitive import sensitive_clustering
 
 __all__ = [
