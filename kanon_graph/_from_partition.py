@@ -95,7 +95,8 @@ def check_cover(release: Release) -> None:
                                f"the original value {attr.domain[attr.codes[row]]!r}")
 
 
-def _check_aggregate(attr, rel, rows, cls) -> None:
+def _check_aggregate(attr: Any, rel: Any, rows: npt.NDArray[np.int64],
+                     cls: npt.NDArray[np.int64]) -> None:
     """A microaggregated attribute: each class's aggregate is one of its members' values
     (categorical) or lies within their range (numeric), and the range holds them all."""
     if attr.kind == "numeric":

@@ -220,7 +220,8 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
         class_of[rows] = np.asarray(key, dtype=np.int64)   # by first appearance
     n_classes = int(class_of.max()) + 1 if rows.size else 0
     cls = class_of[rows]
-    attributes, levels = {}, []
+    attributes: dict[str, Any] = {}
+    levels: list[int | None] = []
     if aggregate is not None and sorted(aggregate) != sorted(qis):
         raise ValueError(f"The 'aggregate' parameter of evaluate must give every "
                          f"quasi-identifier {qis} its aggregate. Got {dict(aggregate)!r}.")
