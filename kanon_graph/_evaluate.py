@@ -9,7 +9,7 @@ two Dask tables first (:mod:`kanon_graph.scale.dask_evaluate`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy.typing as npt
@@ -42,7 +42,8 @@ def evaluate(original: pd.DataFrame | Any, released: pd.DataFrame | Any, schema:
              k: int = 1, *, l: float | None = None, diversity: str = "distinct",
              c: float = 1.0, t: float | None = None, sensitive: str | None = None,
              metrics: Sequence[str] | None = None, suppressed: npt.ArrayLike | None = None,
-             target: str | None = None, missing: str = "error") -> Evaluation:
+             target: str | None = None, missing: str = "error",
+             aggregate: Mapping[str, str] | None = None) -> Evaluation:
     """Privacy and information loss of ``released``, a release of ``original``.
 
     Two pandas DataFrames are measured by :func:`kanon_graph.metrics.evaluate`;
@@ -57,6 +58,10 @@ def evaluate(original: pd.DataFrame | Any, released: pd.DataFrame | Any, schema:
         partition by partition, and ``missing`` must be ``"error"``).
     schema, k, l, diversity, c, t, sensitive, metrics, suppressed, target, missing
         As for :func:`kanon_graph.metrics.evaluate`.
+    aggregate : dict of str to str, optional
+        A microaggregation's operators (``res.stats["aggregate"]`` of
+        ``algorithm="mdav"``), as for :func:`kanon_graph.metrics.evaluate`;
+        pandas tables only.
 
     Returns
     -------
@@ -72,6 +77,10 @@ def evaluate(original: pd.DataFrame | Any, released: pd.DataFrame | Any, schema:
     (True, True)
     """
     if is_dask_frame(original) or is_dask_frame(released):     # counted on Dask, then pandas
+        if aggregate is not None:
+            raise ValueError("The 'aggregate' parameter of evaluate is for pandas DataFrames; "
+                             "a microaggregation is not measured on Dask. Got "
+                             f"{dict(aggregate)!r}.")
         if missing != "error":
             raise ValueError("The 'missing' parameter of evaluate must be 'error' on Dask "
                              "DataFrames (rows are aligned partition by partition). Got "
@@ -85,4 +94,4 @@ def evaluate(original: pd.DataFrame | Any, released: pd.DataFrame | Any, schema:
 
     return evaluate_pandas(original, released, schema, k, l=l, diversity=diversity, c=c, t=t,
                            sensitive=sensitive, metrics=metrics, suppressed=suppressed,
-                           target=target, missing=missing)
+                           target=target, missing=missing, aggregate=aggregate)

@@ -27,7 +27,7 @@ from .privacy import PrivacyModel
 from .privacy._check import released_classes
 from .privacy.parameters import check_int
 from .metrics._loss import arx_loss_per_attribute
-from .recoding import recode_levels, recode_partition
+from .recoding import recode_aggregate, recode_levels, recode_partition
 from .result import AnonymizationResult
 
 if TYPE_CHECKING:
@@ -56,6 +56,12 @@ def recode_release(data: EncodedTable, partition: Partition, algorithm: str) -> 
                                f"{data.heights}")
         suppress = np.asarray(partition.class_of) < 0
         return recode_levels(data, partition.levels, suppress=suppress, capped=partition.capped)
+    if partition.aggregate is not None:
+        aggregate = dict(partition.aggregate)
+        if sorted(aggregate) != sorted(data.names):
+            raise PrivacyError(f"algorithm {algorithm!r} aggregates {sorted(aggregate)}, not "
+                               f"every quasi-identifier {data.names}")
+        return recode_aggregate(data, partition.class_of, aggregate)
     return recode_partition(data, partition.class_of)
 
 
@@ -69,6 +75,9 @@ def check_cover(release: Release) -> None:
     cls = release.class_of[rows]
     for attr in data.attributes:
         rel = release.attributes[attr.name]
+        if rel.aggregated is not None:
+            _check_aggregate(attr, rel, rows, cls)
+            continue
         if rel.level is not None:
             ancestor = np.empty(len(rows), dtype=np.int64)
             for level in np.unique(rel.level):
@@ -84,6 +93,27 @@ def check_cover(release: Release) -> None:
             row = int(rows[np.flatnonzero(bad)[0]])
             raise PrivacyError(f"released value of {attr.name!r} in row {row} does not cover "
                                f"the original value {attr.domain[attr.codes[row]]!r}")
+
+
+def _check_aggregate(attr: Any, rel: Any, rows: npt.NDArray[np.int64],
+                     cls: npt.NDArray[np.int64]) -> None:
+    """A microaggregated attribute: each class's aggregate is one of its members' values
+    (categorical) or lies within their range (numeric), and the range holds them all."""
+    if attr.kind == "numeric":
+        lo = np.full(len(rel.centre), np.inf)
+        hi = np.full(len(rel.centre), -np.inf)
+        np.minimum.at(lo, cls, attr.values[rows])
+        np.maximum.at(hi, cls, attr.values[rows])
+        bad = (rel.centre < np.floor(lo)) | (rel.centre > np.ceil(hi)) if attr.date \
+            else (rel.centre < lo) | (rel.centre > hi)
+    else:
+        held = np.zeros(len(rel.centre), dtype=bool)
+        held[cls[attr.codes[rows] == rel.centre[cls]]] = True
+        bad = ~held
+    if bad.any():
+        c = int(np.flatnonzero(bad)[0])
+        raise PrivacyError(f"released {rel.aggregated} {rel.labels[c]!r} of {attr.name!r} is "
+                           f"no {rel.aggregated} of its class's values")
 
 
 def check_release(model: PrivacyModel, release: Release, table: pd.DataFrame,

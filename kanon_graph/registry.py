@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Partition", "AlgorithmInfo", "register_algorithm", "get_algorithm", "algorithms"]
 
-RECODINGS = ("global", "local")
+RECODINGS = ("global", "local", "microaggregation")
 
 
 @dataclass(frozen=True)
@@ -48,12 +48,20 @@ class Partition:
     capped : bool
         With ``levels``: every value stops at its MAGVal when that lies below
         its attribute's level (generalization boundaries).
+    aggregate : dict of str to str, optional
+        For a microaggregation (``recoding="microaggregation"``): how each
+        quasi-identifier's class is released, ``"mean"`` or ``"median"``
+        (numeric), ``"median"`` (ordinal: the lower median in domain order)
+        or ``"mode"`` (nominal); see
+        :func:`kanon_graph.recoding.recode_aggregate`. ``None``: the classes
+        are generalized.
     """
 
     class_of: np.ndarray
     levels: tuple | None = None
     stats: dict = field(default_factory=dict)
     capped: bool = False
+    aggregate: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -110,6 +118,7 @@ BUILTIN_ALGORITHMS: dict[str, tuple[str, ...]] = {
     "incognito": ("kanon_graph.baselines.incognito",),
     "k-member": ("kanon_graph.baselines.kmember",),
     "mondrian": ("kanon_graph.baselines.mondrian",),
+    "mdav": ("kanon_graph.clustering.microaggregation",),
     "mst": ("kanon_graph.records", "kanon_graph.clustering"),
     "optimal": ("kanon_graph.lattice.optimal",),
     "rv-distributed": ("kanon_graph.lattice.rv.search_distributed",),
@@ -139,8 +148,10 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
     name : str
     function : callable
         ``function(data, model, *, rng, suppression=None, **options) -> Partition``.
-    recoding : {"global", "local"}
-        Whether it releases one level per attribute or per-class values.
+    recoding : {"global", "local", "microaggregation"}
+        Whether it releases one level per attribute, per-class generalized
+        values, or per-class aggregates (means, medians, modes: its
+        :class:`Partition` names them in ``aggregate``).
     needs_hierarchies : bool
         Whether every quasi-identifier must have a hierarchy.
     supports_suppression : bool

@@ -237,7 +237,8 @@ def test_registering_twice_needs_replace(register):
     kg.register_algorithm("test-dup", _sorted_chunks, recoding="global", replace=True)
     assert get_algorithm("test-dup").recoding == "global"
     with pytest.raises(ValueError, match=r"'recoding' parameter of register_algorithm must be "
-                                         r"one of \['global', 'local'\]\. Got 'both'\."):
+                                         r"one of \['global', 'local', 'microaggregation'\]\. "
+                                         r"Got 'both'\."):
         kg.register_algorithm("test-x", _sorted_chunks, recoding="both")
 
 

@@ -55,6 +55,9 @@ def register(commands):
     anon.add_argument("--seed", type=int, default=0,
                       help="seed for randomized algorithms (default 0, so a run is "
                       "reproducible; the seed used is in the report's parameters)")
+    anon.add_argument("--centroid", choices=("mean", "median"),
+                      help="--algorithm mdav: release each class's numeric values as their "
+                      "mean (default) or median (shorthand for --option centroid=...)")
     anon.add_argument("--option", type=option, action="append", default=[],
                       metavar="NAME=VALUE", help="an option of the algorithm (repeatable)")
     anon.add_argument("--engine", choices=("pandas", "dask"), default="pandas",
@@ -154,6 +157,8 @@ def _run(args, progress, dask):
     else:
         table, schema, text = read_input(args, progress)
     options = dict(args.option)
+    if args.centroid is not None:
+        options["centroid"] = args.centroid
     rows = f"{table.npartitions} partitions" if dask else f"{len(table)} rows"
     progress.phase(f"anonymizing {rows} with {args.algorithm} (k={args.k})")
     res = anonymize(table, schema, k=args.k, algorithm=args.algorithm, l=args.l,

@@ -15,19 +15,22 @@ name                         formula                                           b
 ``minimal_distortion``       generalization steps over all cells               lower
 ``byun_il``                  Byun et al.'s IL (001 section 4.1)                lower
 ``paper001_il``              byun_il + sum_i abs(C_i)(i+1)/m (001 5.1 code)    lower
+``sse_sst``                  SSE / SST, microaggregations only (**)            lower
 ``classification_accuracy``  held-out accuracy, released / original (*)        higher
 ``classification_f1``        held-out macro-F1, released / original (*)        higher
 ===========================  ================================================  ======
 
 (*) needs a target: computed only when one is given
 (``evaluate(..., target="salary-class")``; scikit-learn, the ``ml`` extra);
-see :func:`classification_utility`. :func:`pattern_utility` compares the
+see :func:`classification_utility`. (**) computed only for a release that
+microaggregates (``algorithm="mdav"``): :func:`sse_sst`. :func:`pattern_utility` compares the
 rules of a tree grown on each table (paper 004, section 6.2.2).
 """
 
 from ._loss import (arx_loss, arx_loss_per_attribute, byun_il, cavg, discernibility, gcp,
                     minimal_distortion, ncp_per_attribute, total_ncp, utility)
 from .paper001 import paper001_il
+from .microaggregation import sse_sst
 from ._registry import (MetricInfo, compute_metrics, get_metric, metric_names, metrics,
                         register_metric, unregister_metric)
 from .evaluate import Evaluation, evaluate
@@ -58,6 +61,7 @@ __all__ = [
     "PatternUtility",
     "Rule",
     "register_metric",
+    "sse_sst",
     "total_ncp",
     "unregister_metric",
     "utility",

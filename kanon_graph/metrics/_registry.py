@@ -29,6 +29,7 @@ class MetricInfo:
     monotone: bool
     description: str
     needs: tuple = ()
+    applies: Callable | None = None
 
     def __call__(self, release, k, **context):
         missing = [n for n in self.needs if context.get(n) is None]
@@ -43,7 +44,7 @@ _METRICS: dict[str, MetricInfo] = _REGISTRY.entries
 
 
 def register_metric(name, function=None, *, lower_is_better=True, monotone=True,
-                    description=None, needs=(), replace=False):
+                    description=None, needs=(), applies=None, replace=False):
     """Register ``function`` as metric ``name`` (usable as a decorator).
 
     Parameters
@@ -60,6 +61,11 @@ def register_metric(name, function=None, *, lower_is_better=True, monotone=True,
         What else the metric needs, passed as keywords: ``("target",)``
         for a metric of a class column (``function(release, k, target=...)``).
         :func:`compute_metrics` skips it unless it is given.
+    applies : callable, optional
+        ``applies(release) -> bool``: whether the metric measures this kind
+        of release (the SSE / SST of a microaggregation has no meaning for a
+        generalized one); :func:`compute_metrics` skips it by default where
+        it does not apply. ``None``: every release.
     replace : bool
         Allow replacing an existing registration.
 
@@ -76,8 +82,8 @@ def register_metric(name, function=None, *, lower_is_better=True, monotone=True,
     """
     def decorate(fn):
         doc = description or (fn.__doc__ or name).strip().splitlines()[0]
-        _REGISTRY.add(name, MetricInfo(name, fn, lower_is_better, monotone, doc, tuple(needs)),
-                      replace=replace)
+        _REGISTRY.add(name, MetricInfo(name, fn, lower_is_better, monotone, doc, tuple(needs),
+                                       applies), replace=replace)
         return fn
 
     return decorate if function is None else decorate(function)
@@ -106,12 +112,14 @@ def metrics():
 def compute_metrics(release, k, names=None, *, target=None):
     """``{name: value}`` for ``names``.
 
-    The default is every registered metric whose needs are given: a metric
-    that needs a ``target`` is computed only when ``target`` is passed.
-    Naming such a metric without what it needs is an error.
+    The default is every registered metric whose needs are given and that
+    applies to ``release``: a metric that needs a ``target`` is computed
+    only when ``target`` is passed. Naming such a metric without what it
+    needs is an error.
     """
     context = {"target": target}
     if names is None:
         names = [n for n in metric_names()
-                 if all(context.get(need) is not None for need in _METRICS[n].needs)]
+                 if all(context.get(need) is not None for need in _METRICS[n].needs)
+                 and (_METRICS[n].applies is None or _METRICS[n].applies(release))]
     return {name: get_metric(name)(release, k, **context) for name in names}

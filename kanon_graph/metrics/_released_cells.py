@@ -231,3 +231,51 @@ def released_sensitive(data: Any, released: pd.DataFrame, column: str) -> Any:
         texts = [MISSING] + list(texts)
     return dataclasses.replace(data, sensitive={**data.sensitive, column: np.asarray(codes)},
                                sensitive_domain={**data.sensitive_domain, column: list(texts)})
+
+
+def aggregate_cells(attr: Any, labels: npt.NDArray[Any], rows: npt.NDArray[np.int64],
+                    cls: npt.NDArray[np.int64], n_classes: int, index: Any,
+                    how: str) -> AttributeRelease:
+    """AttributeRelease of a microaggregated attribute from its released aggregates.
+
+    Each class's cell must be a number within its records' range (numeric; a
+    date within their first and last day) or one of its records' values
+    (categorical), as :func:`kanon_graph.recoding.recode_aggregate` releases it.
+    """
+    first = np.full(n_classes, len(rows), dtype=np.int64)
+    np.minimum.at(first, cls, np.arange(len(rows)))
+    class_labels = labels[first]
+    codes = attr.codes[rows]
+    pairs = np.unique(np.column_stack([cls, codes]), axis=0)
+    distinct = np.bincount(pairs[:, 0], minlength=n_classes)
+    if attr.kind == "numeric":
+        lo = np.full(n_classes, np.inf)
+        hi = np.full(n_classes, -np.inf)
+        np.minimum.at(lo, cls, attr.values[rows])
+        np.maximum.at(hi, cls, attr.values[rows])
+        centre = np.empty(n_classes)
+        for c, text in enumerate(class_labels):
+            when = parse_date(text) if attr.date else None
+            try:
+                centre[c] = date_days(when) if when is not None else float(text)
+            except ValueError:
+                raise _fail(attr.name, index[rows[first[c]]], text,
+                            f"is not the number a {how} of its class would be") from None
+        low, high = (np.floor(lo), np.ceil(hi)) if attr.date else (lo, hi)
+        bad = np.flatnonzero((centre < low) | (centre > high))
+        if bad.size:
+            c = int(bad[0])
+            raise _fail(attr.name, index[rows[first[c]]], class_labels[c],
+                        f"lies outside its class's values [{lo[c]:g}, {hi[c]:g}]: no {how}")
+        return AttributeRelease(class_labels.astype(object), None, None, lo, hi, distinct,
+                                how, centre)
+    lookup = {_cell_text(v): j for j, v in enumerate(attr.domain)}
+    centre = np.array([lookup.get(text, -1) for text in class_labels], dtype=np.int64)
+    held = np.zeros(n_classes, dtype=bool)
+    held[cls[codes == centre[cls]]] = True
+    if not held.all():
+        c = int(np.flatnonzero(~held)[0])
+        raise _fail(attr.name, index[rows[first[c]]], class_labels[c],
+                    f"is none of its class's values: no {how}")
+    return AttributeRelease(class_labels.astype(object), None, None, None, None, distinct,
+                            how, centre)

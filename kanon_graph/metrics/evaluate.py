@@ -26,7 +26,7 @@ Readings (a released table cannot say everything):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -38,7 +38,8 @@ from ..encoding import EncodedTable, encode
 from ..exceptions import DataError
 from ..recoding._release import Release, _hierarchy_release
 from ._registry import compute_metrics
-from ._released_cells import column_text, free_cells, hierarchy_cells, released_sensitive
+from ._released_cells import (aggregate_cells, column_text, free_cells, hierarchy_cells,
+                              released_sensitive)
 
 if TYPE_CHECKING:
     from ..schema import Schema
@@ -107,7 +108,8 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
              t: float | None = None, sensitive: str | None = None,
              metrics: Sequence[str] | None = None,
              suppressed: npt.ArrayLike | None = None,
-             target: str | None = None, missing: str = "error") -> Evaluation:
+             target: str | None = None, missing: str = "error",
+             aggregate: Mapping[str, str] | None = None) -> Evaluation:
     """Privacy and information loss of ``released``, a release of ``original``.
 
     Parameters
@@ -145,6 +147,12 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
         metrics that need a target (``classification_accuracy``,
         ``classification_f1``; scikit-learn, ``pip install -e ".[ml]"``)
         are computed too.
+    aggregate : dict of str to str, optional
+        For a microaggregation (``algorithm="mdav"``): how each
+        quasi-identifier was released (``"mean"``, ``"median"``,
+        ``"mode"``; ``res.stats["aggregate"]``). Its cells are then read as
+        class aggregates, each of which must lie within its class's values
+        (or be one of them), and ``sse_sst`` is measured too.
 
     Returns
     -------
@@ -212,10 +220,18 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
         class_of[rows] = np.asarray(key, dtype=np.int64)   # by first appearance
     n_classes = int(class_of.max()) + 1 if rows.size else 0
     cls = class_of[rows]
-    attributes, levels = {}, []
+    attributes: dict[str, Any] = {}
+    levels: list[int | None] = []
+    if aggregate is not None and sorted(aggregate) != sorted(qis):
+        raise ValueError(f"The 'aggregate' parameter of evaluate must give every "
+                         f"quasi-identifier {qis} its aggregate. Got {dict(aggregate)!r}.")
     for attr in data.attributes:
         labels = text[attr.name].to_numpy(dtype=object)[rows].astype(str)
-        if attr.hierarchy is not None:
+        if aggregate is not None:
+            attributes[attr.name] = aggregate_cells(attr, labels, rows, cls, n_classes, index,
+                                                    aggregate[attr.name])
+            levels.append(None)
+        elif attr.hierarchy is not None:
             level, node, uniform = hierarchy_cells(attr, labels, rows, cls, n_classes, index)
             attributes[attr.name] = _hierarchy_release(attr, level, node)
             levels.append(uniform)

@@ -37,6 +37,12 @@ class AttributeRelease:
     range the value stands for (hierarchy-free numeric, or numeric leaves);
     ``distinct`` counts the original values a hierarchy-free categorical
     value set holds (or the leaves under a hierarchy node).
+
+    A microaggregated attribute (:mod:`kanon_graph.recoding._aggregate`)
+    names its operator in ``aggregated`` (``"mean"``, ``"median"``,
+    ``"mode"``) and holds per class the released number, or the released
+    category's code, in ``centre``; its ``lo``/``hi`` are then the range of
+    the class's members, not of the released value.
     """
 
     labels: np.ndarray            # (n_classes,) str
@@ -45,6 +51,8 @@ class AttributeRelease:
     lo: np.ndarray | None         # (n_classes,) float
     hi: np.ndarray | None
     distinct: np.ndarray          # (n_classes,) leaves / values covered
+    aggregated: str | None = None  # microaggregation: "mean", "median" or "mode"
+    centre: np.ndarray | None = None  # (n_classes,) released number / category code
 
 
 @dataclass(frozen=True)
@@ -99,7 +107,13 @@ class Release:
         index = np.where(self.class_of < 0, self.n_classes, self.class_of)
         for column in schema.released_columns(source):
             if column in self.attributes:
-                out[column] = _released_column(self.attributes[column].labels, index)
+                rel = self.attributes[column]
+                numbers = (rel.aggregated is not None and rel.labels.size > 0
+                           and isinstance(rel.labels[0], float))  # a mean / median
+                if numbers and (index < self.n_classes).all():      # and no "*"
+                    out[column] = np.asarray(rel.labels, dtype=float)[index]
+                else:
+                    out[column] = _released_column(rel.labels, index)
             else:  # the column as the user gave it, without a round trip through numpy
                 out[column] = source[column].array
         frame = pd.DataFrame(out, columns=list(out), copy=False)
@@ -358,4 +372,5 @@ def recode_partition(data, class_of):
 def _take(rel, idx):
     pick = (lambda a: None if a is None else a[idx])
     return AttributeRelease(rel.labels[idx], pick(rel.level), pick(rel.node),
-                            pick(rel.lo), pick(rel.hi), rel.distinct[idx])
+                            pick(rel.lo), pick(rel.hi), rel.distinct[idx], rel.aggregated,
+                            pick(rel.centre))

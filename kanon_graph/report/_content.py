@@ -205,7 +205,7 @@ def build_report(original, released, schema, *, k=2, l=None, diversity="distinct
                  t=None, sensitive=None, suppressed=None, missing="error",
                  sampling_fraction=None, threshold=0.2, population=None, call=None,
                  checksums=None, algorithm=None, title=None, sampled_records=None,
-                 weights=None, population_model=None):
+                 weights=None, population_model=None, aggregate=None):
     """The content of a privacy report, as JSON-ready data.
 
     Parameters
@@ -233,6 +233,8 @@ def build_report(original, released, schema, *, k=2, l=None, diversity="distinct
     checksums : dict, optional
         ``{"input": {...}, "output": {...}}`` as :func:`table_checksum` or
         :func:`file_checksum` give them.
+    aggregate : dict of str to str, optional
+        A microaggregation's operators, as for :func:`kanon_graph.evaluate`.
     algorithm, title : str, optional
     sampled_records : int, optional
         The records ``sampling_fraction`` is of, when ``original`` is not all
@@ -257,7 +259,8 @@ def build_report(original, released, schema, *, k=2, l=None, diversity="distinct
     from ..metrics import evaluate
 
     ev = evaluate(original, released, schema, k=k, l=l, diversity=diversity, c=c, t=t,
-                  sensitive=sensitive, suppressed=suppressed, missing=missing)
+                  sensitive=sensitive, suppressed=suppressed, missing=missing,
+                  aggregate=aggregate)
     qis = list(schema.quasi_identifiers)
     release = ev.release
     kept_original = release.data.table
@@ -270,7 +273,8 @@ def build_report(original, released, schema, *, k=2, l=None, diversity="distinct
                     "suppressed": int(mask.sum()), "dropped": ev.dropped,
                     "classes": int(release.n_classes), "quasi_identifiers": qis,
                     "sensitive": list(schema.sensitive), "algorithm": algorithm,
-                    "recoding": "global" if ev.levels is not None else "local"},
+                    "recoding": "global" if ev.levels is not None else
+                    "microaggregation" if aggregate is not None else "local"},
         "privacy": _privacy(ev, schema, released),
         "risk": _risk(kept_original, released, qis, mask, threshold=threshold,
                       sampling_fraction=sampling_fraction, population=population,
@@ -282,7 +286,9 @@ def build_report(original, released, schema, *, k=2, l=None, diversity="distinct
         "loss": _loss(ev),
         "classes": _classes(release.sizes),
         "hierarchies": hierarchies,
-        "lattice": _lattice(ev.levels, hierarchies),
+        "lattice": _lattice(ev.levels, hierarchies) if aggregate is None else {
+            "global": False, "note": "a microaggregation: each class released as its "
+            "aggregates (" + ", ".join(f"{a}: {h}" for a, h in aggregate.items()) + ")"},
         "suppression": {"suppressed": int(mask.sum()),
                         "share": float(mask.mean()) if n else 0.0,
                         "dropped_for_missing_values": ev.dropped},

@@ -26,6 +26,12 @@ def _call(result, schema):
             f"{', '.join(schema.quasi_identifiers)}")
 
 
+def _aggregate(release):
+    """A microaggregation's operator per quasi-identifier (``None`` for a generalization)."""
+    ops = {name: rel.aggregated for name, rel in release.attributes.items()}
+    return ops if ops and all(v is not None for v in ops.values()) else None
+
+
 def content_of_result(result, *, sampling_fraction=None, threshold=0.2, call=None,
                       title=None, input_file=None, output_file=None, weights=None,
                       population_model=None):
@@ -75,7 +81,8 @@ def content_of_result(result, *, sampling_fraction=None, threshold=0.2, call=Non
             call=call or _call(result, schema), checksums=checksums,
             algorithm=result.algorithm, title=title,
             # the sampling fraction is of anonymize's input, dropped rows included
-            sampled_records=len(original) + int(result.dropped))
+            sampled_records=len(original) + int(result.dropped),
+            aggregate=_aggregate(release))
     # the release's input already lacks the rows anonymize(missing="drop") dropped
     content["summary"]["dropped"] = int(result.dropped)
     content["suppression"]["dropped_for_missing_values"] = int(result.dropped)

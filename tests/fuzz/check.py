@@ -188,8 +188,31 @@ class Checker:
         return ~mask
 
     # -- generalization truth -----------------------------------------------------
+    def _aggregates(self, released):
+        """A microaggregation: each released class shows, per attribute, one value that lies
+        within its records' range (numeric) or is one of their values."""
+        case, res = self.case, self.res
+        codes, m = self._classes(released)
+        rows = np.flatnonzero(released)
+        for q in case.qis:
+            orig, cells = case.table[q].to_numpy()[rows], res.table[q].to_numpy()[rows]
+            for c in range(m):
+                pick = codes == c
+                shown, members = cells[pick][0], orig[pick]
+                numeric = case.kinds[q] in ("num", "num_h")
+                if numeric:
+                    values = [float(_dec(v)) for v in members]
+                    inside = min(values) <= float(shown) <= max(values)
+                else:
+                    inside = str(shown) in set(map(str, members))
+                if not inside:
+                    raise Finding("aggregate outside its class",
+                                  f"{q!r}: {shown!r} for {sorted(set(map(str, members)))}")
+
     def _truth(self, released):
         case, res = self.case, self.res
+        if self.recoding == "microaggregation":
+            return self._aggregates(released)
         out = res.table
         levels = res.levels
         bounded = case.boundaries_on()
@@ -310,6 +333,12 @@ class Checker:
         classes = m + (1 if suppressed else 0)
         if classes:
             want["cavg"] = float(n / (classes * k))
+        if self.recoding == "microaggregation":      # aggregates, not ranges: SSE / SST
+            if not 0.0 <= metrics.get("sse_sst", -1.0) <= 1.0 + 1e-12:
+                self.fail("metric sse_sst out of range", f"{metrics.get('sse_sst')!r}")
+            want.pop("ncp", None)
+            self._compare(metrics, want)
+            return
         ncp_total, losses = float(suppressed * d), []
         cells = res.table[list(case.qis)].astype(str).to_numpy()[released]
         for j, q in enumerate(case.qis):
@@ -318,6 +347,9 @@ class Checker:
             losses.append((float(loss.sum()) + suppressed) / n)
         want["ncp"] = ncp_total
         want["loss"] = float(np.prod([1 + x for x in losses]) ** (1 / d) - 1)
+        self._compare(metrics, want)
+
+    def _compare(self, metrics, want):
         for name, value in metrics.items():
             if value is None or (isinstance(value, float) and not math.isfinite(value)):
                 self.fail("metric undefined", f"{name}={value!r}")
