@@ -106,7 +106,16 @@ def count_tuples(frame, columns, *, text=False):
 
 
 def _dictionary(indexes):
-    """One dictionary for a column's partition dictionaries, and each one's renumbering."""
+    """One dictionary for a column's partition dictionaries, and each one's renumbering.
+
+    Partitions that share one dictionary (a categorical's categories, as
+    Parquet stores them) keep their codes.
+    """
+    if indexes and all(i is indexes[0] or (i.dtype == indexes[0].dtype and
+                                           i.equals(indexes[0])) for i in indexes[1:]) \
+            and not indexes[0].has_duplicates:
+        same = np.arange(len(indexes[0]), dtype=np.int64)
+        return indexes[0], [same] * len(indexes)
     whole = pd.concat([pd.Series(i, dtype=i.dtype if len(i) else None) for i in indexes],
                       ignore_index=True) if indexes else pd.Series([], dtype=object)
     codes, uniques = pd.factorize(whole, use_na_sentinel=False)
