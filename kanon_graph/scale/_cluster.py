@@ -9,6 +9,13 @@ no memory limit is imposed), one thread per core unless ``dask.config``'s
 (one thread) or ``num_workers`` is set. A LocalCluster of worker processes
 starts only when asked: ``scheduler="local"`` (``--scheduler local``).
 
+A Dask table's own tasks (counting its partitions, checking its release) go
+through :func:`runner_for` and :func:`compute_all`: with no Client there,
+they run on dask's local threaded scheduler, with no cluster at all (no
+start-up, no per-task messages); :func:`client_for`'s in-process cluster of
+threads serves the work that needs a Client's futures (shards,
+``rv-distributed``'s subsets, ``kg.evaluate`` on Dask).
+
 Dask (``dask[dataframe]`` and ``distributed``) is an optional extra
 (``pip install "kanon_graph[dask]"``); every entry point that needs it calls
 :func:`require_dask` first, so a missing extra is one clear line, never an
