@@ -1,18 +1,23 @@
 """A ``dask.dataframe.DataFrame`` as input to the global algorithms.
 
-The records are never collected. Each partition is grouped by its
-quasi-identifier and sensitive values (one count per distinct tuple), the
-partitions' counts are added up (the frequency set of the bottom lattice
-node, Morton et al. 2012, section 2.3), and the distinct tuples are encoded
-once with the ordinary :func:`~kanon_graph.encoding.encode`, which builds each
-column's dictionary from the tuples' values (and validates them). The
-algorithm then runs on the multiset those counts describe: integer codes,
-one row per record, never the input's text or its other columns. A global
-recoding releases every copy of a tuple alike, so the release is a mapping
-from distinct tuples to released values, applied partition by partition
-(``result.table`` is a lazy Dask DataFrame: ``.to_parquet`` writes it without
-collecting it). The release is checked once more from its own released cells
-(its class sizes are counted partition by partition) before it is returned.
+The records are never collected. Each partition is reduced to its distinct
+quasi-identifier and sensitive tuples with their counts (by integer codes,
+:mod:`kanon_graph.scale._counts`), the partitions' counts are added up (the
+frequency set of the bottom lattice node, Morton et al. 2012, section 2.3),
+and the distinct tuples are encoded once with the ordinary
+:func:`~kanon_graph.encoding.encode`, which builds each column's dictionary
+from the tuples' values (and validates them). The algorithm then runs on
+those tuples with their counts as weights (an algorithm registered without
+``weighted`` gets them repeated into one row per record), never on the
+input's text or its other columns. A global recoding releases every copy of
+a tuple alike, so the release is a mapping from distinct tuples to released
+values, applied partition by partition (``result.table`` is a lazy Dask
+DataFrame: ``.to_parquet`` writes it without collecting it; each released
+quasi-identifier is a categorical of its label texts, as in memory). The
+release is checked once more from its own released cells (its class sizes
+are counted partition by partition) before it is returned. With no Client,
+both passes run on dask's threads in this process
+(:func:`~kanon_graph.scale._cluster.runner_for`).
 
 Local recoding may release two copies of a tuple differently; it is not
 offered on a Dask DataFrame (see :mod:`kanon_graph.scale.sharding` for large
@@ -196,8 +201,8 @@ class DaskInput:
         lookups = None if result.dropped else _per_value(mapping, self.columns, qis)
         if lookups is not None:
             # each released value a function of the one original value: looked up per
-            # column; only the suppressed tuples (if any) are matched whole
-            # each lookup as (original values, codes of their labels in the column's dtype)
+            # column, as (original values, codes of their labels in the column's dtype);
+            # only the suppressed tuples (if any) are matched whole
             by_code = {c: (pd.Index(lookups[c].index), dtypes[c].categories.get_indexer(
                 lookups[c].to_numpy(dtype=object).astype(str))) for c in qis}
             shared = dask.delayed((by_code, mapping.loc[mapping[_GONE], self.columns],
