@@ -26,10 +26,14 @@ Usage::
 ``--csv`` writes the same rows as 16 CSV files and reads them with the
 command line's reader (``kanon_graph.cli._dask_input.read_dask_table``: the
 pandas engine's cell rules, file by file) instead of ``dd.read_parquet``.
-``--threads`` runs the Dask call on the default scheduler (threads in this
-process) three times, and the in-memory call three times, and prints the
-ratio of the warm calls. Before the timed Dask call one small in-memory call compiles the search's
-kernels, so neither timed call pays the one-off compilation.
+``--threads`` runs the Dask call on the default scheduler (no Client: dask's
+threads in this process) and the in-memory call on the same rows (the
+Parquet files read into pandas), alternating, ``--rounds`` rounds after an
+untimed warm-up call of each (which compiles the search's kernels), checks
+that both give the same levels, Loss and released cells, and prints the
+median wall and CPU seconds of each, their ratios and the load::
+
+    python benchmarks/bench_scale.py dask --threads --n 1000000 [--rounds 5]
     python benchmarks/bench_scale.py rv
 """
 
@@ -157,31 +161,47 @@ def bench_dask(ns, k, folder, evaluate=False, csv=False):
                   f"{_load()}", flush=True)
 
 
-def bench_dask_threads(ns, k, folder, calls=3):
-    """``optimal`` through Dask on the default scheduler (threads in this process, no
-    Client opened here) against the in-memory call, each ``calls`` times (warm after the
-    first); CPU is the whole process's (both cores)."""
+def bench_dask_threads(ns, k, folder, rounds=5):
+    """``optimal`` through Dask on the default scheduler (no Client: dask's threads in this
+    process) against the in-memory call on the same rows, alternating, ``rounds`` rounds
+    after one untimed warm-up call of each; both must give the same levels, Loss and
+    released cells. Prints the median wall and CPU seconds (CPU of the whole process, every
+    thread) of each, their ratios, and the load before and after."""
     import statistics
 
     import dask.dataframe as dd
+    import pandas as pd
 
     schema = kg.datasets.census_schema()
-    kg.anonymize(kg.datasets.make_census(2000, seed=1), schema, k=k, algorithm="optimal")
     for n in ns:
-        ddf = dd.read_parquet(str(_write_parquet(n, folder)))
-        table = kg.datasets.make_census(n, seed=0)
-        walls = {}
-        for name, source in (("dask", ddf), ("mem", table)):
-            for i in range(calls):
-                res, wall, cpu = _timed(lambda: kg.anonymize(source, schema, k=k,
-                                                             algorithm="optimal"))
-                walls.setdefault(name, []).append(wall)
-                print(f"{name:5} threads rows {n:>10,} call {i + 1} wall {wall:6.2f} s cpu "
-                      f"{cpu:6.2f} s  levels {list(res.levels.values())} loss "
-                      f"{res.metrics['loss']:.6f}  {_load()}", flush=True)
-        print(f"ratio dask/memory (median wall of calls 2..{calls}): "
-              f"{statistics.median(walls['dask'][1:]) / statistics.median(walls['mem'][1:]):.2f}"
-              f"  {_load()}", flush=True)
+        path = _write_parquet(n, folder)
+        ddf = dd.read_parquet(str(path))
+        table = pd.read_parquet(path)           # the same rows, in memory
+        before = _load()
+        calls = {"dask": lambda: kg.anonymize(ddf, schema, k=k, algorithm="optimal"),
+                 "mem": lambda: kg.anonymize(table, schema, k=k, algorithm="optimal")}
+        results = {name: call() for name, call in calls.items()}       # warm-up, untimed
+        dask_cells = results["dask"].table.compute().reset_index(drop=True)
+        same = (results["dask"].levels == results["mem"].levels
+                and abs(results["dask"].metrics["loss"] - results["mem"].metrics["loss"])
+                < 1e-12 and dask_cells.astype(str).equals(
+                    results["mem"].table.reset_index(drop=True).astype(str)))
+        walls, cpus = {"dask": [], "mem": []}, {"dask": [], "mem": []}
+        for _ in range(rounds):
+            for name, call in calls.items():
+                _, wall, cpu = _timed(call)
+                walls[name].append(wall)
+                cpus[name].append(cpu)
+        med = {name: (statistics.median(walls[name]), statistics.median(cpus[name]))
+               for name in calls}
+        for name in calls:
+            print(f"{name:5} optimal rows {n:>10,} median of {rounds}: wall "
+                  f"{med[name][0]:6.3f} s cpu {med[name][1]:6.3f} s  (walls "
+                  f"{', '.join(f'{w:.3f}' for w in walls[name])})", flush=True)
+        print(f"ratio dask/memory rows {n:,}: wall {med['dask'][0] / med['mem'][0]:.2f}x cpu "
+              f"{med['dask'][1] / med['mem'][1]:.2f}x  same levels, Loss and cells: {same}  "
+              f"levels {list(results['mem'].levels.values())}  {before} -> {_load()}",
+              flush=True)
 
 
 def bench_rv(k):
@@ -213,15 +233,17 @@ def main(argv=None):
     parser.add_argument("--evaluate", action="store_true",
                         help="dask: also time kg.evaluate of the written release through Dask")
     parser.add_argument("--threads", action="store_true",
-                        help="dask: the default scheduler (threads here), three warm calls "
-                             "each against the in-memory call")
+                        help="dask: the default scheduler (threads here) against the "
+                             "in-memory call, alternating, median of --rounds")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="dask --threads: timed rounds (each: one Dask, one in-memory call)")
     parser.add_argument("--csv", action="store_true",
                         help="dask: read 16 CSV files with the command line's reader")
     args = parser.parse_args(argv)
     if args.part == "local":
         bench_local(args.n or [100_000, 1_000_000], args.k, args.algorithms)
     elif args.part == "dask" and args.threads:
-        bench_dask_threads(args.n or [1_000_000], args.k, args.dir)
+        bench_dask_threads(args.n or [1_000_000], args.k, args.dir, args.rounds)
     elif args.part == "dask":
         bench_dask(args.n or [1_000_000, 10_000_000], args.k, args.dir, args.evaluate,
                    args.csv)

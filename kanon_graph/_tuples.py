@@ -58,11 +58,13 @@ def collapse(data: EncodedTable, *, sensitive: bool = False
 
     Two rows are one tuple when every quasi-identifier code agrees (and
     every sensitive code, with ``sensitive``; without it the tuples carry
-    no sensitive attribute). The tuples come in the order of their first
+    no sensitive attribute). Rows already weighted (a Dask table's counted
+    tuples) add their weights. The tuples come in the order of their first
     row, so classes numbered by first appearance are numbered as on the
     rows. Only what a search and a release read is kept: the codes, the
-    numbers of a numeric attribute without a hierarchy (a function of its
-    code), and no table columns (``table`` has one empty row per tuple).
+    numbers of a numeric attribute (a function of its code; the RV
+    searches' correlation weights read them), and no table columns
+    (``table`` has one empty row per tuple).
 
     Returns
     -------
@@ -85,17 +87,17 @@ def collapse(data: EncodedTable, *, sensitive: bool = False
     >>> inverse.tolist()
     [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3]
     """
-    if data.weights is not None:
-        raise ValueError("collapse: the table is already weighted")
     # hashing numbers the tuples by first appearance: the rows' order, without a sort
     inverse, uniques = pd.factorize(_row_key(data, sensitive))
     inverse = inverse.astype(np.int64, copy=False)
     first = np.empty(len(uniques), dtype=np.int64)
     first[inverse[::-1]] = np.arange(data.n - 1, -1, -1)
-    weights = np.bincount(inverse, minlength=len(first)).astype(np.int64)
+    # already weighted rows (a Dask table's tuples): their weights add up
+    weights = np.bincount(inverse, weights=data.weights, minlength=len(first))
+    weights = np.rint(weights).astype(np.int64)
     attributes = [dataclasses.replace(
         a, codes=a.codes[first],
-        values=a.values[first] if a.values is not None and a.hierarchy is None else None)
+        values=None if a.values is None else a.values[first])
         for a in data.attributes]
     tuples = dataclasses.replace(
         data, table=pd.DataFrame(index=pd.RangeIndex(len(first))), attributes=attributes,
@@ -157,9 +159,10 @@ def for_algorithm(data: EncodedTable, weighted: bool, name: str, *, sensitive: b
     """The table an algorithm runs on, and how its release comes back to ``data``.
 
     ``weighted``: the algorithm counts records by weight; it then runs on
-    the distinct tuples (``data`` itself when already weighted; with
-    ``sensitive``, tuples of the quasi-identifiers and the sensitive
-    attributes, for l and t), otherwise on one row per record (``data``
+    the distinct tuples (with ``sensitive``, tuples of the quasi-identifiers
+    and the sensitive attributes, for l and t; already weighted ``data``
+    is itself those tuples, or is collapsed to its quasi-identifier tuples
+    without ``sensitive``), otherwise on one row per record (``data``
     itself when not weighted).
     """
     if data.weights is None:
@@ -168,6 +171,10 @@ def for_algorithm(data: EncodedTable, weighted: bool, name: str, *, sensitive: b
         tuples, inverse = collapse(data, sensitive=sensitive)
         return tuples, lambda release: spread(release, data, inverse)
     if weighted:
+        if data.sensitive and not sensitive:
+            # weighted tuples that differ in a sensitive value only: one tuple for the search
+            tuples, inverse = collapse(data)
+            return tuples, lambda release: spread(release, data, inverse)
         return data, _same
     return expand(data), lambda release: onto_tuples(release, data, name)
 

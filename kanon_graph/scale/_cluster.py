@@ -9,6 +9,13 @@ no memory limit is imposed), one thread per core unless ``dask.config``'s
 (one thread) or ``num_workers`` is set. A LocalCluster of worker processes
 starts only when asked: ``scheduler="local"`` (``--scheduler local``).
 
+A Dask table's own tasks (counting its partitions, checking its release) go
+through :func:`runner_for` and :func:`compute_all`: with no Client there,
+they run on dask's local threaded scheduler, with no cluster at all (no
+start-up, no per-task messages); :func:`client_for`'s in-process cluster of
+threads serves the work that needs a Client's futures (shards,
+``rv-distributed``'s subsets, ``kg.evaluate`` on Dask).
+
 Dask (``dask[dataframe]`` and ``distributed``) is an optional extra
 (``pip install "kanon_graph[dask]"``); every entry point that needs it calls
 :func:`require_dask` first, so a missing extra is one clear line, never an
@@ -20,7 +27,8 @@ from __future__ import annotations
 import contextlib
 import os
 
-__all__ = ["dask_available", "require_dask", "client_for", "machine_cores", "DEFAULT_WORKERS"]
+__all__ = ["dask_available", "require_dask", "client_for", "runner_for", "compute_all",
+           "machine_cores", "DEFAULT_WORKERS"]
 
 
 def machine_cores():
@@ -153,6 +161,84 @@ def client_for(scheduler, *, workers=DEFAULT_WORKERS, where="kanon_graph", proce
                       memory_limit=0, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         yield client
+
+
+@contextlib.contextmanager
+def runner_for(scheduler, *, where="kanon_graph"):
+    """What runs a Dask table's tasks: a Client, or None for dask's own threads here.
+
+    As :func:`client_for`, except that with ``scheduler=None`` and no Client
+    current (or configured) nothing is started: the tasks run on dask's
+    local threaded scheduler in this process (``None`` is yielded), which
+    costs no cluster start and no per-task messages. Hand what it yields
+    to :func:`compute_all`.
+    """
+    require_dask(where)
+    if scheduler is None:
+        from distributed import Client
+
+        try:
+            current = Client.current()
+        except ValueError:
+            current = _configured_client()
+        if current is None:
+            yield None
+            return
+        scheduler = current
+    with client_for(scheduler, where=where) as client:
+        yield client
+
+
+def compute_all(client, tasks, progress=None, text="partition"):
+    """The results of ``tasks`` (dask delayed objects), in their order.
+
+    Parameters
+    ----------
+    client : distributed.Client or None
+        Where they run; ``None``: dask's threaded scheduler in this process
+        (one thread per core, or what ``dask.config`` says, as :func:`client_for`).
+    tasks : list of dask.delayed.Delayed
+    progress : callable, optional
+        ``progress(done, total, text)`` as each task finishes.
+    text : str
+        What a task is, for ``progress``'s text.
+    """
+    import dask
+
+    tasks = list(tasks)
+    total = len(tasks)
+
+    def tick(done):
+        if progress is not None:
+            progress(done, total, f"{text} {done}/{total}")
+
+    if client is not None:
+        from distributed import as_completed
+
+        futures = client.compute(tasks)
+        position = {future.key: i for i, future in enumerate(futures)}
+        results = [None] * total
+        for done, future in enumerate(as_completed(futures), start=1):
+            results[position[future.key]] = future.result()
+            tick(done)
+        return results
+    threads = _threads()
+    options = {"scheduler": "sync"} if threads == 1 else {"scheduler": "threads",
+                                                           "num_workers": threads}
+    if progress is None:
+        return list(dask.compute(*tasks, **options))
+    from dask.callbacks import Callback
+
+    wanted, done = {t.key for t in tasks}, []
+
+    class _Ticks(Callback):
+        def _posttask(self, key, result, dsk, state, worker_id):
+            if key in wanted:
+                done.append(key)
+                tick(len(done))
+
+    with _Ticks():
+        return list(dask.compute(*tasks, **options))
 
 
 def worker_threads(client):

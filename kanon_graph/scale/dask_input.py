@@ -1,18 +1,23 @@
 """A ``dask.dataframe.DataFrame`` as input to the global algorithms.
 
-The records are never collected. Each partition is grouped by its
-quasi-identifier and sensitive values (one count per distinct tuple), the
-partitions' counts are added up (the frequency set of the bottom lattice
-node, Morton et al. 2012, section 2.3), and the distinct tuples are encoded
-once with the ordinary :func:`~kanon_graph.encoding.encode`, which builds each
-column's dictionary from the tuples' values (and validates them). The
-algorithm then runs on the multiset those counts describe: integer codes,
-one row per record, never the input's text or its other columns. A global
-recoding releases every copy of a tuple alike, so the release is a mapping
-from distinct tuples to released values, applied partition by partition
-(``result.table`` is a lazy Dask DataFrame: ``.to_parquet`` writes it without
-collecting it). The release is checked once more from its own released cells
-(its class sizes are counted partition by partition) before it is returned.
+The records are never collected. Each partition is reduced to its distinct
+quasi-identifier and sensitive tuples with their counts (by integer codes,
+:mod:`kanon_graph.scale._counts`), the partitions' counts are added up (the
+frequency set of the bottom lattice node, Morton et al. 2012, section 2.3),
+and the distinct tuples are encoded once with the ordinary
+:func:`~kanon_graph.encoding.encode`, which builds each column's dictionary
+from the tuples' values (and validates them). The algorithm then runs on
+those tuples with their counts as weights (an algorithm registered without
+``weighted`` gets them repeated into one row per record), never on the
+input's text or its other columns. A global recoding releases every copy of
+a tuple alike, so the release is a mapping from distinct tuples to released
+values, applied partition by partition (``result.table`` is a lazy Dask
+DataFrame: ``.to_parquet`` writes it without collecting it; each released
+quasi-identifier is a categorical of its label texts, as in memory). The
+release is checked once more from its own released cells (its class sizes
+are counted partition by partition) before it is returned. With no Client,
+both passes run on dask's threads in this process
+(:func:`~kanon_graph.scale._cluster.runner_for`).
 
 Local recoding may release two copies of a tuple differently; it is not
 offered on a Dask DataFrame (see :mod:`kanon_graph.scale.sharding` for large
@@ -29,7 +34,8 @@ import pandas as pd
 from .._cells import column_kind as _kind, missing_mask as _missing_mask
 from ..exceptions import DataError, PrivacyError
 from ..recoding import SUPPRESSED
-from ._cluster import client_for
+from ._cluster import compute_all, runner_for
+from ._counts import add_counts, count_tuples
 
 __all__ = ["is_dask_frame", "DaskInput", "collect_tuples", "run_on_dask"]
 
@@ -57,8 +63,9 @@ def run_on_dask(function, table, schema, where, scheduler, progress, *args, **kw
         raise ValueError(f"algorithm {algorithm!r} recodes locally; a Dask DataFrame takes "
                          f"the global algorithms {able} (or .compute() it into pandas, where "
                          f"local algorithms run in shards)")
-    # one scheduler for the count, the search and the release's check
-    with client_for(scheduler, where=where) as client:
+    # one scheduler for the count, the search and the release's check: the given or current
+    # Client, else dask's threads in this process (no cluster started)
+    with runner_for(scheduler, where=where) as client:
         source = DaskInput.read(table, schema, where=where,
                                 missing=kwargs.get("missing", "error"), scheduler=client,
                                 progress=progress)
@@ -70,44 +77,32 @@ def run_on_dask(function, table, schema, where, scheduler, progress, *args, **kw
         return source.release(result, where=where, client=client)
 
 
-def _partition_counts(part, columns):
-    if len(part) == 0:
-        return pd.DataFrame({**{c: part[c] for c in columns}, _COUNT: []})
-    counts = part.groupby(columns, dropna=False, sort=False, observed=True).size()
-    return counts.rename(_COUNT).reset_index()
-
-
 def collect_tuples(ddf, columns, *, client, progress=None):
     """Distinct tuples of ``columns`` and how many records hold each.
 
-    Each partition is counted as one task; the counts are added up here.
+    Each partition is counted as one task (:func:`~kanon_graph.scale._counts.count_tuples`:
+    integer codes, no grouping on the values); the counts are added up here.
 
     Parameters
     ----------
     ddf : dask.dataframe.DataFrame
     columns : list of str
-    client : distributed.Client
+    client : distributed.Client or None
+        Where the partitions are counted (None: dask's threads here).
     progress : callable, optional
         ``progress(done, total, text)`` after each partition.
 
     Returns
     -------
     DataFrame
-        ``columns`` and ``__kg_count__``, one row per distinct tuple.
+        ``columns`` and ``__kg_count__``, one row per distinct tuple, in
+        order of first appearance (partition after partition).
     """
-    from distributed import as_completed
+    import dask
 
-    parts = ddf[columns].to_delayed()
-    futures = [client.compute(part) for part in parts]
-    counted = [client.submit(_partition_counts, f, columns) for f in futures]
-    pieces = []
-    for done, future in enumerate(as_completed(counted), start=1):
-        pieces.append(future.result())
-        if progress is not None:
-            progress(done, len(counted), f"partition {done}/{len(counted)}")
-    whole = pd.concat(pieces, ignore_index=True)
-    total = whole.groupby(columns, dropna=False, sort=True, observed=True)[_COUNT].sum()
-    return total.reset_index()
+    tasks = [dask.delayed(count_tuples, pure=True)(part, columns)
+             for part in ddf[columns].to_delayed()]
+    return add_counts(compute_all(client, tasks, progress), columns, _COUNT)
 
 
 @dataclasses.dataclass
@@ -143,7 +138,7 @@ class DaskInput:
                             f"{type(schema).__name__}")
         schema.check_table(ddf._meta, where=where)
         columns = list(dict.fromkeys(list(schema.quasi_identifiers) + list(schema.sensitive)))
-        with client_for(scheduler, where=where) as client:
+        with runner_for(scheduler, where=where) as client:
             tuples = collect_tuples(ddf, columns, client=client, progress=progress)
             if len(tuples) == 0:
                 raise DataError(f"{where}: the table is empty (no rows)")
@@ -152,8 +147,11 @@ class DaskInput:
                 for column in columns:
                     mask = _missing_mask(tuples[column])
                     if mask.any():
-                        first = ddf.map_partitions(_first_missing, column,
-                                                   meta=pd.Series(dtype=object)).compute()
+                        import dask
+
+                        first = pd.concat(compute_all(client, [
+                            dask.delayed(_first_missing)(part, column)
+                            for part in ddf[[column]].to_delayed()]))
                         raise DataError(
                             f"{where}: column {column!r} has {int(counts[mask].sum())} missing "
                             f"value(s) (first at row {first.iloc[0]!r}); clean them, or pass "
@@ -180,42 +178,56 @@ class DaskInput:
         mapping = self.tuples.iloc[kept][self.columns].reset_index(drop=True)
         tuple_class = np.asarray(result.release.class_of, dtype=np.int64)
         gone = tuple_class < 0
-        safe = np.where(gone, 0, tuple_class)
+        dtypes = {}
         for column in qis:
-            labels = np.asarray(result.release.attributes[column].labels, dtype=object)
-            values = labels[safe] if len(labels) else np.full(len(safe), SUPPRESSED, object)
-            mapping["__kg_rel_" + column] = np.where(gone, SUPPRESSED, values).astype(object)
+            # each tuple's label as a code into the distinct label texts (then "*"), and the
+            # released column a categorical of those texts, as in memory: one small code per
+            # row, the same categories in every partition
+            labels = np.append(np.asarray(result.release.attributes[column].labels,
+                                          dtype=object), SUPPRESSED).astype(str)
+            code_of_class, distinct = pd.factorize(labels)
+            dtypes[column] = pd.CategoricalDtype(pd.Index(distinct.astype(object), dtype="str"))
+            mapping["__kg_rel_" + column] = pd.Categorical.from_codes(
+                code_of_class[np.where(gone, len(labels) - 1, tuple_class)],
+                dtype=dtypes[column])
         mapping[_GONE] = gone
         out_columns = self.schema.released_columns(self.ddf._meta)
         meta = self.ddf._meta[out_columns].copy()
         for column in qis:
-            meta[column] = meta[column].astype("str")
+            meta[column] = pd.Series(pd.Categorical([], dtype=dtypes[column]),
+                                     index=meta.index)
         import dask
 
         lookups = None if result.dropped else _per_value(mapping, self.columns, qis)
         if lookups is not None:
             # each released value a function of the one original value: looked up per
-            # column; only the suppressed tuples (if any) are matched whole
-            shared = dask.delayed((lookups, mapping.loc[mapping[_GONE], self.columns]),
-                                  pure=True)
+            # column, as (original values, codes of their labels in the column's dtype);
+            # only the suppressed tuples (if any) are matched whole
+            by_code = {c: (pd.Index(lookups[c].index), dtypes[c].categories.get_indexer(
+                lookups[c].to_numpy(dtype=object).astype(str))) for c in qis}
+            shared = dask.delayed((by_code, mapping.loc[mapping[_GONE], self.columns],
+                                   dtypes), pure=True)
             table = self.ddf.map_partitions(_release_by_value, shared, self.columns, qis,
                                             out_columns, meta=meta)
         else:
             # one graph key for the mapping, shared by every partition's task
-            shared = dask.delayed(mapping, pure=True)
+            shared = dask.delayed((mapping, dtypes), pure=True)
             table = self.ddf.map_partitions(_release_partition, shared, self.columns, qis,
                                             out_columns, bool(result.dropped), meta=meta)
-        sizes = table.map_partitions(_class_sizes, qis, meta=pd.Series(dtype=np.int64))
-        # the check runs where the counts ran (``client``), else on dask's default scheduler
-        sizes = client.compute(sizes).result() if client is not None else sizes.compute()
-        sizes = sizes.groupby(level=list(range(len(qis)))).sum()
+        # the class sizes read back from the released cells' texts, partition by partition,
+        # where the counts ran (``client``, else dask's threads here)
+        tasks = [dask.delayed(count_tuples, pure=True)(part, qis, text=True)
+                 for part in table.to_delayed()]
+        sizes = add_counts(compute_all(client, tasks), qis, _COUNT)
+        held = sizes[_COUNT].to_numpy(dtype=np.int64)
+        starred = np.logical_and.reduce([sizes[q].astype(str).to_numpy() == SUPPRESSED
+                                         for q in qis])
+        free = held[~starred] if result.suppressed else held
         n_released = int(counts.sum() - result.dropped)
-        free = sizes.drop(index=tuple([SUPPRESSED] * len(qis)), errors="ignore") \
-            if result.suppressed else sizes
-        if int(sizes.sum()) != n_released or (len(free) and int(free.min()) < result.k
-                                               and result.verification.released):
+        if int(held.sum()) != n_released or (len(free) and int(free.min()) < result.k
+                                             and result.verification.released):
             raise PrivacyError(f"{where}: the release written partition by partition holds "
-                               f"{int(sizes.sum())} records in classes of at least "
+                               f"{int(held.sum())} records in classes of at least "
                                f"{int(free.min()) if len(free) else 0}; expected "
                                f"{n_released} records in classes of at least {result.k}")
         stats = dict(result.stats, partitions=int(self.ddf.npartitions),
@@ -229,20 +241,25 @@ def _per_value(mapping, columns, qis):
     or None when some value is released two ways, or a tuple has a missing value."""
     if any(_missing_mask(mapping[c]).any() for c in columns):
         return None
-    free = mapping.loc[~mapping[_GONE].to_numpy(dtype=bool)]
+    free = ~mapping[_GONE].to_numpy(dtype=bool)
     lookups = {}
     for column in qis:
-        pairs = free[[column, "__kg_rel_" + column]].drop_duplicates()
-        if pairs[column].duplicated().any():
+        # value and label as codes: each value's label taken from one of its tuples, then
+        # every tuple checked against it
+        value, values = pd.factorize(mapping[column].array[free])
+        label, labels = pd.factorize(mapping["__kg_rel_" + column].array[free])
+        label_of = np.empty(len(values), dtype=np.int64)
+        label_of[value] = label
+        if (label_of[value] != label).any():
             return None
-        lookups[column] = pd.Series(pairs["__kg_rel_" + column].to_numpy(dtype=object),
-                                    index=pairs[column].to_numpy())
+        lookups[column] = pd.Series(np.asarray(labels, dtype=object)[label_of],
+                                    index=pd.Index(values))
     return lookups
 
 
 def _release_by_value(part, shared, columns, qis, out_columns):
     """One partition's release by per-column lookups, order kept (no row dropped)."""
-    lookups, gone_tuples = shared
+    lookups, gone_tuples, dtypes = shared
     gone = np.zeros(len(part), dtype=bool)
     if len(gone_tuples):
         joined = part[columns].merge(gone_tuples.assign(**{_GONE: True}), on=columns,
@@ -250,29 +267,30 @@ def _release_by_value(part, shared, columns, qis, out_columns):
         gone = joined[_GONE].notna().to_numpy()
     out = part[out_columns].copy()
     for column in qis:
-        # one lookup per distinct value of the partition, then spread by code: the labels
-        # are taken from one small text array (no per-row Python object)
-        codes, uniques = pd.factorize(part[column], use_na_sentinel=False)
-        lookup = lookups[column]
-        labels, label_of = np.unique(lookup.to_numpy(dtype=object).astype(str),
-                                     return_inverse=True)
-        labels = np.append(labels, SUPPRESSED)
-        at = lookup.index.get_indexer(pd.Index(uniques, dtype=lookup.index.dtype)
-                                      if len(uniques) else pd.Index([], dtype=object))
-        known = at >= 0
-        per_unique = np.where(known, label_of[np.maximum(at, 0)], -1)
-        taken = per_unique[codes]
+        # one lookup per distinct value of the partition, then spread by code: each cell a
+        # code into the column's label texts (no per-row text or Python object)
+        cells = part[column]
+        if isinstance(cells.dtype, pd.CategoricalDtype):
+            codes, uniques = np.asarray(cells.cat.codes), cells.cat.categories
+        else:
+            codes, uniques = pd.factorize(cells, use_na_sentinel=False)
+        values, label_of = lookups[column]
+        at = values.get_indexer(pd.Index(uniques, dtype=values.dtype)
+                                if len(uniques) else pd.Index([], dtype=object))
+        per_unique = np.append(np.where(at >= 0, label_of[np.maximum(at, 0)], -1), -1)
+        taken = per_unique[codes]           # a missing cell (code -1) has no label
         unknown = (taken < 0) & ~gone
         if unknown.any():
-            raise PrivacyError(f"value {part[column].to_numpy()[unknown][0]!r} of {column!r} "
+            raise PrivacyError(f"value {cells.to_numpy()[unknown][0]!r} of {column!r} "
                                f"has no released label")
-        taken[gone] = len(labels) - 1
-        cells = pd.array(labels, dtype="str").take(taken)
-        out[column] = pd.Series(cells, index=part.index)
+        categories = dtypes[column].categories
+        taken[gone] = categories.get_loc(SUPPRESSED)
+        out[column] = pd.Series(pd.Categorical.from_codes(taken, dtype=dtypes[column]),
+                                index=part.index)
     return out
 
 
-def _release_partition(part, mapping, columns, qis, out_columns, dropped=False):
+def _release_partition(part, shared, columns, qis, out_columns, dropped=False):
     """One partition's release: its tuples looked up in ``mapping``, order kept.
 
     A row is left out only when the run dropped rows with a missing value
@@ -280,6 +298,7 @@ def _release_partition(part, mapping, columns, qis, out_columns, dropped=False):
     hold (an input changed since it was counted) is an error, never a row
     lost.
     """
+    mapping, dtypes = shared
     joined = part[columns].merge(mapping, on=columns, how="left", sort=False)
     missing = joined[_GONE].isna().to_numpy()
     if missing.any():
@@ -299,14 +318,10 @@ def _release_partition(part, mapping, columns, qis, out_columns, dropped=False):
         values = joined["__kg_rel_" + column].to_numpy(dtype=object)
         values[gone] = SUPPRESSED
         # released labels are text (missing rows get a placeholder, dropped below)
-        out[column] = pd.Series(np.where(missing, "", values), index=part.index, dtype="str")
+        out[column] = pd.Series(pd.Categorical(np.where(missing, SUPPRESSED, values),
+                                               dtype=dtypes[column]), index=part.index)
     # rows dropped for missing values have no released tuple
     return out.loc[~missing]
-
-
-def _class_sizes(part, qis):
-    """Released tuples of one partition and how many rows hold each."""
-    return part[qis].astype(str).value_counts(sort=False)
 
 
 def _first_missing(part, column):

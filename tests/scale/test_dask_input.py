@@ -129,8 +129,9 @@ def test_a_forged_released_cell_is_caught(census, dask_client, monkeypatch):
 
 
 def test_released_columns_are_text_like_the_pandas_release(census, dask_client):
-    """The per-value release builds its cells from the labels' text array: text dtype,
-    the same cells row by row as the in-memory call (suppressed rows included)."""
+    """The per-value release builds its cells as codes into the labels' texts: a
+    categorical of text as in memory (the same categories in every partition), the same
+    cells row by row as the in-memory call (suppressed rows included)."""
     table, schema = census
     ddf = dd.from_pandas(table, npartitions=3)
     plain = kg.anonymize(table, schema, k=8, algorithm="optimal", suppression=0.05)
@@ -139,7 +140,9 @@ def test_released_columns_are_text_like_the_pandas_release(census, dask_client):
     assert res.suppressed == plain.suppressed > 0
     out = res.table.compute()
     for column in schema.quasi_identifiers:
-        assert pd.api.types.is_string_dtype(out[column].dtype)
+        assert isinstance(out[column].dtype, pd.CategoricalDtype)
+        assert pd.api.types.is_string_dtype(out[column].cat.categories.dtype)
+        assert set(out[column].cat.categories) == set(plain.table[column].cat.categories)
         assert out[column].tolist() == plain.table[column].astype(str).tolist()
 
 
@@ -158,4 +161,7 @@ def test_the_release_check_runs_on_the_given_scheduler(census, dask_client, monk
     monkeypatch.setattr(dask_client, "compute", spy)
     res = kg.anonymize(ddf, schema, k=5, algorithm="optimal", scheduler=dask_client)
     assert res.verification.k_achieved >= 5
-    assert any(isinstance(c, dd.Series) for c in sent)
+    # the input's count and the release's check: one task per partition each, both sent
+    counts = [c for c in sent if isinstance(c, list)
+              and all(str(t.key).startswith("count_tuples") for t in c)]
+    assert [len(c) for c in counts] == [3, 3]

@@ -82,12 +82,41 @@ def test_l_and_t_run_on_the_tuples_too(census, dask_client, monkeypatch, model):
 
 def test_an_algorithm_without_weights_gets_one_row_per_record(census, dask_client,
                                                                monkeypatch):
+    """A plug-in global algorithm that does not declare ``weighted`` is handed one row per
+    record (every built-in global algorithm counts by weight now, the RV searches too)."""
     table, schema = census
-    plain = kg.anonymize(table, schema, k=4, algorithm="rv-global")
-    seen = []
-    real = _tuples.expand
-    monkeypatch.setattr(_tuples, "expand", lambda t: seen.append(t.records) or real(t))
-    res = kg.anonymize(dd.from_pandas(table, npartitions=3), schema, k=4,
-                       algorithm="rv-global", scheduler=dask_client)
+    plain_fn = kg.registry.get_algorithm("datafly").function
+    kg.register_algorithm("rows-only-datafly", plain_fn, recoding="global",
+                          needs_hierarchies=True)
+    try:
+        plain = kg.anonymize(table, schema, k=4, algorithm="rows-only-datafly")
+        seen = []
+        real = _tuples.expand
+        monkeypatch.setattr(_tuples, "expand", lambda t: seen.append(t.records) or real(t))
+        res = kg.anonymize(dd.from_pandas(table, npartitions=3), schema, k=4,
+                           algorithm="rows-only-datafly", scheduler=dask_client)
+    finally:
+        kg.registry.unregister_algorithm("rows-only-datafly")
     assert seen == [len(table)]
     assert res.levels == plain.levels and res.verification == plain.verification
+
+
+@pytest.mark.parametrize("algorithm", ["rv-global", "rv-local", "rv-hybrid", "rv-distributed"])
+def test_rv_searches_count_by_weight_on_dask(census, dask_client, monkeypatch, algorithm):
+    """The RV searches run on the counted tuples, never one row per record, and release
+    what the in-memory call releases."""
+    table, schema = census
+    options = {"memory_budget": 20_000} if algorithm == "rv-distributed" else {}
+    plain = kg.anonymize(table, schema, k=4, algorithm=algorithm, suppression=0.02,
+                         weights="correlation", **options)
+    seen = _encoded_sizes(monkeypatch)
+    _no_expand(monkeypatch)
+    res = kg.anonymize(dd.from_pandas(table, npartitions=3), schema, k=4,
+                       algorithm=algorithm, suppression=0.02, weights="correlation",
+                       scheduler=dask_client, **options)
+    assert seen == [(res.stats["distinct_tuples"], len(table))]
+    assert res.levels == plain.levels and res.suppressed == plain.suppressed
+    assert res.stats["research_value"] == pytest.approx(plain.stats["research_value"],
+                                                        abs=1e-9)
+    pd.testing.assert_frame_equal(res.table.compute().astype(str).reset_index(drop=True),
+                                  plain.table.astype(str).reset_index(drop=True))

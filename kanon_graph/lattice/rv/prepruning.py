@@ -74,14 +74,15 @@ class PrePruning:
 def _failing_alone(attr, level, data, model, capped=True):
     """Records in classes failing ``model`` when grouping by ``attr`` alone at ``level``."""
     classes = attr.at_level(level, capped)
+    weights = data.weights          # counted tuples: a row stands for its weight's records
     if not getattr(model, "needs_sensitive", False):
-        counts = np.bincount(classes)
-        return int(counts[(counts > 0) & (counts < model.k)].sum())
+        counts = np.bincount(classes, weights=weights)
+        return int(round(counts[(counts > 0) & (counts < model.k)].sum()))
     _, class_of = np.unique(classes, return_inverse=True)
     class_of = class_of.reshape(-1)
     failing = np.asarray(model.suppressed_classes(class_of, data, int(class_of.max()) + 1),
                          dtype=bool)
-    return int(failing[class_of].sum())
+    return int(failing[class_of].sum() if weights is None else weights[failing[class_of]].sum())
 
 
 def _passes(attr, level, data, model, budget, capped=False):
@@ -168,7 +169,7 @@ def prepruning(data, model, *, suppression=0.0, max_levels=None, respect_boundar
     caps = [min(c, b) for c, b in zip(_caps(data, max_levels),
                                       boundary_levels(data, respect_boundaries))]
     binding = binding_boundaries(data) if respect_boundaries else {}
-    budget = suppression_budget(suppression, data.n)
+    budget = suppression_budget(suppression, data.records)
     model = _subset_model(model, budget)
     lowest, highest, withheld, tests = [], [], [], 0
     for attr, cap in zip(data.attributes, caps):
@@ -180,12 +181,13 @@ def prepruning(data, model, *, suppression=0.0, max_levels=None, respect_boundar
             low = level
         if low is None and attr.name in binding:
             failing = _failing_alone(attr, cap, data, model)
+            hint = suppression_hint(failing, data.records)
             raise ValueError(
                 f"pre-pruning: the privacy model cannot be reached within the generalization "
                 f"boundaries of {attr.name!r} (values stop at {magval_stops(attr)}): on its own "
                 f"at level {cap} it leaves {failing} records failing, more than the {budget} "
                 f"that may be suppressed, and withholding it at its root would go past its "
-                f"MAGVals; allow suppression >= {suppression_hint(failing, data.n)}, or relax "
+                f"MAGVals; allow suppression >= {hint}, or relax "
                 f"the boundaries")
         if low is None:
             withheld.append(attr.name)

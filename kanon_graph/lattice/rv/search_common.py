@@ -157,7 +157,7 @@ class SearchContext:
     @property
     def spread(self):
         """Whether a failure may be spread to the more specific strings (a monotone check)."""
-        return spreads(self.model, suppression_budget(self.suppression, self.data.n))
+        return spreads(self.model, suppression_budget(self.suppression, self.data.records))
 
     def test(self, node):
         """Check one string with the frequency engine."""
@@ -167,7 +167,7 @@ class SearchContext:
     def charge(self, node, rv=None):
         """``(charged RV, suppressed records)`` of a successful string (:func:`charged_rv`)."""
         rv = self.rv.total(node) if rv is None else rv
-        return make_charge(self.engine, self.model, self.data.n, self.rv.tables)(node, rv)
+        return make_charge(self.engine, self.model, self.data.records, self.rv.tables)(node, rv)
 
     def suppressed(self, node):
         """Records suppressed at ``node``."""
@@ -226,7 +226,7 @@ def finish(ctx, success, *, algorithm, generated, pruned, extra=None, listing=No
         top = boundary_levels(ctx.data, True)
         raise unreachable_error(algorithm, ctx.data, True,
                                 ctx.engine.suppressed_records(top, ctx.model),
-                                suppression_budget(ctx.suppression, ctx.data.n))
+                                suppression_budget(ctx.suppression, ctx.data.records))
     if best is None:
         raise ValueError(f"{algorithm}: no generalization string satisfies the privacy model "
                          f"(k={ctx.model.k}) within the allowed levels; try a smaller k, a "

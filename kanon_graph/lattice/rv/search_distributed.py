@@ -119,8 +119,8 @@ def _task(token, shared, prefix, bound):
     success = []
     tests = global_loop(strings, lambda node: engine.is_anonymous(
         node, s["model"], s["suppression"]), success,
-        make_charge(engine, s["model"], s["data"].n, s["tables"]),
-        spread=spreads(s["model"], suppression_budget(s["suppression"], s["data"].n)))
+        make_charge(engine, s["model"], s["data"].records, s["tables"]),
+        spread=spreads(s["model"], suppression_budget(s["suppression"], s["data"].records)))
     pruned = dict(strings.pruned)
     pruned["lower_rv"] += below
     return success, generated, pruned, tests, engine.frequency_sets_computed - before
@@ -306,6 +306,6 @@ def rv_distributed(data, model, *, rng=None, suppression=None, weights=None, rul
 
 
 register_algorithm("rv-distributed", rv_distributed, recoding="global", needs_hierarchies=True,
-                   supports_suppression=True, supports_boundaries=True,
+                   supports_suppression=True, supports_boundaries=True, weighted=True,
                    description="Morton et al.'s distributed global RV search over string "
                                "subsets as Dask tasks (2012, 5.3.5)")

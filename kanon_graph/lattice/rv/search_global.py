@@ -308,5 +308,5 @@ def rv_global(data, model, *, rng=None, suppression=None, weights=None, rules=No
 
 
 register_algorithm("rv-global", rv_global, recoding="global", needs_hierarchies=True,
-                   supports_suppression=True, supports_boundaries=True,
+                   supports_suppression=True, supports_boundaries=True, weighted=True,
                    description="Morton et al.'s global research-value search (2012, Figure 4)")

@@ -91,5 +91,5 @@ def rv_hybrid(data, model, *, rng=None, suppression=None, weights=None, rules=No
 
 
 register_algorithm("rv-hybrid", rv_hybrid, recoding="global", needs_hierarchies=True,
-                   supports_suppression=True, supports_boundaries=True,
+                   supports_suppression=True, supports_boundaries=True, weighted=True,
                    description="Morton et al.'s hybrid local-then-global RV search (2012, 5.3.4)")

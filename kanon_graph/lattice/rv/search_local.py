@@ -145,5 +145,5 @@ def rv_local(data, model, *, rng=None, suppression=None, weights=None, rules=Non
 
 
 register_algorithm("rv-local", rv_local, recoding="global", needs_hierarchies=True,
-                   supports_suppression=True, supports_boundaries=True,
+                   supports_suppression=True, supports_boundaries=True, weighted=True,
                    description="Morton et al.'s local research-value search (2012, Figure 5)")

@@ -121,7 +121,9 @@ class ResearchValues:
         return pd.DataFrame(rows, columns=["attribute", "level", "rv"])
 
 
-def _level_rv(attr, level, weight, ratio, capped=False, root_zero=True):
+def _level_rv(attr, level, weight, ratio, capped=False, root_zero=True, counts=None):
+    """RV of one level; ``counts``: the records each row stands for (ones by default)."""
+    counts = np.ones(attr.codes.size) if counts is None else counts
     h = attr.hierarchy
     height = attr.height
     if attr.is_capped(capped):
@@ -131,7 +133,7 @@ def _level_rv(attr, level, weight, ratio, capped=False, root_zero=True):
             return 0.0          # every value reached the root: "any"
         spans = np.concatenate(h.leaf_counts)[mapped]
         if attr.kind == "numeric":
-            return numeric_rv(weight, np.ones(attr.codes.size), spans, kept=ratio, total=1.0)
+            return numeric_rv(weight, counts, spans, kept=ratio, total=1.0)
         return categorical_rv(weight, np.unique(mapped).size, np.unique(attr.codes).size,
                               kept=ratio, total=1.0)
     if level == height:
@@ -141,8 +143,7 @@ def _level_rv(attr, level, weight, ratio, capped=False, root_zero=True):
     mapped = h.level_map[level][attr.codes]
     if attr.kind == "numeric":
         spans = h.leaf_counts[level][mapped]
-        return numeric_rv(weight, np.ones(attr.codes.size), spans,
-                          kept=ratio, total=1.0)
+        return numeric_rv(weight, counts, spans, kept=ratio, total=1.0)
     distinct0 = np.unique(attr.codes).size
     return categorical_rv(weight, np.unique(mapped).size, distinct0, kept=ratio, total=1.0)
 
@@ -213,7 +214,7 @@ def research_values(data, *, weights=None, rules=None, rv_tables=None, root_zero
     -----
     ``R_i`` of a numeric group is the number of hierarchy leaves under its
     node (the values it spans; ``hi - lo + 1`` for integer leaves), ``N_i``
-    its records, so the level-0 sum is ``n``. ``|A_k|`` counts the values
+    its records (weighted rows count their weight), so the level-0 sum is ``n``. ``|A_k|`` counts the values
     at level ``k`` that occur in the data. An attribute without a hierarchy
     has level 0 (RV ``w_x``) and level 1 (the root).
 
@@ -240,6 +241,8 @@ def research_values(data, *, weights=None, rules=None, rv_tables=None, root_zero
             raise ValueError(f"The {option!r} parameter names {unknown}, which are not "
                              f"quasi-identifiers {names}.")
     tables, used = [], []
+    # N_i counts records: a row of counted tuples stands for its weight's records
+    counts = None if data.weights is None else np.asarray(data.weights, dtype=float)
     for attr in data.attributes:
         if attr.name in rv_tables:
             tables.append(_given_table(attr, rv_tables[attr.name]))
@@ -259,17 +262,17 @@ def research_values(data, *, weights=None, rules=None, rv_tables=None, root_zero
         for level in range(attr.height + 1):
             kept = sum(r.importance for r, k in zip(own, keeps) if k[level])
             row.append(_level_rv(attr, level, w[attr.name], _share(kept, total), capped,
-                                 root_zero))
+                                 root_zero, counts))
         if not root_zero and attr.hierarchy is not None and not capped:
-            row[-1] = _root_rv(attr, w[attr.name], own, total)
+            row[-1] = _root_rv(attr, w[attr.name], own, total, data.records)
         tables.append(tuple(row))
         used.append(float(w[attr.name]))
     return ResearchValues(tuple(names), tuple(tables), tuple(used))
 
 
-def _root_rv(attr, weight, rules, total):
+def _root_rv(attr, weight, rules, total, records):
     h = attr.hierarchy
     kept = sum(r.importance for r in rules if r.kept(h)[h.height])
     if attr.kind == "numeric":
-        return numeric_rv(weight, [attr.codes.size], [h.n_leaves], kept=_share(kept, total))
+        return numeric_rv(weight, [records], [h.n_leaves], kept=_share(kept, total))
     return categorical_rv(weight, 1, np.unique(attr.codes).size, kept=_share(kept, total))
