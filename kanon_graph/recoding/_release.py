@@ -62,6 +62,10 @@ class Release:
         The level vector, for a global recoding.
     capped : bool
         Whether the levels were capped at each value's MAGVal.
+    withheld : bool
+        Whether a suppressed record releases ``*`` in every column (its
+        insensitive and sensitive cells too), not only in its
+        quasi-identifiers.
     """
 
     data: object
@@ -70,6 +74,7 @@ class Release:
     attributes: dict
     levels: tuple | None = None
     capped: bool = False
+    withheld: bool = False
 
     @property
     def n_classes(self):
@@ -97,9 +102,14 @@ class Release:
         out = {}
         # one label per class, and "*" after them for the suppressed rows
         index = np.where(self.class_of < 0, self.n_classes, self.class_of)
+        withheld = self.class_of < 0 if self.withheld and self.suppressed else None
         for column in schema.released_columns(source):
             if column in self.attributes:
                 out[column] = _released_column(self.attributes[column].labels, index)
+            elif withheld is not None:      # a withheld row says nothing: "*" everywhere
+                cells = source[column].to_numpy(dtype=object, copy=True)
+                cells[withheld] = SUPPRESSED
+                out[column] = cells
             else:  # the column as the user gave it, without a round trip through numpy
                 out[column] = source[column].array
         frame = pd.DataFrame(out, columns=list(out), copy=False)
