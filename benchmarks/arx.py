@@ -104,8 +104,11 @@ def _write_inputs(folder: Path, table: pd.DataFrame, schema) -> Path:
 
 def run(mode: str, table: pd.DataFrame, schema, k: int, *, suppression: float = 0.0,
         warmup: int = 1, rounds: int = 1, build: Path | None = None,
-        timeout: float | None = None) -> ArxResult:
-    """Run ARX's ``local`` recoding or ``optimal`` search on ``table`` in one JVM.
+        timeout: float | None = None, dp: tuple | None = None) -> ArxResult:
+    """Run ARX's ``local`` recoding, ``optimal`` search or ``dp`` (SafePub) on ``table`` in one JVM.
+
+    ``dp`` is ``(epsilon, delta, search_budget, steps)`` for ``mode="dp"``
+    (``k`` is then ignored: ARX derives it from epsilon and delta).
 
     ``rounds`` measured runs follow ``warmup`` unmeasured ones (the JVM
     compiles as it goes); a run longer than ``timeout`` seconds raises
@@ -120,7 +123,13 @@ def run(mode: str, table: pd.DataFrame, schema, k: int, *, suppression: float = 
         folder = Path(tmp)
         data = _write_inputs(folder, table, schema)
         out = folder / "out.csv"
-        args = [mode, str(data), ",".join(qis), str(folder / "hierarchies"), str(k)]
+        args = [mode, str(data), ",".join(qis), str(folder / "hierarchies")]
+        if mode == "dp":
+            if dp is None:
+                raise ValueError("mode 'dp' needs dp=(epsilon, delta, search_budget, steps)")
+            args += [str(v) for v in dp]
+        else:
+            args.append(str(k))
         if mode == "optimal":
             args.append(str(suppression))
         args += [str(warmup), str(rounds), str(out)]
