@@ -69,7 +69,7 @@ def dp_statement(dp):
     """The privacy section's statement of a SafePub release (``result.stats["dp"]``).
 
     The guarantee is the algorithm's, not measured from the cells: Bild,
-    Kuhn and Prasser 2018 (SafePub), on Li, Qardaji and Su 2012, Theorem 5.
+    Kuhn and Prasser 2018 (SafePub), on Li, Qardaji and Su 2012.
     """
     guarantee = (f"({dp['epsilon']:g}, {dp['delta']:g})-differential privacy (SafePub, Bild "
                  f"et al. 2018): each record was drawn with probability {dp['beta']:.4f}, "

@@ -1,6 +1,6 @@
 """SafePub's mechanism against its papers: the derived k and beta, the sampling, the search.
 
-* k and beta: Li, Qardaji and Su 2012, Theorem 5, with delta recomputed here
+* k and beta: Li, Qardaji and Su 2012, with delta recomputed here
   from scipy's binomial tail over a wide range of n (not the library's
   log-space sum nor its Chernoff stopping rule);
 * the sampling and the exponential mechanism's draws: chi-square tests on
@@ -26,7 +26,10 @@ from kanon_graph.testing._checks import random_schema, random_table
 
 
 def _delta_scipy(k, beta, epsilon, span=4000):
-    """d(k, beta, epsilon) = max over n >= n_m of P[Binomial(n, beta) > gamma n] (Theorem 5)."""
+    """d(k, beta, epsilon) = max over n >= n_m of P[Binomial(n, beta) > gamma n].
+
+    Li et al. 2012; the maximum taken over ``span`` values of n from n_m on.
+    """
     gamma = (math.exp(epsilon) - 1 + beta) / math.exp(epsilon)
     n_m = max(math.ceil(k / gamma - 1), 1)
     n = np.arange(n_m, n_m + span)

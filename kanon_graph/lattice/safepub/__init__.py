@@ -2,10 +2,10 @@
 
 * :func:`dp_parameters`, :func:`delta_of_k`, :func:`sampling_probability` --
   the sampling probability and the k that (epsilon, delta) imply (Li,
-  Qardaji and Su 2012, Theorem 5);
+  Qardaji and Su 2012);
 * :func:`em_probabilities`, :func:`exponential_mechanism`, :func:`search`,
   :class:`SampleScores` -- the search of the lattice by the exponential
-  mechanism on the Loss score (Bild et al. 2018, Algorithm 1);
+  mechanism on the Loss score (Bild et al. 2018);
 * :func:`safepub` -- the algorithm, registered as ``"safepub"``.
 """
 

@@ -1,8 +1,8 @@
 """SafePub's privacy parameters: the sampling probability and the k that (epsilon, delta) imply.
 
-Li, Qardaji and Su (2012), Theorem 5 (as restated by Bild, Kuhn and Prasser
-2018, Theorem 1): drawing every record with probability ``beta`` and then
-applying a *strongly safe* k-anonymization (a generalization scheme chosen
+Li, Qardaji and Su (2012), their theorem on sampling and k-anonymity (as
+restated by Bild, Kuhn and Prasser 2018): drawing every record with
+probability ``beta`` and then applying a *strongly safe* k-anonymization (a generalization scheme chosen
 without looking at the data, every class of fewer than ``k`` sampled records
 suppressed) satisfies (epsilon, delta)-differential privacy for every
 ``epsilon >= -ln(1 - beta)`` and
@@ -15,14 +15,14 @@ suppressed) satisfies (epsilon, delta)-differential privacy for every
     \\qquad \\gamma = \\frac{e^\\epsilon - 1 + \\beta}{e^\\epsilon},
 
 with ``f(j; n, beta)`` the binomial probability mass. SafePub (Bild et al.
-2018, section 4.2) spends ``epsilon_anon = epsilon - epsilon_search`` on
+2018) spends ``epsilon_anon = epsilon - epsilon_search`` on
 this step, takes ``beta = 1 - exp(-epsilon_anon)`` (the largest beta the
 theorem allows) and the smallest ``k`` with ``d(k, beta, epsilon_anon) <
 delta``. (ARX 3.9.2's ``ParameterCalculation`` returns one more than that
 smallest k -- its loop raises k once after the last check -- e.g. 59 and 119
 where this gives 58 and 118 for (0.9, 1e-5) and (1.9, 1e-6); both are
-private, the smaller one suppresses less.) The maximum over ``n`` is taken over a finite range: each tail
-``a_n`` is at most the Chernoff bound ``c_n = exp(-n (gamma ln(gamma / beta)
+private, the smaller one suppresses less.) The maximum over ``n`` is taken
+over a finite range: each tail ``a_n`` is at most the Chernoff bound ``c_n = exp(-n (gamma ln(gamma / beta)
 - (gamma - beta)))``, which falls with ``n``, so once the running maximum
 reaches ``c_n`` no later ``n`` can raise it (the stopping rule of ARX's
 ``ParameterCalculation``).
@@ -76,7 +76,7 @@ class DPParameters:
 
 
 def sampling_probability(epsilon_anon: float) -> float:
-    """``beta = 1 - exp(-epsilon_anon)``: Li et al. 2012, Theorem 5, at equality."""
+    """``beta = 1 - exp(-epsilon_anon)`` (Li et al. 2012, at equality)."""
     return -math.expm1(-epsilon_anon)
 
 
@@ -131,7 +131,7 @@ class _Sequences:
 def delta_of_k(k: int, beta: float, epsilon: float) -> float:
     """``d(k, beta, epsilon)``: the delta that sampling with ``beta`` and k-anonymity give.
 
-    Li, Qardaji and Su 2012, Theorem 5 (Bild et al. 2018, Theorem 1).
+    Li, Qardaji and Su 2012; Bild et al. 2018.
 
     Examples
     --------
@@ -144,7 +144,7 @@ def delta_of_k(k: int, beta: float, epsilon: float) -> float:
 
 
 def dp_parameters(epsilon: float, delta: float, search_budget: float) -> DPParameters:
-    """The sampling probability and k SafePub uses for (epsilon, delta) (section 4.2).
+    """The sampling probability and k SafePub uses for (epsilon, delta) (Bild et al. 2018).
 
     Parameters
     ----------

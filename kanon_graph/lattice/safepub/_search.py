@@ -1,6 +1,6 @@
 """SafePub's data-dependent search of the lattice: the exponential mechanism, step by step.
 
-Bild, Kuhn and Prasser (2018), section 4.3 and Algorithm 1: the search starts
+Bild, Kuhn and Prasser (2018), the SafePub algorithm: the search starts
 at the lattice's top (every attribute at its root), and in each of ``steps``
 steps adds the direct specializations of the current pivot to a set of
 candidates, removes the pivot, and draws the next pivot from the candidates
@@ -10,7 +10,7 @@ with the exponential mechanism (McSherry and Talwar 2007) at
 (the top included), as the paper's algorithm and ARX's
 ``DataDependentEDDPAlgorithm`` do.
 
-The score is the Loss score of the paper (section 5, Loss; ARX's
+The score is the paper's Loss score (ARX's
 ``MetricMDNMLoss.getScore``): minus the summed per-record loss of the sample
 anonymized by the node, every unsampled or suppressed record costing 1, a
 released one the mean over the quasi-identifiers of (leaves under its value -
@@ -41,8 +41,8 @@ __all__ = ["exponential_mechanism", "em_probabilities", "SampleScores", "SearchR
 def em_probabilities(scores, epsilon: float) -> np.ndarray:
     """The exponential mechanism's distribution: ``P(i) ~ exp(epsilon * score_i / 2)``.
 
-    McSherry and Talwar 2007, for a score of sensitivity 1 (Bild et al.
-    2018, Definition 3). Shifted by the largest exponent, so large scores
+    McSherry and Talwar 2007, for a score of sensitivity 1 (as Bild et al.
+    2018 use it). Shifted by the largest exponent, so large scores
     neither overflow nor vanish.
 
     Examples
@@ -163,7 +163,7 @@ class SearchResult:
 
 def search(lattice: Lattice, scores: SampleScores, steps: int, epsilon_search: float,
            rng: np.random.Generator) -> SearchResult:
-    """Bild et al. 2018, Algorithm 1 (lines 3-11): ``steps`` draws of the exponential mechanism.
+    """Bild et al. 2018, the SafePub search: ``steps`` draws of the exponential mechanism.
 
     Each draw spends ``epsilon_search / steps``. The search stops early when
     no candidate is left (the whole lattice has been a pivot).

@@ -1,7 +1,7 @@
 """SafePub, registered as algorithm ``"safepub"``: (epsilon, delta)-differential privacy.
 
 Bild, Kuhn and Prasser, "SafePub: A Truthful Data Anonymization Algorithm
-With Strong Privacy Guarantees", PoPETs 2018 (1), Algorithm 1; building on
+With Strong Privacy Guarantees", PoPETs 2018 (1); building on
 Li, Qardaji and Su, "On sampling, anonymization, and differential privacy
 or, k-anonymization meets differential privacy", ASIACCS 2012.
 
@@ -83,8 +83,8 @@ def safepub(data, model, *, rng, suppression=None, epsilon=DEFAULTS["epsilon"],
             steps=DEFAULTS["steps"]):
     """SafePub: sampling, a full-domain node chosen by the exponential mechanism, k-anonymity.
 
-    Bild, Kuhn and Prasser 2018, Algorithm 1; the sampling probability and k
-    from Li, Qardaji and Su 2012, Theorem 5 (``dp_parameters``).
+    Bild, Kuhn and Prasser 2018; the sampling probability and k from Li,
+    Qardaji and Su 2012 (``dp_parameters``).
 
     Parameters
     ----------
