@@ -152,3 +152,19 @@ def test_compiled_and_numpy_loss_agree():
         packed, scores.packed = scores.packed, None
         assert scores.loss(node) == pytest.approx(compiled, rel=1e-12)
         scores.packed = packed
+
+
+def test_dense_and_hashed_kernels_agree():
+    """The direct-count kernel (small key spaces) and the hashing one give the same loss."""
+    from kanon_graph.lattice.safepub._kernels import node_loss, node_loss_dense
+
+    _, _, data = _table_and_data(400, 10)
+    scores = SampleScores(data, np.random.default_rng(4).random(data.n) < 0.7, 4)
+    codes, costs, widths, bits, radices = scores.packed
+    rng = np.random.default_rng(5)
+    for _ in range(25):
+        node = np.array([rng.integers(0, h + 1) for h in data.heights])
+        space = int(np.prod([radices[j, l] for j, l in enumerate(node)]))
+        hashed = node_loss(codes, costs, widths, node, scores.weights, 4, bits)
+        dense = node_loss_dense(codes, costs, radices, node, scores.weights, 4, space)
+        assert dense[0] == pytest.approx(hashed[0], rel=1e-12) and dense[1] == hashed[1]

@@ -32,7 +32,7 @@ import numpy as np
 
 from ...encoding import combine_codes
 from ..lattice import Lattice
-from ._kernels import node_loss
+from ._kernels import node_loss, node_loss_dense
 
 __all__ = ["exponential_mechanism", "em_probabilities", "SampleScores", "SearchResult",
            "search"]
@@ -115,7 +115,10 @@ class SampleScores:
                 codes[j, l] = c
                 costs[j, l] = cost
         bits = max(int(2 * u - 1).bit_length(), 4)
-        self.packed = (codes, costs, widths, bits)
+        radices = np.ones((self.d, levels), dtype=np.int64)
+        for j, radix in enumerate(self.radix):
+            radices[j, :len(radix)] = radix
+        self.packed = (codes, costs, widths, bits, radices)
 
     def released(self, node) -> np.ndarray:
         """Per distinct tuple: whether its class under ``node`` holds at least k records."""
@@ -128,10 +131,17 @@ class SampleScores:
     def loss(self, node) -> float:
         """Summed cell loss of the whole table: sampled records anonymized by ``node``."""
         if self.packed is not None:
-            codes, costs, widths, bits = self.packed
-            released_loss, kept = node_loss(codes, costs, widths,
-                                            np.asarray(node, dtype=np.int64), self.weights,
-                                            self.k, bits)
+            codes, costs, widths, bits, radices = self.packed
+            levels = np.asarray(node, dtype=np.int64)
+            space = 1
+            for j, l in enumerate(node):
+                space *= int(radices[j, l])
+            if space <= 2 * len(self.weights):      # few possible classes: count directly
+                released_loss, kept = node_loss_dense(codes, costs, radices, levels,
+                                                      self.weights, self.k, space)
+            else:
+                released_loss, kept = node_loss(codes, costs, widths, levels, self.weights,
+                                                self.k, bits)
             return float(released_loss) + (self.records - int(kept)) * self.d
         keep = self.released(node)
         cells = np.zeros(len(self.weights))
