@@ -42,8 +42,9 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int | None = None, *
               t: float | None = None, sensitive: str | None = None,
               suppression: float | None = None, respect_boundaries: bool | None = None,
               missing: str = "error", metrics: Sequence[str] | None = None,
-              seed: int | None = DEFAULT_SEED, shard_size: int | None = None, scheduler: Any = None,
-              progress: ProgressArg = None, **options: Any) -> AnonymizationResult:
+              seed: int | None = DEFAULT_SEED, shard_size: int | None = None,
+              scheduler: Any = None, progress: ProgressArg = None,
+              **options: Any) -> AnonymizationResult:
     """Anonymize ``table`` so that it is k-anonymous (and l-diverse / t-close when asked).
 
     The release is verified before it is returned: its equivalence classes

@@ -5,8 +5,9 @@ and counts the keys in an open-addressing hash table; a second pass sums the
 cell loss of the tuples whose class holds at least k records. A node with
 few possible classes counts them in one array instead
 (:func:`node_loss_dense`, about a third faster). Numpy's ``unique`` sorts
-the keys, about ten times slower at Adult's size (most of a search's time). Compiled by numba on first call
-(:func:`kanon_graph._jit.njit`, cached on disk).
+the keys, about ten times slower at Adult's size (most of a search's
+time). Compiled by numba on first call (:func:`kanon_graph._jit.njit`,
+cached on disk).
 """
 
 from __future__ import annotations
