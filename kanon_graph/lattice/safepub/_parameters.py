@@ -4,8 +4,8 @@ Li, Qardaji and Su (2012), their theorem on sampling and k-anonymity (as
 restated by Bild, Kuhn and Prasser 2018): drawing every record with
 probability ``beta`` and then applying a *strongly safe* k-anonymization (a
 generalization scheme chosen without looking at the data, every class of
-fewer than ``k`` sampled records suppressed) satisfies (epsilon, delta)-differential privacy for every
-``epsilon >= -ln(1 - beta)`` and
+fewer than ``k`` sampled records suppressed) satisfies (epsilon,
+delta)-differential privacy for every ``epsilon >= -ln(1 - beta)`` and
 
 .. math::
 
@@ -15,15 +15,18 @@ fewer than ``k`` sampled records suppressed) satisfies (epsilon, delta)-differen
     \\qquad \\gamma = \\frac{e^\\epsilon - 1 + \\beta}{e^\\epsilon},
 
 with ``f(j; n, beta)`` the binomial probability mass. SafePub (Bild et al.
-2018) spends ``epsilon_anon = epsilon - epsilon_search`` on this step, takes ``beta = 1 - exp(-epsilon_anon)`` (the largest beta the
-theorem allows) and the smallest ``k`` with ``d(k, beta, epsilon_anon) <
-delta``. (ARX 3.9.2's ``ParameterCalculation`` returns one more than that
-smallest k -- its loop raises k once after the last check -- e.g. 59 and 119
-where this gives 58 and 118 for (0.9, 1e-5) and (1.9, 1e-6); both are
-private, the smaller one suppresses less.) The maximum over ``n`` is taken
-over a finite range: each tail ``a_n`` is at most the Chernoff bound
-``c_n = exp(-n (gamma ln(gamma / beta) - (gamma - beta)))``, which falls with ``n``, so once the running maximum
-reaches ``c_n`` no later ``n`` can raise it (the stopping rule of ARX's
+2018) spends ``epsilon_anon = epsilon - epsilon_search`` on this step,
+takes ``beta = 1 - exp(-epsilon_anon)`` (the largest beta the theorem
+allows) and the smallest ``k`` with ``d(k, beta, epsilon_anon) < delta``.
+(ARX 3.9.2's ``ParameterCalculation`` returns one more than that smallest k
+-- its loop raises k once after the last check -- e.g. 59 and 119 where this
+gives 58 and 118 for (0.9, 1e-5) and (1.9, 1e-6); both are private, the
+smaller one suppresses less.)
+
+The maximum over ``n`` is taken over a finite range: each tail ``a_n`` is at
+most the Chernoff bound ``c_n = exp(-n (gamma ln(gamma / beta) - (gamma -
+beta)))``, which falls with ``n``, so once the running maximum reaches
+``c_n`` no later ``n`` can raise it (the stopping rule of ARX's
 ``ParameterCalculation``).
 """
 
