@@ -128,8 +128,12 @@ def _best_effort_classes(classpath: str) -> Path:
 
 def run(mode: str, table: pd.DataFrame, schema, k: int, *, suppression: float = 0.0,
         warmup: int = 1, rounds: int = 1, build: Path | None = None,
-        timeout: float | None = None, millis: int = 10_000) -> ArxResult:
-    """Run ARX's ``local`` recoding, ``optimal`` search or a best-effort search on ``table``.
+        timeout: float | None = None, millis: int = 10_000,
+        dp: tuple | None = None) -> ArxResult:
+    """Run ARX's ``local`` recoding, ``optimal`` search, ``dp`` (SafePub) or a best-effort search.
+
+    ``dp`` is ``(epsilon, delta, search_budget, steps)`` for ``mode="dp"``
+    (``k`` is then ignored: ARX derives it from epsilon and delta).
 
     One JVM: ``rounds`` measured runs follow ``warmup`` unmeasured ones (the
     JVM compiles as it goes); a run longer than ``timeout`` seconds raises
@@ -147,7 +151,13 @@ def run(mode: str, table: pd.DataFrame, schema, k: int, *, suppression: float = 
         folder = Path(tmp)
         data = _write_inputs(folder, table, schema)
         out = folder / "out.csv"
-        args = [mode, str(data), ",".join(qis), str(folder / "hierarchies"), str(k)]
+        args = [mode, str(data), ",".join(qis), str(folder / "hierarchies")]
+        if mode == "dp":
+            if dp is None:
+                raise ValueError("mode 'dp' needs dp=(epsilon, delta, search_budget, steps)")
+            args += [str(v) for v in dp]
+        else:
+            args.append(str(k))
         if mode in ("optimal", *BEST_EFFORT):
             args.append(str(suppression))
         if mode in BEST_EFFORT:

@@ -18,7 +18,22 @@ if TYPE_CHECKING:
     from .encoding import EncodedTable
     from .registry import AlgorithmInfo
 
-__all__ = ["level_vector", "check_seed", "check_options"]
+__all__ = ["level_vector", "check_seed", "check_options", "DEFAULT_SEED"]
+
+
+class _DefaultSeed:
+    """The seed ``anonymize`` uses when none is passed: 0, or fresh entropy for a DP algorithm."""
+
+    def __repr__(self) -> str:
+        return "0"
+
+    def __reduce__(self) -> str:
+        return "DEFAULT_SEED"
+
+
+#: ``anonymize``'s default seed: 0 (a reproducible release), except for an algorithm that
+#: declares ``samples_records`` (``safepub``), which draws one from the operating system.
+DEFAULT_SEED: Any = _DefaultSeed()
 
 
 def level_vector(levels: Sequence[int] | Mapping[str, int], data: EncodedTable,

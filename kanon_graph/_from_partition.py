@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -55,14 +56,17 @@ def recode_release(data: EncodedTable, partition: Partition, algorithm: str) -> 
                                f"level per quasi-identifier {data.names} within its height "
                                f"{data.heights}")
         suppress = np.asarray(partition.class_of) < 0
-        return recode_levels(data, partition.levels, suppress=suppress, capped=partition.capped)
-    if partition.aggregate is not None:
+        release = recode_levels(data, partition.levels, suppress=suppress,
+                                capped=partition.capped)
+    elif partition.aggregate is not None:
         aggregate = dict(partition.aggregate)
         if sorted(aggregate) != sorted(data.names):
             raise PrivacyError(f"algorithm {algorithm!r} aggregates {sorted(aggregate)}, not "
                                f"every quasi-identifier {data.names}")
-        return recode_aggregate(data, partition.class_of, aggregate)
-    return recode_partition(data, partition.class_of)
+        release = recode_aggregate(data, partition.class_of, aggregate)
+    else:
+        release = recode_partition(data, partition.class_of)
+    return replace(release, withheld=True) if partition.withheld else release
 
 
 def check_cover(release: Release) -> None:
@@ -172,11 +176,15 @@ def warn_if_collapsed(release: Release, algorithm: str, k: int, stats: dict) -> 
     import warnings
 
     keep = [a for a in every if a not in collapsed] or every[:1]
+    dp = stats.get("dp")
+    levers = (f"A larger epsilon or delta (now {dp['epsilon']:g} and {dp['delta']:g}: k={k} "
+              f"and {dp['not_sampled']} records not sampled)" if dp else
+              f"A smaller k (now {k}), a suppression budget (suppression=0.02), the default "
+              f"algorithm (a local recoding)")
     warnings.warn(
         f"algorithm {algorithm!r} generalizes {collapsed} to (almost) nothing (mean ARX cell "
-        f"loss >= {COLLAPSED} on {len(collapsed)} of {len(every)} quasi-identifiers). A "
-        f"smaller k (now {k}), a suppression budget (suppression=0.02), the default algorithm "
-        f"(a local recoding), fewer quasi-identifiers (e.g. only {keep}) or finer hierarchies "
+        f"loss >= {COLLAPSED} on {len(collapsed)} of {len(every)} quasi-identifiers). "
+        f"{levers}, fewer quasi-identifiers (e.g. only {keep}) or finer hierarchies "
         f"for {collapsed} would keep more", UserWarning, stacklevel=4)
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._arguments import check_options, check_seed
+from ._arguments import DEFAULT_SEED, check_options, check_seed
 from ._dispatch import run_algorithm
 from ._from_partition import (build_result, check_cover, check_release, recode_release,
                               warn_if_collapsed)
@@ -58,7 +58,7 @@ class Options:
     (documented there), ``extra`` its ``**options`` for the algorithm.
     """
 
-    k: int
+    k: int | None
     algorithm: str = "auto"
     l: float | None = None
     diversity: str = "distinct"
@@ -69,10 +69,11 @@ class Options:
     respect_boundaries: bool | None = None
     missing: str = "error"
     metrics: Sequence[str] | None = None
-    seed: int | None = 0
+    seed: Any = 0
     shard_size: int | None = None
     scheduler: Any = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    record_seed: bool = True
 
 
 @dataclass(frozen=True)
@@ -86,10 +87,30 @@ class Plan:
     trial: Partition | None = None
 
 
+def _k_and_seed(options: Options) -> Options:
+    """k derived by an algorithm that sets it (``safepub``); the default seed resolved."""
+    info = get_algorithm(options.algorithm) if options.algorithm != "auto" else None
+    k, seed, record = options.k, options.seed, options.record_seed
+    if info is not None and info.derives_k is not None:
+        if k is not None:
+            raise ValueError(f"The 'k' parameter of anonymize must be left unset for algorithm "
+                             f"{info.name!r}: it derives k from its own options. Got {k!r}.")
+        k = info.derives_k(dict(options.extra), "anonymize")
+    elif k is None:
+        raise ValueError(f"The 'k' parameter of anonymize must be an integer >= 1 (required "
+                         f"for algorithm {options.algorithm!r}; only an algorithm like "
+                         f"safepub derives its own). Got None.")
+    if seed is DEFAULT_SEED:
+        fresh = info is not None and info.samples_records
+        seed, record = (None, False) if fresh else (0, record)
+    return replace(options, k=k, seed=seed, record_seed=record)
+
+
 def check_input(options: Options) -> Options:
-    """Step 1: the options checked once (the seed drawn when ``None``)."""
+    """Step 1: the options checked once (k derived when the algorithm sets it)."""
     if options.algorithm != "auto":
         check_options(get_algorithm(options.algorithm), dict(options.extra))
+    options = _k_and_seed(options)
     suppression = check_fraction(options.suppression, "suppression", "anonymize")
     shard_size = options.shard_size
     if shard_size is not None:
@@ -213,7 +234,7 @@ def run_pipeline(table: pd.DataFrame, schema: Schema, options: Options, *,
     partition = run_algorithm_step(plan, model, progress)
     release, verification = release_partition(plan, partition, model)   # 5. release
     table_out = verify_cells(release, verification, model, options, data.records)  # 6. verify
-    stats = dict(partition.stats, seed=options.seed)
+    stats = dict(partition.stats, seed=options.seed if options.record_seed else None)
     if data.missing_kept:
         stats["missing_kept"] = dict(data.missing_kept)
     if choice is not None:

@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Any, Union
 import numpy.typing as npt
 import pandas as pd
 
+from ._arguments import DEFAULT_SEED
 from ._auto import AUTO_LATTICE_LIMIT, AUTO_SUPPRESSION, choose
 from ._from_partition import apply_levels_counted, levels_result
 from ._pipeline import Options, run_pipeline
 from ._progress import Reporter, reporter
 from ._evaluate import _on_dask, evaluate, is_dask_frame
 from .privacy.constraints import Violation, constraint_violations
+from .registry import get_algorithm
 from .result import AnonymizationResult
 
 if TYPE_CHECKING:
@@ -34,13 +36,15 @@ __all__ = ["anonymize", "apply_levels", "evaluate", "constraint_violations", "Vi
            "AUTO_LATTICE_LIMIT"]
 
 
-def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: str = "auto",
+def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int | None = None, *,
+              algorithm: str = "auto",
               l: float | None = None, diversity: str = "distinct", c: float = 1.0,
               t: float | None = None, sensitive: str | None = None,
               suppression: float | None = None, respect_boundaries: bool | None = None,
               missing: str = "error", metrics: Sequence[str] | None = None,
-              seed: int | None = 0, shard_size: int | None = None, scheduler: Any = None,
-              progress: ProgressArg = None, **options: Any) -> AnonymizationResult:
+              seed: int | None = DEFAULT_SEED, shard_size: int | None = None,
+              scheduler: Any = None, progress: ProgressArg = None,
+              **options: Any) -> AnonymizationResult:
     """Anonymize ``table`` so that it is k-anonymous (and l-diverse / t-close when asked).
 
     The release is verified before it is returned: its equivalence classes
@@ -60,6 +64,8 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
     schema : Schema
     k : int
         Every released equivalence class holds at least ``k`` records.
+        Required, except for ``algorithm="safepub"``, which derives it from
+        ``epsilon`` and ``delta`` (and refuses one given).
     algorithm : str, default "auto"
         A registered algorithm (:func:`kanon_graph.algorithms` lists them),
         or ``"auto"``: every candidate that fits the data (``optimal`` with
@@ -106,6 +112,10 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
         ``None`` asks for randomness: a fresh seed is drawn from the
         operating system's entropy. Either way the seed used is recorded in
         ``result.stats["seed"]``, so passing it back reproduces the release.
+        ``algorithm="safepub"`` is the exception: a differentially private
+        release must not be reproducible, so without a seed of the caller's
+        it draws one from the operating system's entropy and does not record
+        it (``result.stats["seed"]`` is None); pass a seed only for tests.
     shard_size : int, optional
         A local recoding algorithm on more records than this (default
         50,000) runs inside shards of at most this many records, cut at
@@ -129,7 +139,9 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
         (``kg.registry.get_algorithm(name).reports_progress()`` tells). Off
         (``None``, the default) it costs nothing.
     **options
-        Passed to the algorithm.
+        Passed to the algorithm. ``algorithm="safepub"`` takes ``epsilon``
+        (default 1.0), ``delta`` (1e-5), ``search_budget`` (0.1) and
+        ``steps`` (300); see docs/algorithms/safepub.md.
 
     Returns
     -------
@@ -156,6 +168,10 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int, *, algorithm: s
 def _anonymize_dask(table: Any, schema: Schema, options: Options,
                     report: Reporter) -> AnonymizationResult:
     """A Dask table: counted on Dask, anonymized on its distinct tuples, released on Dask."""
+    if options.algorithm != "auto" and get_algorithm(options.algorithm).samples_records:
+        raise ValueError(f"algorithm {options.algorithm!r} draws records one by one at random: "
+                         f"it needs a pandas table (one row per record), not a Dask "
+                         f"DataFrame; compute() it first if it fits in memory")
     auto = options.algorithm == "auto"       # a Dask table takes global algorithms: optimal
     if auto:
         suppression = AUTO_SUPPRESSION if options.suppression is None else options.suppression

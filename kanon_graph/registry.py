@@ -55,6 +55,10 @@ class Partition:
         or ``"mode"`` (nominal); see
         :func:`kanon_graph.recoding.recode_aggregate`. ``None``: the classes
         are generalized.
+    withheld : bool
+        A suppressed record releases ``*`` in every column, its insensitive
+        and sensitive cells too, not only in its quasi-identifiers
+        (``safepub``: a record not sampled must say nothing of itself).
     """
 
     class_of: np.ndarray
@@ -62,6 +66,7 @@ class Partition:
     stats: dict = field(default_factory=dict)
     capped: bool = False
     aggregate: dict | None = None
+    withheld: bool = False
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,8 @@ class AlgorithmInfo:
     supports_boundaries: bool = False
     default_suppression: float | str | None = None
     weighted: bool = False
+    derives_k: Callable[..., int] | None = None
+    samples_records: bool = False
 
     def default_budget(self, k: int, n: int) -> int:
         """Records the algorithm may suppress when the user gives no ``suppression``."""
@@ -125,6 +132,7 @@ BUILTIN_ALGORITHMS: dict[str, tuple[str, ...]] = {
     "rv-global": ("kanon_graph.lattice.rv.search_global",),
     "rv-hybrid": ("kanon_graph.lattice.rv.search_hybrid",),
     "rv-local": ("kanon_graph.lattice.rv.search_local",),
+    "safepub": ("kanon_graph.lattice.safepub",),
     "sd": ("kanon_graph.records", "kanon_graph.clustering"),
     "sensitive-clustering": ("kanon_graph.records", "kanon_graph.clustering"),
     "stepwise": ("kanon_graph.stepwise",),
@@ -140,7 +148,8 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
                        recoding: str, needs_hierarchies: bool = False,
                        supports_suppression: bool = False, supports_boundaries: bool = False,
                        default_suppression: Any = None, description: str | None = None,
-                       weighted: bool = False, replace: bool = False) -> Any:
+                       weighted: bool = False, derives_k: Callable[..., int] | None = None,
+                       samples_records: bool = False, replace: bool = False) -> Any:
     """Register ``function`` as algorithm ``name`` (usable as a decorator).
 
     Parameters
@@ -169,6 +178,17 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
         that is set: it then runs on a table's distinct tuples instead of
         its rows (:mod:`kanon_graph._tuples`). Only a global recoding can
         declare it.
+    derives_k : callable, optional
+        ``derives_k(options, where) -> int``: the algorithm sets k itself from
+        its own options (``safepub``: the k that epsilon and delta imply);
+        ``anonymize`` then refuses a ``k`` of the user's and verifies the
+        release for the derived one.
+    samples_records : bool
+        It draws records at random for its guarantee (``safepub``): without a
+        ``seed`` from the user one is drawn from the operating system's
+        entropy instead of the default 0, and not recorded (a differentially
+        private release must not be reproducible from its report); and it
+        runs on a pandas table's rows only, not a Dask table's counted tuples.
     replace : bool
         Allow replacing an existing registration.
 
@@ -196,7 +216,8 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
         # a plug-in taking a built-in's name meets the built-in first
         _REGISTRY.add(name, AlgorithmInfo(name, fn, recoding, needs_hierarchies,
                                           supports_suppression, doc, supports_boundaries,
-                                          default_suppression, bool(weighted)),
+                                          default_suppression, bool(weighted), derives_k,
+                                          bool(samples_records)),
                       replace=replace,
                       builtin_first=not str(fn.__module__).startswith("kanon_graph."))
         return fn

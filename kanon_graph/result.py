@@ -186,6 +186,12 @@ class AnonymizationResult:
         if self.stats.get("auto"):                       # algorithm="auto" said why
             auto = self.stats["auto"]
             lines.append(f"auto chose {auto['chose']}: {auto['reason']}")
+        dp = self.stats.get("dp")
+        if dp:                                           # safepub: the guarantee and its k
+            lines.append(f"({dp['epsilon']:g}, {dp['delta']:g})-differential privacy: records "
+                         f"sampled with probability {dp['beta']:.4f}, k={dp['k']} derived; "
+                         f"{dp['not_sampled']} not sampled and {dp['suppressed']} suppressed "
+                         f"rows withheld ('*' in every column)")
         if sizes.size:
             lines.append(f"{len(sizes)} equivalence classes, sizes min {sizes.min()}, "
                          f"median {np.median(sizes):g}, max {sizes.max()}")

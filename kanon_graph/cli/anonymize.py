@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 
+import numpy as np
+
 from ..api import anonymize
 from ..io import is_parquet, result_report, write_json, write_table
 from ..io._parquet import take_cells
@@ -24,6 +26,35 @@ def add_privacy_arguments(parser):
     parser.add_argument("--t", type=fraction, help="required t-closeness of --sensitive")
 
 
+def add_dp_arguments(parser):
+    """``--epsilon``, ``--delta``, ``--search-budget``, ``--steps`` (``--algorithm safepub``)."""
+    dp = parser.add_argument_group("differential privacy (--algorithm safepub)")
+    dp.add_argument("--epsilon", type=float, help="epsilon of (epsilon, delta)-differential "
+                    "privacy (default 1.0)")
+    dp.add_argument("--delta", type=float, help="delta of (epsilon, delta)-differential "
+                    "privacy (default 1e-5; keep it below 1 / the number of records)")
+    dp.add_argument("--search-budget", type=float, metavar="EPSILON",
+                    help="the part of epsilon the search spends (default 0.1)")
+    dp.add_argument("--steps", type=int, help="steps of the search (default 300)")
+
+
+DP_OPTIONS = ("epsilon", "delta", "search_budget", "steps")
+
+
+def dp_options(args):
+    """The given DP flags as algorithm options; refused with an algorithm that takes none."""
+    given = {n: getattr(args, n) for n in DP_OPTIONS if getattr(args, n) is not None}
+    if given and args.algorithm != "safepub":
+        flags = ", ".join("--" + n.replace("_", "-") for n in given)
+        raise UsageError(f"{flags} belong to --algorithm safepub (differential privacy); "
+                         f"--algorithm is {args.algorithm!r}")
+    if args.algorithm == "safepub" and args.k is not None:
+        raise UsageError("--algorithm safepub derives k from --epsilon and --delta: leave -k out")
+    if args.algorithm != "safepub" and args.k is None:
+        raise UsageError("-k is required (except with --algorithm safepub)")
+    return given
+
+
 def check_sensitive(args):
     if (args.l is not None or args.t is not None) and args.qi and not args.sensitive:
         raise UsageError("--l and --t need --sensitive COL when the schema is given by --qi")
@@ -37,12 +68,14 @@ def register(commands):
                       "or .parquet (needs the parquet extra, pyarrow); with --engine dask: a "
                       "folder or glob of Parquet or CSV files")
     add_schema_arguments(anon, encoding="of INPUT (the release is written as UTF-8)")
-    anon.add_argument("-k", type=int, required=True, help="k of k-anonymity")
+    anon.add_argument("-k", type=int, help="k of k-anonymity (required, except with "
+                      "--algorithm safepub, which derives k from --epsilon and --delta)")
     anon.add_argument("--algorithm", default="auto", help="a registered algorithm (see "
                       "'kanon-graph algorithms'), or auto (default): optimal when every "
                       "quasi-identifier has a hierarchy and the lattice is small, else "
                       "mondrian; the summary says which ran and why")
     add_privacy_arguments(anon)
+    add_dp_arguments(anon)
     anon.add_argument("--suppression", type=fraction, metavar="FRACTION",
                       help="fraction of records that may be suppressed")
     anon.add_argument("--respect-boundaries", action="store_true",
@@ -52,9 +85,11 @@ def register(commands):
                       "empty cell, or a --na-values text): fail (default), drop and count "
                       "them, or keep them: a missing cell is a value of its own, released "
                       "as '(missing)' or generalized with the others")
-    anon.add_argument("--seed", type=int, default=0,
+    anon.add_argument("--seed", type=int, default=None,
                       help="seed for randomized algorithms (default 0, so a run is "
-                      "reproducible; the seed used is in the report's parameters)")
+                      "reproducible; the seed used is in the report's parameters); "
+                      "safepub draws a fresh one and records none unless it is given "
+                      "(a fixed seed is for tests only)")
     anon.add_argument("--centroid", choices=("mean", "median"),
                       help="--algorithm mdav: release each class's numeric values as their "
                       "mean (default) or median (shorthand for --option centroid=...)")
@@ -92,18 +127,29 @@ def register(commands):
     anon.set_defaults(handler=run)
 
 
-def released_text(released, schema, text):
+def released_text(released, schema, text, withheld=None):
     """The release with every column but the quasi-identifiers put back as the file's text.
 
     Those cells are not generalized, so they go out exactly as they came in
-    (``released`` is indexed by row position in ``text``).
+    (``released`` is indexed by row position in ``text``), except in the
+    ``withheld`` rows (``safepub``'s unreleased records), which stay ``*``.
     """
     out = released.copy()
     positions = released.index.to_numpy()
     for column in out.columns:
         if column not in schema.quasi_identifiers:
-            out[column] = take_cells(text.frame[column], positions)   # dtype kept
+            cells = take_cells(text.frame[column], positions)   # dtype kept
+            if withheld is not None and withheld.any():
+                cells = np.asarray(cells, dtype=object).copy()
+                cells[withheld] = released[column].to_numpy(dtype=object)[withheld]
+            out[column] = cells
     return out
+
+
+def _withheld(res):
+    """The rows whose every column the algorithm withheld (None: only the QIs are suppressed)."""
+    release = getattr(res, "release", None)
+    return res.suppressed_mask if getattr(release, "withheld", False) else None
 
 
 def check_paths(args, dask):
@@ -159,11 +205,14 @@ def _run(args, progress, dask):
     options = dict(args.option)
     if args.centroid is not None:
         options["centroid"] = args.centroid
+    options.update(dp_options(args))
     rows = f"{table.npartitions} partitions" if dask else f"{len(table)} rows"
-    progress.phase(f"anonymizing {rows} with {args.algorithm} (k={args.k})")
+    what = f"k={args.k}" if args.k is not None else "k from epsilon and delta"
+    progress.phase(f"anonymizing {rows} with {args.algorithm} ({what})")
+    seeded = {} if args.seed is None else {"seed": args.seed}
     res = anonymize(table, schema, k=args.k, algorithm=args.algorithm, l=args.l,
                     diversity=args.diversity, c=args.c, t=args.t, sensitive=args.sensitive,
-                    suppression=args.suppression, missing=args.missing, seed=args.seed,
+                    suppression=args.suppression, missing=args.missing, **seeded,
                     respect_boundaries=True if args.respect_boundaries else None,
                     shard_size=args.shard_size,
                     # on --engine dask the cluster is already this process's current Client
@@ -176,11 +225,11 @@ def _run(args, progress, dask):
         "sensitive": list(schema.sensitive), "identifiers": list(schema.identifiers),
         "hierarchy_heights": {c: h.height for c, h in schema.hierarchies.items()
                               if c in schema.quasi_identifiers},
-        "k": args.k, "algorithm": args.algorithm, "l": args.l,
+        "k": res.k, "algorithm": args.algorithm, "l": args.l,
         "diversity": args.diversity, "c": args.c, "t": args.t,
         "suppression": args.suppression, "missing": args.missing,
         "na_values": [""] + list(args.na_values), "encoding": encoding_of(args),
-        "seed": args.seed,
+        "seed": res.stats.get("seed"),
         "respect_boundaries": args.respect_boundaries, "options": options,
         "engine": args.engine, "scheduler": args.scheduler, "shard_size": args.shard_size,
         "keep_order": args.keep_order, "escape_formulas": args.escape_formulas,
@@ -210,7 +259,7 @@ def _run(args, progress, dask):
             return res, Publishable(None, shuffled=not args.keep_order,
                                     formulas=seen["formula_cells"],
                                     escaped=seen["formulas_escaped"], files=files).describe()
-        release = publishable(released_text(res.table, schema, text), seed=seed,
+        release = publishable(released_text(res.table, schema, text, _withheld(res)), seed=seed,
                               keep_order=args.keep_order, escape_formulas=args.escape_formulas)
         tmp = stack.enter_context(atomic_file(args.output))
         write_table(release.table, tmp, sep=args.sep or ",",

@@ -70,6 +70,10 @@ class Release:
         The level vector, for a global recoding.
     capped : bool
         Whether the levels were capped at each value's MAGVal.
+    withheld : bool
+        Whether a suppressed record releases ``*`` in every column (its
+        insensitive and sensitive cells too), not only in its
+        quasi-identifiers.
     """
 
     data: object
@@ -78,6 +82,7 @@ class Release:
     attributes: dict
     levels: tuple | None = None
     capped: bool = False
+    withheld: bool = False
 
     @property
     def n_classes(self):
@@ -105,6 +110,7 @@ class Release:
         out = {}
         # one label per class, and "*" after them for the suppressed rows
         index = np.where(self.class_of < 0, self.n_classes, self.class_of)
+        withheld = self.class_of < 0 if self.withheld and self.suppressed else None
         for column in schema.released_columns(source):
             if column in self.attributes:
                 rel = self.attributes[column]
@@ -114,6 +120,10 @@ class Release:
                     out[column] = np.asarray(rel.labels, dtype=float)[index]
                 else:
                     out[column] = _released_column(rel.labels, index)
+            elif withheld is not None:      # a withheld row says nothing: "*" everywhere
+                cells = source[column].to_numpy(dtype=object, copy=True)
+                cells[withheld] = SUPPRESSED
+                out[column] = cells
             else:  # the column as the user gave it, without a round trip through numpy
                 out[column] = source[column].array
         frame = pd.DataFrame(out, columns=list(out), copy=False)

@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-__all__ = ["build_report", "SECTIONS"]
+__all__ = ["build_report", "SECTIONS", "dp_statement"]
 
 #: The report's sections, in order: ``(id, title)``.
 SECTIONS = (
@@ -63,6 +63,25 @@ def _privacy(ev, schema, released):
             "t_achieved": v.t_achieved, "checked_on": "the released cells",
             "identifier_columns": list(schema.identifiers),
             "identifier_columns_released": present}
+
+
+def dp_statement(dp):
+    """The privacy section's statement of a SafePub release (``result.stats["dp"]``).
+
+    The guarantee is the algorithm's, not measured from the cells: Bild,
+    Kuhn and Prasser 2018 (SafePub), on Li, Qardaji and Su 2012.
+    """
+    guarantee = (f"({dp['epsilon']:g}, {dp['delta']:g})-differential privacy (SafePub, Bild "
+                 f"et al. 2018): each record was drawn with probability {dp['beta']:.4f}, "
+                 f"the generalization was chosen by the exponential mechanism in "
+                 f"{dp['steps']} steps spending epsilon {dp['search_budget']:g}, and every "
+                 f"class of fewer than k = {dp['k']} sampled records was suppressed. The "
+                 f"guarantee rests on the randomness staying secret: no seed is recorded "
+                 f"unless one was given.")
+    keys = ("epsilon", "delta", "beta", "k", "search_budget", "epsilon_anon", "steps",
+            "sampled", "not_sampled", "suppressed", "released")
+    return {"guarantee": guarantee, **{key: dp[key] for key in keys if key in dp},
+            "withheld_rows": "every column '*' (not sampled or suppressed)"}
 
 
 def _risk(original, released, qis, suppressed, *, threshold, sampling_fraction, population,

@@ -96,6 +96,11 @@ def _privacy(c):
             + ("NOT removed: " + ", ".join(p["identifier_columns_released"])
                if p["identifier_columns_released"] else "removed from the release")
             if ids else "No identifier column was declared.")
+    dp = p.get("differential_privacy")
+    if dp:
+        verdict += (f"<p><strong>Guarantee:</strong> {_e(dp['guarantee'])} Records not "
+                    f"released: {dp['not_sampled']} not sampled, {dp['suppressed']} "
+                    f"suppressed; their rows are '*' in every column.</p>")
     return (verdict + _table(["criterion", "required", "achieved"], rows)
             + f"<p>{_e(p['described'])} (checked on {_e(p['checked_on'])}).</p>"
             + f"<p>{_e(note)}</p>")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 
 from ..exceptions import InferenceWarning
-from ._content import build_report
+from ._content import build_report, dp_statement
 from ._files import file_checksum, table_checksum
 
 __all__ = ["report_of_result", "content_of_result"]
@@ -13,7 +13,11 @@ __all__ = ["report_of_result", "content_of_result"]
 
 def _call(result, schema):
     v = result.verification
-    parts = ["table", "schema", f"k={result.k}", f"algorithm={result.algorithm!r}"]
+    dp = result.stats.get("dp")
+    k = (f"epsilon={dp['epsilon']:g}, delta={dp['delta']:g}, "
+         f"search_budget={dp['search_budget']:g}, steps={dp['steps']}" if dp
+         else f"k={result.k}")
+    parts = ["table", "schema", k, f"algorithm={result.algorithm!r}"]
     if v.l is not None:
         parts += [f"l={v.l:g}", f"diversity={v.diversity!r}"]
     if v.t is not None:
@@ -83,6 +87,8 @@ def content_of_result(result, *, sampling_fraction=None, threshold=0.2, call=Non
             # the sampling fraction is of anonymize's input, dropped rows included
             sampled_records=len(original) + int(result.dropped),
             aggregate=_aggregate(release))
+    if result.stats.get("dp"):
+        content["privacy"]["differential_privacy"] = dp_statement(result.stats["dp"])
     # the release's input already lacks the rows anonymize(missing="drop") dropped
     content["summary"]["dropped"] = int(result.dropped)
     content["suppression"]["dropped_for_missing_values"] = int(result.dropped)

@@ -59,7 +59,8 @@ def run_on_dask(function, table, schema, where, scheduler, progress, *args, **kw
 
     algorithm = kwargs.get("algorithm")
     if where == "anonymize" and get_algorithm(algorithm).recoding != "global":
-        able = [n for n in algorithms() if get_algorithm(n).recoding == "global"]
+        able = [n for n in algorithms() if get_algorithm(n).recoding == "global"
+                and not get_algorithm(n).samples_records]     # safepub needs the rows
         raise ValueError(f"algorithm {algorithm!r} recodes locally; a Dask DataFrame takes "
                          f"the global algorithms {able} (or .compute() it into pandas, where "
                          f"local algorithms run in shards)")
