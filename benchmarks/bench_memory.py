@@ -76,16 +76,20 @@ def phase(name, function):
 command.read_input = phase("read", command.read_input)
 command.anonymize = phase("anonymize", command.anonymize)
 command.write_table = phase("write", command.write_table)
+# the streamed run's phases (--stream): count, search, write
+command.count_tuples = phase("count", command.count_tuples)
+command.run_counted = phase("search", command.run_counted)
+command.write_release = phase("write", command.write_release)
 from kanon_graph.cli import main
 raise SystemExit(main())
 """
 
 
-def run(path, hierarchies, qis, algorithm, out):
+def run(path, hierarchies, qis, algorithm, out, stream="auto"):
     """Run the CLI in a child; its peak RSS (bytes), wall and CPU seconds and exit code."""
     command = [sys.executable, "-c", CHILD,
                "anonymize", str(path), "--qi", ",".join(qis), "--hierarchies", str(hierarchies),
-               "-k", "5", "--algorithm", algorithm, "-o", str(out)]
+               "-k", "5", "--algorithm", algorithm, "-o", str(out), "--stream", stream]
     before = os.times()
     wall = time.perf_counter()
     proc = subprocess.run(command, capture_output=True, text=True)
@@ -103,14 +107,20 @@ def main(argv=None):
     parser.add_argument("--n", type=int, nargs="+", default=[1_000_000, 2_000_000])
     parser.add_argument("--dir", type=Path, default=Path("/tmp/kg_memory"))
     parser.add_argument("--algorithm", default="optimal")
+    parser.add_argument("--stream", choices=("auto", "on", "off"), default="auto",
+                        help="the CLI's --stream (auto: streams a CSV of 64 MiB or more)")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the release files (default: removed after each row)")
     args = parser.parse_args(argv)
     print(f"# load average before: {load()}")
     print(f"{'rows':>10} {'csv_MiB':>8} {'peak_MiB':>9} {'ratio':>6} {'wall_s':>7} {'cpu_s':>7}"
           f"  target <= {TARGET_RATIO:g}x the CSV")
     for n in sorted(args.n):    # ascending: RUSAGE_CHILDREN keeps the largest peak so far
         path, hierarchies, qis = prepare(n, args.dir)
-        peak, wall, cpu, proc = run(path, hierarchies, qis, args.algorithm,
-                                    args.dir / f"release_{n}.csv")
+        out = args.dir / f"release_{n}.csv"
+        peak, wall, cpu, proc = run(path, hierarchies, qis, args.algorithm, out, args.stream)
+        if not args.keep:
+            out.unlink(missing_ok=True)
         size = path.stat().st_size
         if proc.returncode != 0:
             print(f"{n:>10,} failed ({proc.returncode}): {proc.stderr.strip()[-300:]}")
@@ -121,6 +131,8 @@ def main(argv=None):
         for line in proc.stderr.splitlines():
             if line.startswith("phase ") and os.path.exists("/proc/self/status"):
                 print(f"{'':>10} {line}")
+        wrote = [line for line in proc.stdout.splitlines() if line.startswith("wrote ")]
+        print(f"{'':>10} {wrote[-1] if wrote else proc.stdout.strip()[-200:]}")
     print(f"# load average after: {load()}")
 
 
