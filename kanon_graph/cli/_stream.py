@@ -298,7 +298,7 @@ def count_tuples(args, progress, *, rows=CHUNK_ROWS):
         table = _missing_as_nan(text, columns, args)
         faults.see(table, text, columns, schema)
         carriage_return = carriage_return or any(
-            text.frame[c].str.contains("\r", regex=False).any() for c in written)
+            text.frame[c].str.contains(chr(13), regex=False).any() for c in written)
         n += len(table)
         codes = dictionaries.codes(table)
         del table, text

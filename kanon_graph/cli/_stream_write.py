@@ -114,7 +114,7 @@ def write_release(result, counted, args, progress, *, rows=CHUNK_ROWS, before_pu
     seed = None if args.keep_order else (
         args.order_seed if args.order_seed is not None else fresh_order_seed())
     crlf = counted.carriage_return or any(
-        any(isinstance(v, str) and "\r" in v for v in pd.unique(cells[c])) for c in qis)
+        any(isinstance(v, str) and chr(13) in v for v in pd.unique(cells[c])) for c in qis)
     out = _Out(args, crlf, expected, seed, rows)
     index = counted.codes.assign(**{_ID: np.arange(len(counted.codes), dtype=np.int64)})
     sizes, suppressed, formulas, done = [], 0, {}, 0
