@@ -85,11 +85,13 @@ raise SystemExit(main())
 """
 
 
-def run(path, hierarchies, qis, algorithm, out, stream="auto"):
+def run(path, hierarchies, qis, algorithm, out, stream="auto", chunk_rows=None):
     """Run the CLI in a child; its peak RSS (bytes), wall and CPU seconds and exit code."""
     command = [sys.executable, "-c", CHILD,
                "anonymize", str(path), "--qi", ",".join(qis), "--hierarchies", str(hierarchies),
                "-k", "5", "--algorithm", algorithm, "-o", str(out), "--stream", stream]
+    if chunk_rows is not None:
+        command += ["--chunk-rows", str(chunk_rows)]
     before = os.times()
     wall = time.perf_counter()
     proc = subprocess.run(command, capture_output=True, text=True)
@@ -109,6 +111,8 @@ def main(argv=None):
     parser.add_argument("--algorithm", default="optimal")
     parser.add_argument("--stream", choices=("auto", "on", "off"), default="auto",
                         help="the CLI's --stream (auto: streams a CSV of 64 MiB or more)")
+    parser.add_argument("--chunk-rows", type=int, help="the CLI's --chunk-rows (default: "
+                        "the CLI's)")
     parser.add_argument("--keep", action="store_true",
                         help="keep the release files (default: removed after each row)")
     args = parser.parse_args(argv)
@@ -118,7 +122,8 @@ def main(argv=None):
     for n in sorted(args.n):    # ascending: RUSAGE_CHILDREN keeps the largest peak so far
         path, hierarchies, qis = prepare(n, args.dir)
         out = args.dir / f"release_{n}.csv"
-        peak, wall, cpu, proc = run(path, hierarchies, qis, args.algorithm, out, args.stream)
+        peak, wall, cpu, proc = run(path, hierarchies, qis, args.algorithm, out, args.stream,
+                                    args.chunk_rows)
         if not args.keep:
             out.unlink(missing_ok=True)
         size = path.stat().st_size

@@ -95,7 +95,6 @@ def main(argv=None):
     write_release(result, counted, run, quiet)
     print(f"{'write (pass 2)':<22} {status()}, {traced()}")
     os.remove(args.dir / "profile_release.csv")
-    os.remove(args.dir / "profile_small.csv")
     print(f"# load average after: {bench_memory.load()}")
 
 

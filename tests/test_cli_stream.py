@@ -241,3 +241,19 @@ def test_written_cells_that_break_k_are_refused_and_nothing_is_published(census,
     assert code == 1 and "fewer than k=3" in line and "nothing is written" in line
     assert not out.exists() and not (tmp_path / "r.json").exists()
     assert [p.name for p in tmp_path.iterdir()] == []       # no temporary left behind
+
+
+def test_classes_past_62_bits_of_labels_are_counted_by_their_cells():
+    from kanon_graph.cli._stream_write import _Classes
+
+    cells = {"a": np.array(["x", "y", "z"], dtype=object), "b": np.array(["1", "1", "2"],
+                                                                        dtype=object)}
+    keyed, grouped = _Classes(cells, ["a", "b"]), _Classes(cells, ["a", "b"])
+    grouped.radices = None                     # as when the label counts overflow a key
+    import pandas as pd
+
+    for rows in (["x", "y", "x"], ["z", "x"]):
+        frame = pd.DataFrame({"a": rows, "b": [{"x": "1", "y": "1", "z": "2"}[r] for r in rows]})
+        keyed.add(frame)
+        grouped.add(frame)
+    assert sorted(keyed.sizes().tolist()) == sorted(grouped.sizes().tolist()) == [1, 1, 3]

@@ -117,7 +117,8 @@ def write_release(result, counted, args, progress, *, rows=CHUNK_ROWS, before_pu
         any(isinstance(v, str) and chr(13) in v for v in pd.unique(cells[c])) for c in qis)
     out = _Out(args, crlf, expected, seed, rows)
     index = counted.codes.assign(**{_ID: np.arange(len(counted.codes), dtype=np.int64)})
-    sizes, suppressed, formulas, done = [], 0, {}, 0
+    classes = _Classes(cells, qis)
+    suppressed, formulas, done = 0, {}, 0
     progress.phase(f"writing {args.output}")
     with contextlib.ExitStack() as stack:
         out.open(stack)
@@ -138,9 +139,7 @@ def write_release(result, counted, args, progress, *, rows=CHUNK_ROWS, before_pu
             free = ~gone[ids]
             suppressed += int((~free).sum())
             if free.any():                   # the classes, counted on the written cells
-                sizes.append(frame.loc[free, qis].value_counts(sort=False))
-                if len(sizes) >= 8:
-                    sizes = [_add(sizes)]
+                classes.add(frame.loc[free, qis])
             for column, count in _formulas(frame).items():
                 formulas[column] = formulas.get(column, 0) + count
             if args.escape_formulas:
@@ -148,7 +147,7 @@ def write_release(result, counted, args, progress, *, rows=CHUNK_ROWS, before_pu
             out.take(frame, done)
             done += len(frame)
             progress.phase(f"writing {args.output}: {done:,} rows")
-        class_sizes = _add(sizes) if sizes else pd.Series(dtype=np.int64)
+        class_sizes = classes.sizes()
         _check(result, class_sizes, suppressed, done, expected)
         out.finish()              # the buckets in order; renamed into place on leaving
         order = [c for c in counted.header if c in formulas]
@@ -160,9 +159,49 @@ def write_release(result, counted, args, progress, *, rows=CHUNK_ROWS, before_pu
     return done
 
 
-def _add(pieces):
-    whole = pd.concat(pieces) if len(pieces) > 1 else pieces[0]
-    return whole.groupby(level=list(range(whole.index.nlevels)), sort=False).sum()
+class _Classes:
+    """Rows per tuple of written quasi-identifier cells, added up chunk by chunk.
+
+    Each written cell is looked up among its column's released labels (a
+    cell that is no label is an error) and the label numbers of a row are
+    combined into one integer key; past 62 bits of keys, the rows are
+    grouped by their cells instead.
+    """
+
+    def __init__(self, cells, qis):
+        self.qis = list(qis)
+        self.labels = {c: pd.Index(pd.unique(cells[c])) for c in self.qis}
+        radices = [max(len(self.labels[c]), 1) for c in self.qis]
+        self.radices = radices if float(np.prod(np.asarray(radices, dtype=float))) < 2.0**62 \
+            else None
+        self.pieces = []
+
+    def add(self, frame):
+        if self.radices is None:
+            self.pieces.append(frame.value_counts(sort=False))
+        else:
+            key = np.zeros(len(frame), dtype=np.int64)
+            for column, radix in zip(self.qis, self.radices):
+                code = self.labels[column].get_indexer(frame[column].to_numpy(dtype=object))
+                if (code < 0).any():
+                    raise PrivacyError(f"a written cell of {column!r} is no released label; "
+                                       f"nothing is written")
+                key *= radix
+                key += code
+            keys, counts = np.unique(key, return_counts=True)
+            self.pieces.append(pd.Series(counts, index=keys))
+        if len(self.pieces) >= 8:
+            self.pieces = [self._total()]
+
+    def _total(self):
+        whole = pd.concat(self.pieces)
+        return whole.groupby(level=list(range(whole.index.nlevels))).sum()
+
+    def sizes(self):
+        """Rows per class (a Series of counts)."""
+        if not self.pieces:
+            return pd.Series(dtype=np.int64)
+        return self._total()
 
 
 def _formulas(frame):
@@ -239,11 +278,14 @@ class _Out:
             return
         position = self.position[start:start + len(frame)]
         bucket = position // self.rows
-        for b in np.unique(bucket):
-            piece = bucket == b
-            part = {c: frame[c].to_numpy()[piece] for c in frame.columns}
+        order = np.argsort(bucket, kind="stable")
+        bounds = np.searchsorted(bucket[order], np.arange(len(self.buckets) + 1))
+        arrays = {c: frame[c].to_numpy() for c in frame.columns}
+        for b in np.flatnonzero(np.diff(bounds)):
+            rows = order[bounds[b]:bounds[b + 1]]
+            part = {c: values[rows] for c, values in arrays.items()}
             with open(self.buckets[b], "ab") as handle:
-                pickle.dump((position[piece], part), handle, protocol=pickle.HIGHEST_PROTOCOL)
+                pickle.dump((position[rows], part), handle, protocol=pickle.HIGHEST_PROTOCOL)
         self.columns = list(frame.columns)
 
     def finish(self):

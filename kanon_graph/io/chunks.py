@@ -98,7 +98,7 @@ def _plain_chunks(path: Path, sep: str, codec: str, plain: tuple[list[str], int,
                          skip_blank_lines=False, chunksize=rows,
                          encoding=codec if not is_utf8(codec) else
                          "utf-8-sig" if bom else "utf-8")
-    seen = 0
+    seen, yielded = 0, False
     with reader:
         for frame in reader:
             if len(frame.columns) != len(header) or any(frame[c].isna().any()
@@ -108,11 +108,12 @@ def _plain_chunks(path: Path, sep: str, codec: str, plain: tuple[list[str], int,
             frame = frame.reset_index(drop=True)
             lines = np.arange(seen + 2, seen + 2 + len(frame), dtype=np.int64)
             seen += len(frame)
+            yielded = True
             yield TextTable(path, sep, frame, lines)
     if seen != total:
         raise DataError(f"input file {str(path)!r} changed while it was read "
                         f"({seen} rows read, {total} counted)")
-    if total == 0:
+    if not yielded:
         yield TextTable(path, sep, pd.DataFrame({h: pd.Series([], dtype=object)
                                                  for h in header}, columns=header),
                         np.zeros(0, dtype=np.int64))
