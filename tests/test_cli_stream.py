@@ -216,6 +216,7 @@ def test_auto_streams_a_file_above_the_size_and_not_below(census, tmp_path, caps
     assert code == 0 and "streamed" in out, err
     code, out, err = _run(capsys, *argv, "--algorithm", "mondrian")
     assert code == 0 and "streamed" not in out, err          # a local recoding: in memory
+    assert "read into memory, not streamed" in err and "'mondrian'" in err
 
 
 def test_written_cells_that_break_k_are_refused_and_nothing_is_published(census, tmp_path,

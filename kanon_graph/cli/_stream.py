@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 
 import numpy as np
 import pandas as pd
@@ -93,6 +94,10 @@ def wants_stream(args):
         size = os.path.getsize(args.input)
     except OSError:
         return False                  # the reader names the missing file
+    if size >= STREAM_BYTES and refusal is not None and not getattr(args, "quiet", False) \
+            and args.engine == "pandas" and not is_parquet(args.input):
+        print(f"kanon-graph: note: {args.input} ({size / 2**20:,.0f} MiB) is read into "
+              f"memory, not streamed: {refusal}", file=sys.stderr)
     return refusal is None and size >= STREAM_BYTES
 
 

@@ -45,7 +45,6 @@ from ._common import _missing_as_nan, encoding_of
 __all__ = ["Written", "write_release"]
 
 _ID = "__kg_tuple__"
-_POS = "__kg_position__"
 
 
 class Written:
@@ -232,7 +231,8 @@ def _escaped(frame):
 
 
 def _check(result, sizes, suppressed, rows, expected):
-    """The written cells' classes: k each, every covered record, the suppression budget."""
+    """The written cells' classes: k rows each, every row the search released, and as many
+    suppressed as the search suppressed (which its check held to the budget)."""
     k = result.k
     small = sizes[sizes < k] if len(sizes) else sizes
     if rows != expected or int(sizes.sum()) + suppressed != rows:
