@@ -258,3 +258,25 @@ def test_classes_past_62_bits_of_labels_are_counted_by_their_cells():
         keyed.add(frame)
         grouped.add(frame)
     assert sorted(keyed.sizes().tolist()) == sorted(grouped.sizes().tolist()) == [1, 1, 3]
+
+
+@pytest.mark.parametrize("keep_order", [[], ["--keep-order"]])
+def test_an_interrupted_write_leaves_no_release_no_temporary(census, tmp_path, capsys,
+                                                             monkeypatch, keep_order):
+    import kanon_graph.cli._stream_write as writer
+
+    real, calls = writer._Out.take, []
+
+    def interrupted(self, frame, start):
+        calls.append(start)
+        if len(calls) == 3:
+            raise KeyboardInterrupt            # Ctrl-C (SIGTERM ends the command alike)
+        return real(self, frame, start)
+
+    monkeypatch.setattr(writer._Out, "take", interrupted)
+    code, _, err = _run(capsys, "anonymize", census / "census.csv", "--qi", "sex,age,race",
+                        "--hierarchies", census / "h", "-k", 3, "--algorithm", "optimal",
+                        "-o", tmp_path / "o.csv", "--report", tmp_path / "r.json",
+                        "--stream", "on", "--chunk-rows", 200, *keep_order)
+    assert code == 130 and "interrupted" in _error(err)
+    assert list(tmp_path.iterdir()) == []
