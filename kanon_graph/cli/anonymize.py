@@ -16,9 +16,9 @@ from ..io.write import atomic_file
 from ..privacy import DIVERSITY_KINDS
 from ._common import (Progress, UsageError, add_schema_arguments, encoding_of, fraction,
                       give_back_free_memory, option, read_input, schema_from_args)
-from ._parser import positive
 from ._dask_input import is_many, quiet_dask_logs, read_dask_table, write_dask_table
 from ._outputs import Output, check_outputs
+from ._parser import positive
 from ._stream import count_tuples, run_counted, wants_stream
 from ._stream_write import write_release
 
