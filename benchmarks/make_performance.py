@@ -41,7 +41,7 @@ BENCHMARKS = {
     "call-arx": ["bench_call.py", "--calls", "20", "--hierarchies", "arx"],
     "wide": ["bench_wide.py", "--qis", "8", "10", "12", "16", "--no-memory"],
     "shapes": ["bench_shapes.py", "--n", "5000", "20000", "80000"],
-    "memory": ["bench_memory.py", "--n", "1000000", "2000000"],
+    "memory": ["bench_memory.py", "--n", "1000000", "10000000", "--check"],
     "releases": ["check_releases.py", "--compare", "release_fingerprints.json"],
 }
 

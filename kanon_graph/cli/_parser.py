@@ -74,3 +74,14 @@ def add_encoding_argument(parser, flag="--encoding", what="of the CSV data files
 def encoding_of(args, name="encoding"):
     """The encoding an ``args`` option names (UTF-8 when not given)."""
     return getattr(args, name, None) or "utf-8"
+
+
+def positive(text):
+    """An integer >= 1 (an argument type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
+    return value

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+
+import numpy as np
 
 import numpy as np
 
 from ..api import anonymize
 from ..io import is_parquet, result_report, write_json, write_table
 from ..io._parquet import take_cells
+from ..io.chunks import CHUNK_ROWS
 from ..io.release import Publishable, fresh_order_seed, publishable
 from ..io.write import atomic_file
 from ..privacy import DIVERSITY_KINDS
@@ -16,6 +20,9 @@ from ._common import (Progress, UsageError, add_schema_arguments, encoding_of, f
                       give_back_free_memory, option, read_input, schema_from_args)
 from ._dask_input import is_many, quiet_dask_logs, read_dask_table, write_dask_table
 from ._outputs import Output, check_outputs
+from ._parser import positive
+from ._stream import count_tuples, run_counted, wants_stream
+from ._stream_write import write_release
 
 
 def add_privacy_arguments(parser):
@@ -122,6 +129,16 @@ def register(commands):
                       help="write cells a spreadsheet would run as a formula (starting with "
                       "=, +, -, @, tab or carriage return; not plain numbers) with a leading "
                       "' (they are counted in the summary and report either way)")
+    anon.add_argument("--stream", choices=("auto", "on", "off"), default="auto",
+                      help="read the input twice, a chunk of rows at a time, instead of "
+                      "holding it in memory: count its distinct tuples, search on the counts, "
+                      "then write the release chunk by chunk (same release, same row order "
+                      "for an --order-seed). auto (default): for a CSV input of at least "
+                      "64 MiB with a global algorithm that counts tuples (optimal, datafly, "
+                      "incognito), k only (no --l/--t) and a CSV output; on: always (or an "
+                      "error saying why not); off: never")
+    anon.add_argument("--chunk-rows", type=positive, default=CHUNK_ROWS, metavar="N",
+                      help=f"rows read at a time when streaming (default {CHUNK_ROWS})")
     anon.add_argument("-q", "--quiet", action="store_true",
                       help="print nothing on success, and no progress")
     anon.set_defaults(handler=run)
@@ -176,17 +193,19 @@ def run(args, out):
 
         quiet_dask_logs()
         cluster = client_for(args.scheduler, where="kanon-graph anonymize --engine dask")
+    stream = not dask and wants_stream(args)
     try:
         with cluster:
-            res = _run(args, progress, dask)
+            done = _run_stream(args, progress) if stream else _run(args, progress, dask)
     finally:
         progress.close()
-    res, published = res
+    res, published = done[:2]
     if not args.quiet:
-        print(res.summary(), file=out)
+        print(done[2] if stream else res.summary(), file=out)
         print(f"release: {published}", file=out)
         written = (f"wrote {args.output} (from {res.stats['partitions']} input partitions)"
-                   if dask
+                   if dask else f"wrote {args.output} ({done[3]} rows, streamed: the input "
+                   f"read twice, {args.chunk_rows} rows at a time)" if stream
                    else f"wrote {args.output} ({len(res.table)} rows)")
         print(written + (f" and {args.report}" if args.report else ""), file=out)
     return 0
@@ -218,22 +237,7 @@ def _run(args, progress, dask):
                     # on --engine dask the cluster is already this process's current Client
                     scheduler=None if dask else args.scheduler,
                     progress=progress if progress.enabled else None, **options)
-    parameters = {
-        "input": str(args.input), "output": str(args.output), "schema": args.schema,
-        "hierarchies": args.hierarchies,
-        "quasi_identifiers": list(schema.quasi_identifiers),
-        "sensitive": list(schema.sensitive), "identifiers": list(schema.identifiers),
-        "hierarchy_heights": {c: h.height for c, h in schema.hierarchies.items()
-                              if c in schema.quasi_identifiers},
-        "k": res.k, "algorithm": args.algorithm, "l": args.l,
-        "diversity": args.diversity, "c": args.c, "t": args.t,
-        "suppression": args.suppression, "missing": args.missing,
-        "na_values": [""] + list(args.na_values), "encoding": encoding_of(args),
-        "seed": res.stats.get("seed"),
-        "respect_boundaries": args.respect_boundaries, "options": options,
-        "engine": args.engine, "scheduler": args.scheduler, "shard_size": args.shard_size,
-        "keep_order": args.keep_order, "escape_formulas": args.escape_formulas,
-    }
+    parameters = run_parameters(args, schema, options, k=res.k, seed=res.stats.get("seed"))
     progress.phase(f"writing {args.output}")
     give_back_free_memory()             # the search's freed blocks, before the release is built
     # the order seed: fresh unless asked for (a guessable seed makes the order undoable)
@@ -271,3 +275,74 @@ def _run(args, progress, dask):
                                      "formulas_escaped": release.escaped}
             write_json(report, args.report)
     return res, release.describe()
+
+
+def _run_stream(args, progress):
+    """``--stream``: count, search, write (:mod:`kanon_graph.cli._stream`); the result,
+    the publication line, the summary and the rows written."""
+    counted = count_tuples(args, progress, rows=args.chunk_rows)
+    give_back_free_memory()
+    res = run_counted(counted, args, progress)
+    give_back_free_memory()
+    parameters = run_parameters(args, counted.schema, dict(args.option), k=res.k,
+                                seed=res.stats.get("seed"))
+    parameters["order_seed_given"] = args.order_seed is not None
+    parameters["stream"] = {"chunk_rows": args.chunk_rows, "rows": counted.rows,
+                            "distinct_tuples": len(counted.tuples)}
+
+    def commit_report(written):
+        if args.report:
+            report = result_report(res, parameters=parameters)
+            report.update(streamed_counts(written))
+            report["publication"] = {"shuffled": written.shuffled, "order_seed": written.seed,
+                                     "formula_cells": written.formulas,
+                                     "formulas_escaped": written.escaped}
+            write_json(report, args.report)
+
+    written = write_release(res, counted, args, progress, rows=args.chunk_rows,
+                            before_publish=commit_report)
+    published = Publishable(None, shuffled=written.shuffled, formulas=written.formulas,
+                            escaped=written.escaped).describe()
+    # the summary's class line from the written cells (res.classes are the tuples')
+    lines = dataclasses.replace(res, classes=None).summary().split("\n")
+    sizes = written.sizes
+    if sizes.size:
+        lines.insert(1 + bool(res.stats.get("auto")),
+                     f"{len(sizes)} equivalence classes, sizes min {sizes.min()}, "
+                     f"median {np.median(sizes):g}, max {sizes.max()}")
+    return res, published, "\n".join(lines), written.rows
+
+
+def streamed_counts(written):
+    """The report's rows and classes, counted on the streamed release's written cells."""
+    sizes = written.sizes
+    values, counts = np.unique(sizes, return_counts=True)
+    return {"records": written.rows, "released": written.rows - written.suppressed,
+            "classes": {
+                "count": int(sizes.size),
+                "min": int(sizes.min()) if sizes.size else None,
+                "median": float(np.median(sizes)) if sizes.size else None,
+                "mean": float(sizes.mean()) if sizes.size else None,
+                "max": int(sizes.max()) if sizes.size else None,
+                "size_histogram": {str(int(v)): int(c) for v, c in zip(values, counts)}}}
+
+
+def run_parameters(args, schema, options, *, k, seed):
+    """The report's ``parameters``: the command line as the run understood it (``k`` and
+    ``seed`` as the run used them: safepub derives k and draws its seed)."""
+    return {
+        "input": str(args.input), "output": str(args.output), "schema": args.schema,
+        "hierarchies": args.hierarchies,
+        "quasi_identifiers": list(schema.quasi_identifiers),
+        "sensitive": list(schema.sensitive), "identifiers": list(schema.identifiers),
+        "hierarchy_heights": {c: h.height for c, h in schema.hierarchies.items()
+                              if c in schema.quasi_identifiers},
+        "k": k, "algorithm": args.algorithm, "l": args.l,
+        "diversity": args.diversity, "c": args.c, "t": args.t,
+        "suppression": args.suppression, "missing": args.missing,
+        "na_values": [""] + list(args.na_values), "encoding": encoding_of(args),
+        "seed": seed,
+        "respect_boundaries": args.respect_boundaries, "options": options,
+        "engine": args.engine, "scheduler": args.scheduler, "shard_size": args.shard_size,
+        "keep_order": args.keep_order, "escape_formulas": args.escape_formulas,
+    }

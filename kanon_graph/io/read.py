@@ -241,11 +241,14 @@ def _plain_lines(path: Path, sep: str,
             raw = np.frombuffer(data, dtype=np.uint8)
             starts = np.r_[0, np.flatnonzero(raw == 10) + 1]
             starts = starts[starts < len(raw)]
-            seps = np.add.reduceat(raw == mark, starts, dtype=np.int64)
+            # the separators' offsets, counted between line starts (no int64 copy of the
+            # block: a reduceat over it would cast every byte to 8)
+            marks = np.flatnonzero(raw == mark)
+            seps = np.diff(np.searchsorted(marks, np.r_[starts, len(raw)]))
             if (seps != len(header) - 1).any():
                 return None
             lines += len(starts)
-            del raw, data
+            del raw, data, marks
     if header is None:
         return None
     return header, lines - 1, bom
