@@ -280,3 +280,13 @@ def test_an_interrupted_write_leaves_no_release_no_temporary(census, tmp_path, c
                         "--stream", "on", "--chunk-rows", 200, *keep_order)
     assert code == 130 and "interrupted" in _error(err)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_stream_on_refuses_safepub_whose_withheld_rows_only_memory_writes(odd, capsys):
+    """safepub's records not released say nothing in any column: the in-memory writer only."""
+    code, _, err = _run(capsys, "anonymize", odd / "odd.csv", "--qi", "zip,age",
+                        "--hierarchies", odd / "h", "--algorithm", "safepub", "--epsilon", 2,
+                        "--delta", 0.5, "--missing", "drop", "-o", odd / "o.csv",
+                        "--stream", "on")
+    line = _error(err)
+    assert code in (1, 2) and "--stream on" in line and "withholds every cell" in line
