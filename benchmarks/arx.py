@@ -17,10 +17,11 @@ the build folder and the benchmarks that import this module add ARX's row:
   ``arx_granularity_loss`` (1 - granularity, weighted by 1 - 1/N) is kept in
   the timing lines but never set beside our mean Loss.
 
-ARX's best-effort searches (its genetic algorithm, its heuristic search),
-which ``ArxRun`` does not run, are run by ``benchmarks/java/ArxBestEffort.java``
-(this repository's, compiled with ``javac`` against the build's classpath on
-first use, into the temporary folder): ``run("genetic", ..., millis=10000)``.
+Searches ``ArxRun`` does not run -- Flash on lattices above ARX's default
+limit of 100,000 nodes, its genetic algorithm, its heuristic search -- are run
+by ``benchmarks/java/ArxSearch.java`` (this repository's, compiled with
+``javac`` against the build's classpath on first use, into the temporary
+folder): ``run("flash", ...)``, ``run("genetic", ..., millis=10000)``.
 
 Run alone it prints ARX's local recoding of a suite table::
 
@@ -108,21 +109,23 @@ def _write_inputs(folder: Path, table: pd.DataFrame, schema) -> Path:
     return data
 
 
-BEST_EFFORT = ("genetic", "heuristic")
-"""ARX's best-effort searches, run by ``java/ArxBestEffort.java`` (compiled on first use)."""
+SEARCHES = ("flash", "genetic", "heuristic")
+"""Searches run by ``java/ArxSearch.java`` (compiled on first use): Flash without ARX's
+limit on the lattice size (``ArxRun optimal`` refuses lattices above 100,000 nodes), the
+genetic algorithm and the bottom-up heuristic search."""
 
 
-def _best_effort_classes(classpath: str) -> Path:
-    """The folder of ``ArxBestEffort.class``, compiled against ``classpath`` once per source."""
-    source = Path(__file__).resolve().parent / "java" / "ArxBestEffort.java"
+def _search_classes(classpath: str) -> Path:
+    """The folder of ``ArxSearch.class``, compiled against ``classpath`` once per source."""
+    source = Path(__file__).resolve().parent / "java" / "ArxSearch.java"
     stamp = hashlib.sha256(source.read_bytes() + classpath.encode()).hexdigest()[:16]
     folder = Path(tempfile.gettempdir()) / f"kanon-graph-arx-{stamp}"
-    if not (folder / "ArxBestEffort.class").exists():
+    if not (folder / "ArxSearch.class").exists():
         folder.mkdir(parents=True, exist_ok=True)
         done = subprocess.run(["javac", "-d", str(folder), "-cp", classpath, str(source)],
                               capture_output=True, text=True, check=False)
         if done.returncode != 0:
-            raise RuntimeError(f"javac ArxBestEffort.java failed: {done.stderr.strip()[-2000:]}")
+            raise RuntimeError(f"javac ArxSearch.java failed: {done.stderr.strip()[-2000:]}")
     return folder
 
 
@@ -138,10 +141,10 @@ def run(mode: str, table: pd.DataFrame, schema, k: int, *, suppression: float = 
     One JVM: ``rounds`` measured runs follow ``warmup`` unmeasured ones (the
     JVM compiles as it goes); a run longer than ``timeout`` seconds raises
     RuntimeError. Only the quasi-identifiers are handed to ARX; every
-    other column would be insensitive to it and costs nothing. ``genetic``
-    and ``heuristic`` (:data:`BEST_EFFORT`) run ARX's best-effort searches
-    with a time limit of ``millis`` milliseconds and the ``suppression``
-    limit.
+    other column would be insensitive to it and costs nothing. ``flash``,
+    ``genetic`` and ``heuristic`` (:data:`SEARCHES`) run Flash without ARX's
+    lattice-size limit and ARX's best-effort searches (with a time limit of
+    ``millis`` milliseconds), with the ``suppression`` limit.
     """
     build = build or build_folder()
     if build is None:
@@ -158,16 +161,16 @@ def run(mode: str, table: pd.DataFrame, schema, k: int, *, suppression: float = 
             args += [str(v) for v in dp]
         else:
             args.append(str(k))
-        if mode in ("optimal", *BEST_EFFORT):
+        if mode in ("optimal", *SEARCHES):
             args.append(str(suppression))
-        if mode in BEST_EFFORT:
+        if mode in SEARCHES:
             args.append(str(int(millis)))
         args += [str(warmup), str(rounds), str(out)]
         classpath = (build / "classpath").read_text().strip()
         main_class = "ArxRun"
-        if mode in BEST_EFFORT:
-            classpath = f"{_best_effort_classes(classpath)}{os.pathsep}{classpath}"
-            main_class = "ArxBestEffort"
+        if mode in SEARCHES:
+            classpath = f"{_search_classes(classpath)}{os.pathsep}{classpath}"
+            main_class = "ArxSearch"
         try:
             done = subprocess.run(["java", "-cp", classpath, main_class, *args],
                                   capture_output=True, text=True, check=False, timeout=timeout)

@@ -1,13 +1,16 @@
-// ARX 3.9.2's best-effort searches (the genetic algorithm, or the heuristic top-down/bottom-up
-// search) on a table of your own, for the wide-table benchmark (benchmarks/bench_wide.py).
+// ARX 3.9.2's searches that ../shared/arx's ArxRun does not run, on a table of your own, for the
+// wide-table benchmark (benchmarks/bench_wide.py): Flash without ARX's limit on the solution space
+// (ArxRun's optimal refuses lattices above ARX's default heuristic-search threshold of 100,000
+// nodes), the genetic algorithm, and the bottom-up heuristic search.
 // Compiled by benchmarks/arx.py against an ARX build's classpath, which holds ../shared/arx's
 // ArxRun: its file reading, clock and writing are reused (same default package).
 //
-//   java ArxBestEffort ALGORITHM TABLE.csv QI,QI,... HIERDIR k SUPPRESSION MILLIS W R [OUT.csv]
+//   java ArxSearch ALGORITHM TABLE.csv QI,QI,... HIERDIR k SUPPRESSION MILLIS W R [OUT.csv]
 //
-// ALGORITHM: genetic (ARX's BEST_EFFORT_GENETIC) or heuristic (BEST_EFFORT_BOTTOM_UP);
-// MILLIS: the search's time limit (ARX's heuristic search time limit). The JSON lines carry the
-// same fields as ArxRun's, with "mode" the algorithm.
+// ALGORITHM: flash (ARX's OPTIMAL with the solution-space threshold raised to its maximum), genetic
+// (BEST_EFFORT_GENETIC) or heuristic (BEST_EFFORT_BOTTOM_UP); MILLIS: the best-effort searches' time
+// limit (ARX's heuristic search time limit; flash ignores it). Quality model: ARX's Loss. The JSON
+// lines carry the same fields as ArxRun's, with "mode" the algorithm.
 import java.util.*;
 
 import org.deidentifier.arx.*;
@@ -16,13 +19,14 @@ import org.deidentifier.arx.AttributeType.Hierarchy;
 import org.deidentifier.arx.criteria.KAnonymity;
 import org.deidentifier.arx.metric.Metric;
 
-public class ArxBestEffort {
+public class ArxSearch {
     public static void main(String[] a) throws Exception {
         String algorithm = a[0];
         AnonymizationAlgorithm chosen;
-        if (algorithm.equals("genetic")) chosen = AnonymizationAlgorithm.BEST_EFFORT_GENETIC;
+        if (algorithm.equals("flash")) chosen = AnonymizationAlgorithm.OPTIMAL;
+        else if (algorithm.equals("genetic")) chosen = AnonymizationAlgorithm.BEST_EFFORT_GENETIC;
         else if (algorithm.equals("heuristic")) chosen = AnonymizationAlgorithm.BEST_EFFORT_BOTTOM_UP;
-        else throw new IllegalArgumentException("algorithm must be genetic or heuristic");
+        else throw new IllegalArgumentException("algorithm must be flash, genetic or heuristic");
         List<String[]> rows = ArxRun.readCsv(a[1]);
         String[] qis = a[2].split(",");
         int k = Integer.parseInt(a[4]);
@@ -45,6 +49,7 @@ public class ArxBestEffort {
             config.setQualityModel(Metric.createLossMetric());
             config.setAlgorithm(chosen);
             config.setHeuristicSearchTimeLimit(millis);
+            if (algorithm.equals("flash")) config.setHeuristicSearchThreshold(Integer.MAX_VALUE);
             double[] start = ArxRun.clock();
             ARXResult result = new ARXAnonymizer().anonymize(data, config);
             DataHandle handle = result.getOutput();
