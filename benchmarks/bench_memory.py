@@ -56,7 +56,12 @@ def prepare(n, folder):
             kg.write_hierarchy(hierarchy, hierarchies / f"census_hierarchy_{name}.csv")
     path = folder / f"census_{n}.csv"
     if not path.exists():
-        kg.datasets.make_census(n, seed=0).to_csv(path, index=False)
+        # in a process of its own: a child's ru_maxrss starts from its parent's resident set
+        # at the fork (Linux keeps the larger of the two across exec), so the parent must
+        # never hold the table, or the next child's peak would read as the table's size
+        subprocess.run([sys.executable, "-c", "import sys, kanon_graph as kg; "
+                        "kg.datasets.make_census(int(sys.argv[1]), seed=0)"
+                        ".to_csv(sys.argv[2], index=False)", str(n), str(path)], check=True)
     return path, hierarchies, list(schema.quasi_identifiers)
 
 
