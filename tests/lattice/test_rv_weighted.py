@@ -12,7 +12,8 @@ from kanon_graph._tuples import collapse
 from kanon_graph.lattice.rv.values import research_values
 from kanon_graph.lattice.rv.weights import correlation_weights
 
-RV = ["rv-global", "rv-local", "rv-hybrid", "rv-distributed"]
+RV = ["rv-global", "rv-local", "rv-hybrid",
+      pytest.param("rv-distributed", marks=pytest.mark.dask)]    # runs with `-m dask`
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +38,9 @@ def test_tuples_give_the_rows_answer(rows_and_tuples, name, suppression):
     data, tuples = rows_and_tuples
     options = dict(suppression=suppression, weights="correlation")
     if name == "rv-distributed":
+        if not kg.scale.dask_available():
+            pytest.skip("rv-distributed needs the optional Dask extra (pip install "
+                        "\"kanon_graph[dask]\"); `python -m pytest -m dask` runs it")
         options["memory_budget"] = 4_000
     on_rows = _run(name, data, kg.privacy.PrivacyModel(4).bind(data), **options)
     on_tuples = _run(name, tuples, kg.privacy.PrivacyModel(4).bind(tuples), **options)
