@@ -21,9 +21,9 @@ import numpy as np
 import pandas as pd
 
 from ..exceptions import DataError
-from ._encoding import ascii_safe, check_no_utf8_bom, decode_error, is_utf8, text_codec
-from .read import (TextTable, _allow_long_cells, _check_header, _plain_lines, _shared_columns,
-                   _sniff)
+from ._encoding import ascii_safe, check_no_utf8_bom, is_utf8, text_codec
+from ._records import csv_records
+from .read import TextTable, _allow_long_cells, _plain_lines, _shared_columns, _sniff
 
 __all__ = ["iter_text_chunks", "CHUNK_ROWS"]
 
@@ -122,44 +122,8 @@ def _plain_chunks(path: Path, sep: str, codec: str, plain: tuple[list[str], int,
 def _row_chunks(path: Path, sep: str, codec: str, encoding: str,
                 rows: int) -> Iterator[TextTable]:
     """Any CSV file through the CSV module, ``rows`` at a time, lines counted."""
-    name = str(path)
-    header: list[str] | None = None
-    cells_of: list[list[str]] = []
-    lines: list[int] = []
-    yielded = False
-    try:
-        with open(path, encoding=codec, newline="") as handle:
-            reader = csv.reader(handle, delimiter=sep, strict=True)
-            seen = 0
-            for cells in reader:
-                start, seen = seen + 1, reader.line_num
-                if header is None:
-                    if cells:
-                        header = cells
-                        _check_header(header, name, start)
-                    continue
-                if not cells:
-                    if len(header) > 1:
-                        continue                       # a blank line between records
-                    cells = [""]
-                if len(cells) != len(header):
-                    raise DataError(
-                        f"input file {name!r}, line {start}: {len(cells)} cell(s) where the "
-                        f"header has {len(header)} (separator {sep!r}; set it with --sep)")
-                cells_of.append(cells)
-                lines.append(start)
-                if len(cells_of) == rows:
-                    yield _chunk(path, sep, header, cells_of, lines)
-                    yielded = True
-                    cells_of, lines = [], []
-    except UnicodeDecodeError:
-        raise decode_error(path, codec, encoding) from None
-    except csv.Error as exc:
-        raise DataError(f"input file {name!r}, line {reader.line_num}: {exc}") from None
-    if header is None:
-        raise DataError(f"input file {name!r} is empty")
-    if cells_of or not yielded:
-        yield _chunk(path, sep, header, cells_of, lines)
+    for header, records, lines in csv_records(path, sep, codec, encoding, rows):
+        yield _chunk(path, sep, header, records, lines)
 
 
 def _chunk(path: Path, sep: str, header: list[str], rows: list[list[str]],

@@ -23,8 +23,9 @@ import pandas as pd
 
 from .._cells import is_number_text, is_numeric_column
 from ..exceptions import DataError
-from ._encoding import ascii_safe, check_no_utf8_bom, decode_error, is_utf8, text_codec
+from ._encoding import ascii_safe, check_no_utf8_bom, is_utf8, text_codec
 from ._parquet import read_parquet
+from ._records import check_header, csv_records
 
 __all__ = ["TextTable", "read_text_table", "read_table", "read_input_table", "read_parquet",
            "is_parquet", "numeric_columns", "is_number_text"]
@@ -119,45 +120,15 @@ def read_text_table(path: str | os.PathLike[str], *, sep: str | None = None,
     sep = sep or _sniff(path, codec)
     if len(sep) != 1:
         raise DataError(f"--sep must be one character; got {sep!r}")
-    name = str(path)
     _allow_long_cells()
     fast = _read_plain(path, sep, codec)
     if fast is not None:
         return fast
-    try:
-        with open(path, encoding=codec, newline="") as handle:
-            reader = csv.reader(handle, delimiter=sep, strict=True)
-            header, rows, lines, seen = None, [], [], 0
-            chunks: list[list[np.ndarray]] = []
-            for cells in reader:
-                start, seen = seen + 1, reader.line_num
-                if header is None:
-                    if cells:
-                        header = cells
-                        _check_header(header, name, start)
-                    continue
-                if not cells:
-                    if len(header) > 1:
-                        continue                       # a blank line between records
-                    cells = [""]
-                if len(cells) != len(header):
-                    raise DataError(
-                        f"input file {name!r}, line {start}: {len(cells)} cell(s) where the "
-                        f"header has {len(header)} (separator {sep!r}; set it with --sep)")
-                rows.append(cells)
-                lines.append(start)
-                if len(rows) == _ROWS_PER_CHUNK:
-                    chunks.append(_shared_columns(rows, len(header)))
-                    rows = []
-    except UnicodeDecodeError:
-        # the reader decodes in chunks: the byte and its line are found on the file
-        raise decode_error(path, codec, encoding) from None
-    except csv.Error as exc:
-        raise DataError(f"input file {name!r}, line {reader.line_num}: {exc}") from None
-    if header is None:
-        raise DataError(f"input file {name!r} is empty")
-    if rows or not chunks:
+    chunks: list[list[np.ndarray]] = []
+    lines: list[int] = []
+    for header, rows, block_lines in csv_records(path, sep, codec, encoding, _ROWS_PER_CHUNK):
         chunks.append(_shared_columns(rows, len(header)))
+        lines.extend(block_lines)
     frame = pd.DataFrame({h: pd.Series(np.concatenate([chunk[i] for chunk in chunks]),
                                        dtype=object)
                           for i, h in enumerate(header)}, columns=header)
@@ -291,16 +262,6 @@ def _read_plain(path: Path, sep: str, codec: str = "utf-8-sig") -> TextTable | N
     return TextTable(path, sep, frame, np.arange(2, len(frame) + 2, dtype=np.int64))
 
 
-def _check_header(header: list[str], name: str, line: int) -> None:
-    duplicated = sorted({c for c in header if header.count(c) > 1})
-    if duplicated:
-        raise DataError(f"input file {name!r}, line {line}: duplicate column name(s) "
-                        f"{duplicated}; every column needs its own name")
-    if any(c == "" for c in header):
-        raise DataError(f"input file {name!r}, line {line}: column {header.index('') + 1} "
-                        f"has no name")
-
-
 def is_parquet(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` names a Parquet file (by its ``.parquet`` / ``.pq`` suffix)."""
     return Path(path).suffix.lower() in (".parquet", ".pq")
@@ -316,7 +277,7 @@ def read_input_table(path: str | os.PathLike[str], *, sep: str | None = None,
     if is_parquet(path):
         _parquet_encoding(path, encoding, "read_input_table")
         frame = read_parquet(path)
-        _check_header([str(c) for c in frame.columns], str(path), 1)
+        check_header([str(c) for c in frame.columns], str(path), 1)
         return TextTable(Path(path), "", frame.reset_index(drop=True),
                          np.arange(1, len(frame) + 1, dtype=np.int64), unit="row")
     return read_text_table(path, sep=sep, encoding=encoding)
