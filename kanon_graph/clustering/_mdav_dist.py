@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .._jit import njit
 
-__all__ = ["dist2"]
+__all__ = ["dist2", "keep_nearest"]
 
 
 @njit
@@ -28,3 +28,22 @@ def dist2(i, num, num_c, ordc, ord_c, ord_size, nomc, nom_c):
         if nomc[i, j] != nom_c[j]:
             d += 1.0
     return d
+
+
+@njit
+def keep_nearest(near_d, near_i, got, want, d, i):
+    """Record ``i`` at distance ``d`` into the ``want`` nearest so far (``got`` of them).
+
+    ``near_d`` / ``near_i`` stay sorted by (distance, row): at equal
+    distance the earlier row comes first. Returns the new count.
+    """
+    if got == want and (d > near_d[want - 1] or (d == near_d[want - 1] and i > near_i[want - 1])):
+        return got
+    pos = got if got < want else want - 1
+    while pos > 0 and (near_d[pos - 1] > d or (near_d[pos - 1] == d and near_i[pos - 1] > i)):
+        near_d[pos] = near_d[pos - 1]
+        near_i[pos] = near_i[pos - 1]
+        pos -= 1
+    near_d[pos] = d
+    near_i[pos] = i
+    return got + 1 if got < want else got

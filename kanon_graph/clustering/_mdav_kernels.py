@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit
-from ._mdav_dist import dist2
+from ._mdav_dist import dist2, keep_nearest
 from ._mdav_tree import build, farthest as tree_farthest, nearest as tree_nearest, remove
 
 __all__ = ["mdav_classes"]
@@ -79,17 +79,8 @@ def _scan_nearest(rem, m, alive, centre, want, point, near_d, near_i):
         if not alive[i] or i == centre:
             continue
         d = dist2(i, num, num_c, ordc, ord_c, ord_size, nomc, nom_c)
-        if got == want and d >= near_d[want - 1]:
-            continue
-        pos = got if got < want else want - 1
-        while pos > 0 and near_d[pos - 1] > d:      # after equal ones: row order
-            near_d[pos] = near_d[pos - 1]
-            near_i[pos] = near_i[pos - 1]
-            pos -= 1
-        near_d[pos] = d
-        near_i[pos] = i
-        if got < want:
-            got += 1
+        # rows come in increasing order: the (distance, row) order is the scan's
+        got = keep_nearest(near_d, near_i, got, want, d, i)
     return got
 
 

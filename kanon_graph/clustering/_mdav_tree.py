@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit
-from ._mdav_dist import dist2
+from ._mdav_dist import dist2, keep_nearest
 
 __all__ = ["build", "farthest", "nearest", "remove"]
 
@@ -202,19 +202,7 @@ def nearest(q, centre, want, point, tree, alive, stack, near_d, near_i):
                 if not alive[i] or i == centre:
                     continue
                 d = dist2(i, num, num_c, ordc, ord_c, ord_size, nomc, nom_c)
-                if got == want and (d > near_d[want - 1]
-                                    or (d == near_d[want - 1] and i > near_i[want - 1])):
-                    continue
-                pos = got if got < want else want - 1
-                while pos > 0 and (near_d[pos - 1] > d
-                                   or (near_d[pos - 1] == d and near_i[pos - 1] > i)):
-                    near_d[pos] = near_d[pos - 1]
-                    near_i[pos] = near_i[pos - 1]
-                    pos -= 1
-                near_d[pos] = d
-                near_i[pos] = i
-                if got < want:
-                    got += 1
+                got = keep_nearest(near_d, near_i, got, want, d, i)
             continue
         a, b = left[node], right[node]
         if _near_bound(a, q, lo, hi) < _near_bound(b, q, lo, hi):
