@@ -21,9 +21,9 @@ import numpy as np
 import pandas as pd
 
 from ..exceptions import DataError
-from ._encoding import ascii_safe, check_no_utf8_bom, is_utf8, text_codec
+from ._encoding import ascii_safe, is_utf8
 from ._records import csv_records
-from .read import TextTable, _allow_long_cells, _plain_lines, _shared_columns, _sniff
+from .read import TextTable, _plain_lines, _shared_columns, text_file
 
 __all__ = ["iter_text_chunks", "CHUNK_ROWS"]
 
@@ -71,15 +71,7 @@ def iter_text_chunks(path: str | os.PathLike[str], *, sep: str | None = None,
     if isinstance(rows, bool) or not isinstance(rows, (int, np.integer)) or rows < 1:
         raise ValueError(f"The 'rows' parameter of iter_text_chunks must be an integer "
                          f">= 1. Got {rows!r}.")
-    codec = text_codec(encoding, "iter_text_chunks")
-    path = Path(path)
-    if not path.is_file():
-        raise DataError(f"input file {str(path)!r} does not exist")
-    check_no_utf8_bom(path, codec, encoding)
-    sep = sep or _sniff(path, codec)
-    if len(sep) != 1:
-        raise DataError(f"--sep must be one character; got {sep!r}")
-    _allow_long_cells()
+    path, sep, codec = text_file(path, sep, encoding, "iter_text_chunks")
     plain = None
     if len(sep.encode()) == 1 and sep not in ('"', "\n") and ascii_safe(codec):
         plain = _plain_lines(path, sep, codec)

@@ -112,15 +112,7 @@ def read_text_table(path: str | os.PathLike[str], *, sep: str | None = None,
     >>> t.frame["age"].tolist(), t.frame["note"].tolist(), t.lines.tolist()
     (['1.50', '2'], ['NA', ' padded '], [2, 3])
     """
-    codec = text_codec(encoding, "read_text_table")
-    path = Path(path)
-    if not path.is_file():
-        raise DataError(f"input file {str(path)!r} does not exist")
-    check_no_utf8_bom(path, codec, encoding)
-    sep = sep or _sniff(path, codec)
-    if len(sep) != 1:
-        raise DataError(f"--sep must be one character; got {sep!r}")
-    _allow_long_cells()
+    path, sep, codec = text_file(path, sep, encoding, "read_text_table")
     fast = _read_plain(path, sep, codec)
     if fast is not None:
         return fast
@@ -133,6 +125,25 @@ def read_text_table(path: str | os.PathLike[str], *, sep: str | None = None,
                                        dtype=object)
                           for i, h in enumerate(header)}, columns=header)
     return TextTable(path, sep, frame, np.asarray(lines, dtype=np.int64))
+
+
+def text_file(path, sep, encoding, where):
+    """``(path, sep, codec)`` of a text file about to be read by ``where``.
+
+    The file must exist; a UTF-8 byte order mark is refused unless the
+    encoding allows it; the separator is sniffed when not given and must be
+    one character; the CSV module's cell limit is raised.
+    """
+    codec = text_codec(encoding, where)
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(f"input file {str(path)!r} does not exist")
+    check_no_utf8_bom(path, codec, encoding)
+    sep = sep or _sniff(path, codec)
+    if len(sep) != 1:
+        raise DataError(f"--sep must be one character; got {sep!r}")
+    _allow_long_cells()
+    return path, sep, codec
 
 
 #: The row reader turns rows into columns this many at a time.
