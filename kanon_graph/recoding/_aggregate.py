@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from .._cells import date_text
-from ..encoding import combine_codes
+from ._release import AttributeRelease, Release, _classes_from_keys, _sizes, merge_coinciding
 
 __all__ = ["AGGREGATES", "recode_aggregate", "aggregate_space", "AggregateSpace"]
 
@@ -70,7 +70,6 @@ def _category_centres(codes, class_of, n_classes, n_codes, how):
 
 
 def _attribute_release(attr, how, class_of, n_classes):
-    from ._release import AttributeRelease
 
     rows = np.flatnonzero(class_of >= 0)
     cls = class_of[rows]
@@ -122,7 +121,6 @@ def recode_aggregate(data: Any, class_of: Any, aggregate: dict) -> Any:
     >>> release.table()["age"].tolist(), release.table()["sex"].tolist()
     ([21.0, 21.0, 32.0, 32.0], ['F', 'F', 'M', 'M'])
     """
-    from ._release import Release, _classes_from_keys, _sizes, _take
 
     class_of = np.asarray(class_of, dtype=np.int64)
     valid = class_of >= 0
@@ -137,18 +135,8 @@ def recode_aggregate(data: Any, class_of: Any, aggregate: dict) -> Any:
                              f"unknown aggregate {how!r} for {attr.name!r}; one of "
                              f"{list(AGGREGATES)}")
         attributes[attr.name] = _attribute_release(attr, how, class_of, n_classes)
-    if n_classes:                       # merge classes whose released tuples coincide
-        keys = combine_codes([pd.factorize(attributes[a.name].labels)[0]
-                              for a in data.attributes], [n_classes] * len(data.attributes))
-        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        if len(first) < n_classes:
-            order = np.argsort(first, kind="stable")
-            rank = np.empty(len(first), dtype=np.int64)
-            rank[order] = np.arange(len(first))
-            new_of_old = rank[inverse.reshape(-1)]
-            class_of = np.where(valid, new_of_old[np.maximum(class_of, 0)], -1)
-            attributes = {name: _take(rel, first[order]) for name, rel in attributes.items()}
-            n_classes = len(first)
+    attributes, class_of, n_classes = merge_coinciding(data, attributes, class_of, valid,
+                                                       n_classes)
     sizes = _sizes(data, class_of, valid, n_classes)
     return Release(data, class_of, sizes, attributes, None)
 

@@ -360,23 +360,31 @@ def recode_partition(data, class_of):
             continue
         level, node = class_lca(attr.hierarchy.level_map, attr.codes[rows], cls, n_classes)
         attributes[attr.name] = _hierarchy_release(attr, level, node)
-    # merge classes whose released tuples coincide
-    if n_classes:
-        tuple_keys = combine_codes(
-            [pd.factorize(attributes[a.name].labels)[0] for a in data.attributes],
-            [n_classes] * len(data.attributes))
-        _, first, inverse = np.unique(tuple_keys, return_index=True, return_inverse=True)
-        if len(first) < n_classes:
-            order = np.argsort(first, kind="stable")
-            rank = np.empty(len(first), dtype=np.int64)
-            rank[order] = np.arange(len(first))
-            new_of_old = rank[inverse.reshape(-1)]
-            keep = first[order]
-            class_of = np.where(valid, new_of_old[np.maximum(class_of, 0)], -1)
-            attributes = {name: _take(rel, keep) for name, rel in attributes.items()}
-            n_classes = len(first)
+    attributes, class_of, n_classes = merge_coinciding(data, attributes, class_of, valid,
+                                                       n_classes)
     sizes = _sizes(data, class_of, valid, n_classes)
     return Release(data, class_of, sizes, attributes, None)
+
+
+def merge_coinciding(data, attributes, class_of, valid, n_classes):
+    """Classes whose released tuples coincide merged into one (first seen keeps its number).
+
+    Returns ``(attributes, class_of, n_classes)``; ``valid`` marks the
+    released records (the others keep class -1).
+    """
+    if not n_classes:
+        return attributes, class_of, n_classes
+    keys = combine_codes([pd.factorize(attributes[a.name].labels)[0] for a in data.attributes],
+                         [n_classes] * len(data.attributes))
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    if len(first) == n_classes:
+        return attributes, class_of, n_classes
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[order] = np.arange(len(first))
+    class_of = np.where(valid, rank[inverse.reshape(-1)][np.maximum(class_of, 0)], -1)
+    return ({name: _take(rel, first[order]) for name, rel in attributes.items()}, class_of,
+            len(first))
 
 
 def _take(rel, idx):
