@@ -127,7 +127,8 @@ def read_text_table(path: str | os.PathLike[str], *, sep: str | None = None,
     return TextTable(path, sep, frame, np.asarray(lines, dtype=np.int64))
 
 
-def text_file(path, sep, encoding, where):
+def text_file(path: str | os.PathLike[str], sep: str | None, encoding: str,
+              where: str) -> tuple[Path, str, str]:
     """``(path, sep, codec)`` of a text file about to be read by ``where``.
 
     The file must exist; a UTF-8 byte order mark is refused unless the
