@@ -8,10 +8,12 @@ a hierarchy, the lattice has at most :data:`STEPWISE_LATTICE_LIMIT` nodes and
 the model is k-anonymity (no l, t or generalization boundaries), ``auto``
 runs ``stepwise`` without trials. On every table of the quality suite, the
 tuning tables and the held-out ones alike, at k = 5, 10 and 20, its loss was
-below ARX's local recoding, and the lowest of the library's algorithms in 15
-of the 21 runs; ``mst`` was lower in the other six (patients k = 10, clinic
-k = 10 and 20, the held-out admissions table: by 0.4% to 8%) at 6 to 20 times
-the time (``benchmarks/quality.py``, docs/performance.md). A trial of
+below ARX's local recoding, and the lowest of the library's algorithms run
+beside it (``mst`` and ``mondrian``; ``sd`` and the other local recodings
+were not run) in 15 of the 21 runs; ``mst`` was lower in the other six
+(patients k = 10, clinic k = 10 and 20, the held-out admissions table: by
+0.4% to 8%) at 6 to 20 times the time (``benchmarks/quality.py``, the
+commands in docs/performance.md). A trial of
 ``mst`` would cost more than the whole ``stepwise`` run. When *no*
 quasi-identifier has a hierarchy (and the model is k-anonymity alone),
 ``auto`` runs :data:`FLAT_TAUGHT` (``mst``) without trials: the lowest loss

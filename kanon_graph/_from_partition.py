@@ -108,8 +108,7 @@ def _check_aggregate(attr: Any, rel: Any, rows: npt.NDArray[np.int64],
         hi = np.full(len(rel.centre), -np.inf)
         np.minimum.at(lo, cls, attr.values[rows])
         np.maximum.at(hi, cls, attr.values[rows])
-        bad = (rel.centre < np.floor(lo)) | (rel.centre > np.ceil(hi)) if attr.date \
-            else (rel.centre < lo) | (rel.centre > hi)
+        bad = (rel.centre < lo) | (rel.centre > hi)
     else:
         held = np.zeros(len(rel.centre), dtype=bool)
         held[cls[attr.codes[rows] == rel.centre[cls]]] = True

@@ -68,13 +68,19 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int | None = None, *
         ``epsilon`` and ``delta`` (and refuses one given).
     algorithm : str, default "auto"
         A registered algorithm (:func:`kanon_graph.algorithms` lists them),
-        or ``"auto"``: every candidate that fits the data (``optimal`` with
-        a 2% suppression budget when every quasi-identifier has a
-        hierarchy, ``mondrian``, ``sd``, ``mst``) runs on the table, or on a
-        seeded sample of 20,000 records, and the one with the lowest ARX Loss
-        runs (see :mod:`kanon_graph._auto`). ``result.algorithm`` names it;
-        ``result.stats["auto"]`` lists what was tried, with the measured
-        loss and seconds of each. A warning says so when most
+        or ``"auto"``, which runs what the quality suite taught where it
+        settles the choice (see :mod:`kanon_graph._auto`): for k-anonymity
+        alone (no l, t or generalization boundaries) ``stepwise`` when every
+        quasi-identifier has a hierarchy and the lattice has at most
+        100,000 nodes, ``mst`` when none has one, without trials. Elsewhere
+        every candidate that fits the data (``optimal`` with a 2%
+        suppression budget when every quasi-identifier has a hierarchy and
+        the lattice has at most 20,000 nodes, ``mondrian``, ``sd``, ``mst``)
+        runs on the table, or on a seeded sample of 20,000 records, and the
+        one with the lowest mean ARX Loss runs. A Dask table takes
+        ``optimal``. ``result.algorithm`` names the choice;
+        ``result.stats["auto"]`` says why, and lists what was tried with the
+        measured loss and seconds of each. A warning says so when most
         quasi-identifiers of the chosen release are (almost) all ``*``.
     l : float, optional
         Required l-diversity of the sensitive attribute.

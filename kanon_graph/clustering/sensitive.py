@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..privacy import PrivacyModel
 from ..records._groups import GroupCoster
 from ..recoding import recode_partition
 from ..recoding.boundaries import cells_to_suppress, has_boundaries, magval_cells
@@ -96,6 +97,16 @@ def sensitive_clustering(data, model, *, rng=None, suppression=None, sort_by=Non
     smaller than ``k`` is merged. When no value reaches ``k`` records, all
     records form one pool.
 
+    A missing sensitive value (``missing="keep"``) is no value, as in the
+    l-diversity check (:class:`kanon_graph.privacy.PrivacyModel`: it counts
+    toward k, never toward l): its records never form a cluster of their
+    own, where no known value would be; each joins, like a rare record, the
+    cluster whose information loss grows least. Fewer than ``k`` known
+    values in the table (or in a boundary cell) make one cluster with the
+    missing ones; a table with no known value is refused, and with
+    boundaries a cell without one is suppressed like a cell of fewer than
+    ``k`` records.
+
     Parameters
     ----------
     data : EncodedTable
@@ -127,7 +138,7 @@ def sensitive_clustering(data, model, *, rng=None, suppression=None, sort_by=Non
     -------
     Partition
         ``stats`` reports ``l_diversity`` (the smallest number of distinct
-        sensitive values in a released class: 1 whenever a class is
+        known sensitive values in a released class: 1 whenever a class is
         homogeneous; ``None`` when every record is suppressed),
         ``homogeneous_classes``, ``homogeneous_records``,
         ``prosecutor_risk`` (largest re-identification probability, 1 /
@@ -139,8 +150,9 @@ def sensitive_clustering(data, model, *, rng=None, suppression=None, sort_by=Non
     ------
     ValueError
         If the schema has no sensitive attribute, ``sort_by`` is not a
-        quasi-identifier, ``rare`` is unknown, or an l / t that a class of
-        one sensitive value cannot meet is requested.
+        quasi-identifier, ``rare`` is unknown, an l / t that a class of
+        one sensitive value cannot meet is requested, or every sensitive
+        value is missing.
 
     Notes
     -----
@@ -197,16 +209,28 @@ def sensitive_clustering(data, model, *, rng=None, suppression=None, sort_by=Non
     order = np.lexsort(others[::-1] + [key])
     coster = GroupCoster(data, cost="byun")
 
+    missing = (getattr(data, "sensitive_missing", None) or {}).get(column)
+    absent = sensitive == missing if missing is not None else np.zeros(data.n, dtype=bool)
     cells = np.zeros(data.n, dtype=np.int64)
     if respect_boundaries and has_boundaries(data):
         cells = magval_cells(data)
-        cells[cells_to_suppress(data, model, cells, suppression, "sensitive-clustering")] = -1
+        # with missing sensitive values kept, a cell must also hold a known one (distinct
+        # l = 1 counts the known values only): else it can only be suppressed
+        needed = model if missing is None else PrivacyModel(k, l=1, sensitive=column,
+                                                            missing=missing)
+        cells[cells_to_suppress(data, needed, cells, suppression, "sensitive-clustering")] = -1
+    elif absent.all():
+        raise ValueError(f"sensitive-clustering: every record's sensitive value {column!r} is "
+                         f"missing, so no class can hold a known value; fill them, or pass "
+                         f"missing='drop'")
     class_of = np.full(data.n, -1, dtype=np.int64)
     n_clusters = n_rare_values = n_rare_records = 0
     for cell in np.unique(cells[cells >= 0]):       # one MAGVal cell at a time
         cell_order = order[cells[order] == cell]
         counts = np.bincount(sensitive[cell_order],
                              minlength=len(data.sensitive_domain[column]))
+        if missing is not None:
+            counts[missing] = 0                     # no value: never a cluster of its own
         rare_values = np.flatnonzero((counts > 0) & (counts < k))
         clusters = []
         for value in np.flatnonzero(counts >= k):
@@ -215,6 +239,9 @@ def sensitive_clustering(data, model, *, rng=None, suppression=None, sort_by=Non
         if len(rare_rows) and (rare == "pool" or not clusters) and len(rare_rows) >= k:
             clusters += _segment(coster, rare_rows, k)
             rare_rows = rare_rows[:0]
+        if not clusters:            # fewer than k known values: they seed the cell's one class
+            clusters, rare_rows = [rare_rows], rare_rows[:0]
+        rare_rows = cell_order[np.isin(cell_order, rare_rows) | absent[cell_order]]
         if len(rare_rows):
             group_of = _merge_rare(coster, clusters, rare_rows)
             placed = group_of >= 0
@@ -225,22 +252,23 @@ def sensitive_clustering(data, model, *, rng=None, suppression=None, sort_by=Non
         n_clusters += len(clusters)
         n_rare_values += len(rare_values)
         n_rare_records += int(counts[rare_values].sum())
-    stats = _homogeneity(data, class_of, sensitive)
+    stats = _homogeneity(data, class_of, sensitive, absent)
     stats.update(clusters=n_clusters, rare_values=n_rare_values,
                  rare_records=n_rare_records, sort_by=sort_by,
                  sensitive=column)
     return Partition(class_of, None, stats)
 
 
-def _homogeneity(data, class_of, sensitive):
-    """l-diversity and prosecutor risk of the release the partition becomes."""
+def _homogeneity(data, class_of, sensitive, absent):
+    """l-diversity (of the known values, ``absent`` the missing ones) and prosecutor risk
+    of the release the partition becomes."""
     release = recode_partition(data, class_of)
     released = release.class_of
     n_classes = release.n_classes
     if n_classes == 0:          # every record suppressed: nothing released, nothing at risk
         return {"l_diversity": None, "homogeneous_classes": 0, "homogeneous_records": 0,
                 "prosecutor_risk": 0.0, "average_risk": 0.0}
-    kept = released >= 0
+    kept = (released >= 0) & ~absent
     pairs = np.unique(np.column_stack([released[kept], sensitive[kept]]), axis=0)
     distinct = np.bincount(pairs[:, 0], minlength=n_classes)
     homogeneous = distinct == 1

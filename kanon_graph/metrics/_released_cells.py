@@ -238,9 +238,9 @@ def aggregate_cells(attr: Any, labels: npt.NDArray[Any], rows: npt.NDArray[np.in
                     how: str) -> AttributeRelease:
     """AttributeRelease of a microaggregated attribute from its released aggregates.
 
-    Each class's cell must be a number within its records' range (numeric; a
-    date within their first and last day) or one of its records' values
-    (categorical), as :func:`kanon_graph.recoding.recode_aggregate` releases it.
+    Each class's cell must be a number (or a date) within its records' range
+    (numeric) or one of its records' values (categorical), as
+    :func:`kanon_graph.recoding.recode_aggregate` releases it.
     """
     first = np.full(n_classes, len(rows), dtype=np.int64)
     np.minimum.at(first, cls, np.arange(len(rows)))
@@ -261,8 +261,7 @@ def aggregate_cells(attr: Any, labels: npt.NDArray[Any], rows: npt.NDArray[np.in
             except ValueError:
                 raise _fail(attr.name, index[rows[first[c]]], text,
                             f"is not the number a {how} of its class would be") from None
-        low, high = (np.floor(lo), np.ceil(hi)) if attr.date else (lo, hi)
-        bad = np.flatnonzero((centre < low) | (centre > high))
+        bad = np.flatnonzero((centre < lo) | (centre > hi))
         if bad.size:
             c = int(bad[0])
             raise _fail(attr.name, index[rows[first[c]]], class_labels[c],

@@ -5,13 +5,19 @@ class (a hierarchy node, a range, a set), a microaggregation replaces every
 member's value by one representative of the class (Domingo-Ferrer and
 Mateo-Sanz 2002, section 2; Domingo-Ferrer and Torra 2005, section 3):
 
-* ``"mean"`` -- a numeric attribute's class mean (a date's, rounded to the
-  day and written as a date);
+* ``"mean"`` -- a numeric attribute's class mean (a date's rounded to the
+  column's resolution and written at it: :func:`_date_centres`);
 * ``"median"`` -- a numeric attribute's class median (the mean of the two
   middle values for an even class), or an *ordinal* attribute's lower median
   in domain order (a category must be released);
 * ``"mode"`` -- a nominal attribute's most frequent value in the class, the
   first in domain order among equally frequent ones.
+
+A released number or date lies within its class's range, as the release
+check (:func:`kanon_graph._from_partition.check_cover`) demands: a mean or
+median that floating-point rounding (the mean of three ``0.1`` computed as
+their sum over 3 is ``0.10000000000000002``) or rounding to a date's
+resolution carried past the class's smallest or largest value is that value.
 
 :func:`recode_aggregate` builds the :class:`~kanon_graph.recoding.Release`:
 the released value per class in ``labels`` (a float for a numeric
@@ -28,33 +34,61 @@ distance and the SSE / SST information loss are measured in.
 
 from __future__ import annotations
 
+import datetime as _dt
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
-from .._cells import date_text
+from .._cells import date_days, parse_date
 from ._release import AttributeRelease, Release, _classes_from_keys, _sizes, merge_coinciding
 
 __all__ = ["AGGREGATES", "recode_aggregate", "aggregate_space", "AggregateSpace"]
 
+_EPOCH = _dt.datetime(1970, 1, 1)
+
 AGGREGATES = ("mean", "median", "mode")
 
 
+def _ranges(values, class_of, n_classes):
+    """Per class, the smallest and the largest of ``values``."""
+    rows = np.flatnonzero(class_of >= 0)
+    lo = np.full(n_classes, np.inf)
+    hi = np.full(n_classes, -np.inf)
+    np.minimum.at(lo, class_of[rows], values[rows])
+    np.maximum.at(hi, class_of[rows], values[rows])
+    return lo, hi
+
+
 def _numeric_centres(values, class_of, n_classes, how):
-    """Per class, the mean or the median of ``values``."""
+    """Per class, the mean or the median of ``values``, within the class's range.
+
+    The mean is the sum over the count (where the sum overflows, the sum of
+    each value over the count); the median of an even class the mean of its
+    two middle values (where their sum overflows, the sum of their halves).
+    Either is then clamped to the class's smallest and largest value, which
+    rounding can cross by an ulp (``0.1 + 0.1 + 0.1`` over 3), never more.
+    """
     rows = np.flatnonzero(class_of >= 0)
     cls, vals = class_of[rows], values[rows]
-    if how == "mean":
-        sums = np.bincount(cls, weights=vals, minlength=n_classes)
-        return sums / np.bincount(cls, minlength=n_classes)
-    order = np.lexsort((vals, cls))                  # by class, then by value
-    cls, vals = cls[order], vals[order]
-    start = np.searchsorted(cls, np.arange(n_classes))
     size = np.bincount(cls, minlength=n_classes)
-    low = vals[start + (size - 1) // 2]
-    high = vals[start + size // 2]
-    return (low + high) / 2.0
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        if how == "mean":
+            centre = np.bincount(cls, weights=vals, minlength=n_classes) / size
+            wide = ~np.isfinite(centre) & (size > 0)
+            if wide.any():
+                centre[wide] = np.bincount(cls, weights=vals / size[cls],
+                                           minlength=n_classes)[wide]
+        else:
+            order = np.lexsort((vals, cls))              # by class, then by value
+            cls, vals = cls[order], vals[order]
+            start = np.searchsorted(cls, np.arange(n_classes))
+            low = vals[np.minimum(start + (size - 1) // 2, len(vals) - 1)]
+            high = vals[np.minimum(start + size // 2, len(vals) - 1)]
+            centre = (low + high) / 2.0
+            wide = ~np.isfinite(centre)
+            centre[wide] = low[wide] / 2.0 + high[wide] / 2.0
+    lo, hi = _ranges(values, class_of, n_classes)
+    return np.clip(centre, lo, hi)
 
 
 def _category_centres(codes, class_of, n_classes, n_codes, how):
@@ -69,6 +103,58 @@ def _category_centres(codes, class_of, n_classes, n_codes, how):
     return np.argmax(cumulative >= half[:, None], axis=1)
 
 
+#: The resolutions a date is released at, coarsest first: a name of
+#: :meth:`datetime.datetime.isoformat`'s ``timespec`` and its microseconds.
+_RESOLUTIONS = (("days", 86_400_000_000), ("minutes", 60_000_000), ("seconds", 1_000_000),
+                ("microseconds", 1))
+
+
+def _microseconds(when):
+    """Microseconds from 1970-01-01 to ``when``, exactly (an int)."""
+    delta = when - _EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def _date_centres(attr, days, class_of, n_classes):
+    """Each class's date: ``days`` rounded to the column's resolution, within the class.
+
+    The resolution is the coarsest of :data:`_RESOLUTIONS` that every date
+    of the column is a whole number of: a column of dates is released as
+    dates (``1934-07-21``), one with times at the minute (``1934-07-21T16:00``),
+    second or microsecond its values are written at. A rounded value before
+    the class's first date or after its last is that date (three records of
+    ``1934-07-21T16:00`` release ``1934-07-21T16:00``, not the next day).
+
+    Returns
+    -------
+    centre : ndarray of float
+        The released dates in days since 1970-01-01 (as the check reads them).
+    labels : ndarray of object
+        Their ISO texts.
+    """
+    present = np.unique(attr.codes[class_of >= 0])
+    instants = {int(c): _microseconds(when) for c in present
+                if (when := parse_date(attr.domain[c])) is not None}
+    timespec, unit = next((name, unit) for name, unit in _RESOLUTIONS
+                          if all(us % unit == 0 for us in instants.values()))
+    rows = np.flatnonzero(class_of >= 0)
+    order = rows[np.lexsort((attr.values[rows], class_of[rows]))]   # by class, then by date
+    cls = class_of[order]
+    first = order[np.searchsorted(cls, np.arange(n_classes))]
+    last = order[np.searchsorted(cls, np.arange(n_classes), side="right") - 1]
+    centre = np.empty(n_classes)
+    labels = np.empty(n_classes, dtype=object)
+    for c in range(n_classes):
+        steps = float(np.round(days[c] * (86_400_000_000 / unit)))
+        us = min(max(int(steps) * unit, instants[int(attr.codes[first[c]])]),
+                 instants[int(attr.codes[last[c]])])
+        when = _EPOCH + _dt.timedelta(microseconds=us)
+        centre[c] = date_days(when)
+        labels[c] = when.date().isoformat() if timespec == "days" else \
+            when.isoformat(timespec=timespec)
+    return centre, labels
+
+
 def _attribute_release(attr, how, class_of, n_classes):
 
     rows = np.flatnonzero(class_of >= 0)
@@ -77,15 +163,9 @@ def _attribute_release(attr, how, class_of, n_classes):
     distinct = np.bincount(pairs[:, 0], minlength=n_classes)
     if attr.kind == "numeric":
         centre = _numeric_centres(attr.values, class_of, n_classes, how)
-        lo = np.full(n_classes, np.inf)
-        hi = np.full(n_classes, -np.inf)
-        np.minimum.at(lo, cls, attr.values[rows])
-        np.maximum.at(hi, cls, attr.values[rows])
+        lo, hi = _ranges(attr.values, class_of, n_classes)
         if attr.date:
-            centre = np.round(centre)
-            epoch = pd.Timestamp("1970-01-01")
-            labels = np.array([date_text((epoch + pd.Timedelta(days=float(d))).to_pydatetime())
-                               for d in centre], dtype=object)
+            centre, labels = _date_centres(attr, centre, class_of, n_classes)
         else:
             labels = centre.astype(object)
         return AttributeRelease(labels, None, None, lo, hi, distinct, how, centre)

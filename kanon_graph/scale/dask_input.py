@@ -247,8 +247,9 @@ def _per_value(mapping, columns, qis):
     for column in qis:
         # value and label as codes: each value's label taken from one of its tuples, then
         # every tuple checked against it
-        value, values = pd.factorize(mapping[column].array[free])
-        label, labels = pd.factorize(mapping["__kg_rel_" + column].array[free])
+        # Series, not their .array: pandas 2 deprecates factorizing a NumpyExtensionArray
+        value, values = pd.factorize(mapping[column][free])
+        label, labels = pd.factorize(mapping["__kg_rel_" + column][free])
         label_of = np.empty(len(values), dtype=np.int64)
         label_of[value] = label
         if (label_of[value] != label).any():
@@ -313,7 +314,8 @@ def _release_partition(part, shared, columns, qis, out_columns, dropped=False):
             raise PrivacyError(f"row {row!r} of the input holds a tuple of {list(columns)} "
                                f"that has no released value: it was not in the input when "
                                f"the release was computed (did the input change?)")
-    gone = joined[_GONE].astype(object).fillna(False).to_numpy(dtype=bool)
+    # not fillna(False): pandas 2 deprecates its silent downcast of an object column
+    gone = joined[_GONE].to_numpy(dtype=object, na_value=False).astype(bool)
     out = part[out_columns].copy()
     for column in qis:
         values = joined["__kg_rel_" + column].to_numpy(dtype=object)

@@ -163,3 +163,63 @@ def test_l_one_that_homogeneous_classes_meet_is_accepted(kwargs):
     res = kg.anonymize(kg.datasets.paper_001_table(), paper001_schema(), k=2,
                        algorithm="sensitive-clustering", **kwargs)
     assert res.verification.holds and res.verification.l_achieved >= 1
+
+
+# --------------------------------------------- missing sensitive values (issue 39 item 9)
+def _with_missing(values):
+    return pd.DataFrame({"age": np.arange(20, 20 + len(values)),
+                         "zip": [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6][:len(values)],
+                         "disease": values})
+
+
+def _known_per_class(res):
+    known = res.table["disease"].notna().to_numpy()
+    return [int(known[rows].sum()) for rows in res.classes]
+
+
+@pytest.mark.parametrize("rare", ["merge", "pool"])
+@pytest.mark.parametrize("kwargs", [{}, {"l": 1}, {"l": 1, "diversity": "recursive", "c": 2},
+                                    {"l": 1, "diversity": "entropy"}])
+def test_missing_sensitive_values_never_form_a_class_of_their_own(kwargs, rare):
+    """missing='keep': a missing value is no value (l counts the known ones), so a class of
+    missing values only has l 0 and was refused by the check with l=1."""
+    table = _with_missing(["a", "a", "a", None, None, None, "b", "b", "b", None])
+    schema = kg.Schema(quasi_identifiers=["age", "zip"], sensitive=["disease"])
+    res = kg.anonymize(table, schema, k=2, algorithm="sensitive-clustering",
+                       missing="keep", rare=rare, **kwargs)
+    assert res.verification.holds and len(res.suppressed_rows) == 0
+    assert min(_known_per_class(res)) >= 1
+    assert res.stats["l_diversity"] == 1          # of the known values
+    assert sorted(map(str, res.table["disease"])) == sorted(map(str, table["disease"]))
+
+
+def test_fewer_known_values_than_k_make_one_class_with_the_missing():
+    table = _with_missing(["a", None, None, "b", None, None])
+    res = kg.anonymize(table, kg.Schema(quasi_identifiers=["age", "zip"], sensitive=["disease"]),
+                       k=3, algorithm="sensitive-clustering", missing="keep", l=1)
+    assert [len(c) for c in res.classes] == [6] and _known_per_class(res) == [2]
+    assert res.stats["l_diversity"] == 2
+
+
+def test_only_missing_sensitive_values_are_refused_by_name():
+    table = _with_missing([None] * 6)
+    with pytest.raises(ValueError, match="every record's sensitive value 'disease' is missing"):
+        kg.anonymize(table, kg.Schema(quasi_identifiers=["age", "zip"], sensitive=["disease"]),
+                     k=2, algorithm="sensitive-clustering", missing="keep")
+
+
+def test_a_boundary_cell_of_missing_values_is_suppressed_within_the_budget():
+    loc = kg.datasets.paper_002_location()
+    loc.clear_magvals()
+    loc.mark_magval("South Egypt")                  # Geza and Aswan apart from Alex and Tanta
+    table = pd.DataFrame({"location": ["Geza", "Aswan", "Geza", "Aswan",
+                                       "Alex", "Tanta", "Alex", "Tanta"],
+                          "disease": ["flu", "hiv", "flu", "hiv", None, None, None, None]})
+    schema = kg.Schema(quasi_identifiers=["location"], sensitive=["disease"],
+                       hierarchies={"location": loc})
+    run = dict(k=2, algorithm="sensitive-clustering", missing="keep", respect_boundaries=True)
+    res = kg.anonymize(table, schema, suppression=0.5, **run)
+    assert sorted(res.suppressed_rows.tolist()) == [4, 5, 6, 7]
+    assert min(_known_per_class(res)) >= 1
+    with pytest.raises(ValueError, match="cannot form a class"):
+        kg.anonymize(table, schema, **run)
