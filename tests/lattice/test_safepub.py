@@ -7,6 +7,7 @@ recorded; bad options name the parameter and the value.
 """
 
 import json
+import re
 import warnings
 
 import numpy as np
@@ -79,6 +80,26 @@ def test_default_randomness_is_fresh_and_unrecorded(census):
                          steps=5) for _ in range(2)]
     assert all(r.stats["seed"] is None for r in runs)
     assert not runs[0].suppressed_mask.tolist() == runs[1].suppressed_mask.tolist()
+
+
+def test_an_explicit_seed_none_records_nothing(census, tmp_path):
+    """seed=None is no seed: nothing recorded in stats, summary, the report's call or JSON."""
+    table, schema = census
+    res = kg.anonymize(table, schema, algorithm="safepub", epsilon=2.0, delta=1e-4, steps=5,
+                       seed=None)
+    assert res.stats["seed"] is None
+    report = json.loads(res.report(tmp_path / "r.json").read_text())
+    texts = [repr(res.stats), res.summary(), res.report(tmp_path / "r.html").read_text(),
+             json.dumps(report)]
+    assert not any(re.search(r"\bseed\W{1,4}\d", t) for t in texts)
+    assert "seed=" not in report["provenance"]["call"]
+
+
+def test_seed_none_is_recorded_where_the_guarantee_does_not_rest_on_it(census):
+    """The rule is the registry's: k-member's seed=None draws a seed and records it."""
+    table, schema = census
+    res = kg.anonymize(table.head(200), schema, k=5, algorithm="k-member", seed=None)
+    assert isinstance(res.stats["seed"], int)
 
 
 def test_a_given_seed_reproduces(census, release):

@@ -93,9 +93,10 @@ def safepub(data, model, *, rng, suppression=None, epsilon=DEFAULTS["epsilon"],
     model : PrivacyModel
         ``model.k`` is the k that (epsilon, delta) imply (the facade derives
         it); l and t are refused.
-    rng : numpy.random.Generator
-        The sampling and the mechanism's draws. ``kg.anonymize`` seeds it
-        from the operating system's entropy unless a seed is passed.
+    rng : numpy.random.Generator or None
+        The sampling and the mechanism's draws; None (what ``kg.anonymize``
+        passes unless the caller gives a seed): the operating system's
+        entropy, recorded nowhere.
     suppression : None or 1.0
         SafePub suppresses every class below k and every unsampled record;
         a smaller limit would break the guarantee and is refused.
@@ -123,6 +124,8 @@ def safepub(data, model, *, rng, suppression=None, epsilon=DEFAULTS["epsilon"],
     (73, 0.85, True)
     """
     params, steps = check_dp(epsilon, delta, search_budget, steps, where="safepub")
+    if rng is None:                 # no seed of the caller's: fresh from the OS, kept nowhere
+        rng = np.random.default_rng()
     if model.k != params.k:
         raise ValueError(f"safepub releases k={params.k}, the k that epsilon={epsilon:g} and "
                          f"delta={delta:g} imply; the model asks k={model.k} (leave k unset)")
@@ -160,7 +163,7 @@ def safepub(data, model, *, rng, suppression=None, epsilon=DEFAULTS["epsilon"],
 
 register_algorithm("safepub", safepub, recoding="global", needs_hierarchies=True,
                    supports_suppression=True, default_suppression=1.0, derives_k=derive_k,
-                   samples_records=True,
+                   samples_records=True, secret_randomness=True,
                    description="SafePub: (epsilon, delta)-differential privacy by sampling, "
                                "a search by the exponential mechanism and k-anonymity "
                                "(Bild et al. 2018)")
