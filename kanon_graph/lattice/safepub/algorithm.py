@@ -8,10 +8,11 @@ or, k-anonymization meets differential privacy", ASIACCS 2012.
 1. every record is drawn into a sample with probability ``beta``
    (:func:`~kanon_graph.lattice.safepub.dp_parameters`);
 2. the exponential mechanism walks the generalization lattice from its top
-   for ``steps`` steps on ``search_budget`` of epsilon
-   (:func:`~kanon_graph.lattice.safepub.search`);
-3. the sample is generalized to the best node met, and every class of fewer
-   than ``k`` sampled records is suppressed.
+   for ``steps`` steps, and draws once more the node released among the
+   pivots met, each of the ``steps + 1`` draws on ``search_budget / (steps +
+   1)`` of epsilon (:func:`~kanon_graph.lattice.safepub.search`);
+3. the sample is generalized to that node, and every class of fewer than
+   ``k`` sampled records is suppressed.
 
 Every input row stays in the release: a record not sampled, or sampled and
 suppressed, is a withheld row -- every released column ``*``, its
@@ -22,6 +23,7 @@ withheld row says nothing of its record. ``result.stats["dp"]`` counts both.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from numbers import Integral, Real
 
 import numpy as np
@@ -29,6 +31,7 @@ import numpy as np
 from ...registry import Partition, register_algorithm
 from ..lattice import Lattice
 from ._parameters import DPParameters, dp_parameters
+from ._random import as_randomness
 from ._search import SampleScores, search
 
 __all__ = ["safepub", "derive_k", "check_dp", "DEFAULTS"]
@@ -93,10 +96,12 @@ def safepub(data, model, *, rng, suppression=None, epsilon=DEFAULTS["epsilon"],
     model : PrivacyModel
         ``model.k`` is the k that (epsilon, delta) imply (the facade derives
         it); l and t are refused.
-    rng : numpy.random.Generator or None
-        The sampling and the mechanism's draws; None (what ``kg.anonymize``
-        passes unless the caller gives a seed): the operating system's
-        entropy, recorded nowhere.
+    rng : None or numpy.random.Generator
+        The source of the sampling and of the mechanism's draws. None (what
+        ``kg.anonymize`` passes unless the caller gives a seed): the
+        operating system's cryptographic source (``secrets``), kept and
+        recorded nowhere. A seeded generator reproduces a release: for tests
+        only. Every draw is exact either way (:mod:`._random`).
     suppression : None or 1.0
         SafePub suppresses every class below k and every unsampled record;
         a smaller limit would break the guarantee and is refused.
@@ -124,8 +129,7 @@ def safepub(data, model, *, rng, suppression=None, epsilon=DEFAULTS["epsilon"],
     (73, 0.85, True)
     """
     params, steps = check_dp(epsilon, delta, search_budget, steps, where="safepub")
-    if rng is None:                 # no seed of the caller's: fresh from the OS, kept nowhere
-        rng = np.random.default_rng()
+    source = as_randomness(rng)     # None: the OS's cryptographic source, kept nowhere
     if model.k != params.k:
         raise ValueError(f"safepub releases k={params.k}, the k that epsilon={epsilon:g} and "
                          f"delta={delta:g} imply; the model asks k={model.k} (leave k unset)")
@@ -139,10 +143,10 @@ def safepub(data, model, *, rng, suppression=None, epsilon=DEFAULTS["epsilon"],
     if getattr(data, "weights", None) is not None:
         raise ValueError("safepub samples records one by one: it needs a pandas table, one "
                          "row per record (not a Dask table's counted tuples)")
-    sampled = rng.random(data.n) < params.beta
+    sampled = source.bernoulli_each(Fraction(params.beta), data.n)    # exactly beta each
     scores = SampleScores(data, sampled, params.k)
     lattice = Lattice(data.heights, data.names)
-    found = search(lattice, scores, steps, params.search_budget, rng)
+    found = search(lattice, scores, steps, params.search_budget, source)
     keep = np.zeros(data.n, dtype=bool)
     rows = np.flatnonzero(sampled)
     if len(rows):
@@ -154,6 +158,7 @@ def safepub(data, model, *, rng, suppression=None, epsilon=DEFAULTS["epsilon"],
           "k": params.k, "delta_k": params.delta_k, "search_budget": params.search_budget,
           "epsilon_anon": params.epsilon_anon, "steps": steps,
           "steps_taken": found.steps_taken, "nodes_scored": found.nodes_scored,
+          "draws": found.draws, "epsilon_per_draw": found.epsilon_per_draw,
           "sampled": n_sampled, "not_sampled": int(data.n - n_sampled),
           "suppressed": int(n_sampled - keep.sum()), "released": int(keep.sum()),
           "node": tuple(int(l) for l in found.node), "score": found.score}
