@@ -74,6 +74,7 @@ class Options:
     scheduler: Any = None
     extra: Mapping[str, Any] = field(default_factory=dict)
     record_seed: bool = True
+    k_derived: bool = False
 
 
 @dataclass(frozen=True)
@@ -98,11 +99,13 @@ def _k_and_seed(options: Options) -> Options:
     """
     info = get_algorithm(options.algorithm) if options.algorithm != "auto" else None
     k, seed, record = options.k, options.seed, options.record_seed
+    derived = False
     if info is not None and info.derives_k is not None:
         if k is not None:
             raise ValueError(f"The 'k' parameter of anonymize must be left unset for algorithm "
                              f"{info.name!r}: it derives k from its own options. Got {k!r}.")
         k = info.derives_k(dict(options.extra), "anonymize")
+        derived = True
     elif k is None:
         raise ValueError(f"The 'k' parameter of anonymize must be an integer >= 1 (required "
                          f"for algorithm {options.algorithm!r}; only an algorithm like "
@@ -111,7 +114,7 @@ def _k_and_seed(options: Options) -> Options:
         seed, record = None, False      # the OS's randomness, never recorded (rng=None)
     elif seed is DEFAULT_SEED:
         seed = 0
-    return replace(options, k=k, seed=seed, record_seed=record)
+    return replace(options, k=k, seed=seed, record_seed=record, k_derived=derived)
 
 
 def check_input(options: Options) -> Options:
@@ -132,7 +135,10 @@ def encode_input(table: pd.DataFrame, schema: Schema, options: Options,
     """Step 2: the table encoded, the privacy model bound to it, the seed fixed."""
     data = encode(table, schema, missing=options.missing, where="anonymize", weights=weights)
     o = options
-    model = privacy_model(o.k, o.l, o.diversity, o.c, o.t, o.sensitive, data.records,
+    # a derived k above the records is no error of the caller's: that algorithm withholds
+    # every row (safepub warns); refusing would itself say something of the data
+    most = max(data.records, o.k) if o.k_derived else data.records
+    model = privacy_model(o.k, o.l, o.diversity, o.c, o.t, o.sensitive, most,
                           "anonymize").bind(data)
     secret = options.seed is None and not options.record_seed      # the OS's, unrecorded
     return data, model, options if secret else replace(options, seed=check_seed(options.seed))

@@ -139,6 +139,18 @@ def test_bad_options_are_refused_by_name(census, options, message):
         kg.anonymize(table, schema, algorithm="safepub", seed=0, **options)
 
 
+def test_a_table_smaller_than_k_is_withheld_not_refused():
+    """Item 5 of issue 39: 40 records at (1, 1e-5), whose k is 58: every row withheld and a
+    warning, not an error about a k the caller never passed."""
+    table, schema = kg.datasets.make_census(40, seed=2), kg.datasets.census_schema()
+    with pytest.warns(UserWarning, match="40 records, fewer than k = 58"):
+        res = kg.anonymize(table, schema, algorithm="safepub")
+    assert res.k == 58 and res.suppressed == len(res.table) == 40
+    assert (res.table.astype(str) == "*").all(axis=None)
+    dp = res.stats["dp"]
+    assert dp["released"] == 0 and dp["draws"] == 0 and res.verification.holds
+
+
 def test_other_algorithms_still_need_k(census):
     table, schema = census
     with pytest.raises(ValueError, match=r"The 'k' parameter of anonymize must be an integer "

@@ -23,6 +23,7 @@ withheld row says nothing of its record. ``result.stats["dp"]`` counts both.
 from __future__ import annotations
 
 import math
+import warnings
 from fractions import Fraction
 from numbers import Integral, Real
 
@@ -146,7 +147,14 @@ def safepub(data, model, *, rng, suppression=None, epsilon=DEFAULTS["epsilon"],
     sampled = source.bernoulli_each(Fraction(params.beta), data.n)    # exactly beta each
     scores = SampleScores(data, sampled, params.k)
     lattice = Lattice(data.heights, data.names)
-    found = search(lattice, scores, steps, params.search_budget, source)
+    if data.n < params.k:           # no class can reach k: every row withheld, no search
+        warnings.warn(f"safepub: the table has {data.n} records, fewer than k = {params.k} "
+                      f"that epsilon={epsilon:g} and delta={delta:g} imply, so every row is "
+                      f"withheld (nothing released); a larger epsilon or delta gives a "
+                      f"smaller k", UserWarning, stacklevel=2)
+        found = search(lattice, scores, 0, params.search_budget, source)
+    else:
+        found = search(lattice, scores, steps, params.search_budget, source)
     keep = np.zeros(data.n, dtype=bool)
     rows = np.flatnonzero(sampled)
     if len(rows):
