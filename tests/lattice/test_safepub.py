@@ -170,11 +170,12 @@ def test_report_states_the_guarantee(tmp_path, release):
     path = release.report(tmp_path / "report.json")
     content = json.loads(path.read_text())
     dp = content["privacy"]["differential_privacy"]
-    assert dp["guarantee"].startswith("(2, 0.0001)-differential privacy (SafePub")
+    assert dp["guarantee"].startswith("(2, 0.0001)-differential privacy of the published rows")
+    assert dp["neighbouring_relation"] == "add or remove one record"
     assert dp["k"] == release.k and dp["not_sampled"] == release.stats["dp"]["not_sampled"]
     assert "epsilon=2, delta=0.0001" in content["provenance"]["call"]
     html = release.report(tmp_path / "report.html").read_text()
-    assert "differential privacy (SafePub" in html
+    assert "differential privacy of the published rows" in html
     assert "(2, 0.0001)-differential privacy" in release.summary()
 
 
@@ -193,7 +194,8 @@ def test_cli_safepub(tmp_path, census):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert main(base + ["--algorithm", "safepub", "--epsilon", "2", "--delta", "1e-4",
-                            "--steps", "20", "--report", str(report)]) == 0
+                            "--steps", "20", "--withheld", "star",
+                            "--report", str(report)]) == 0
     written = pd.read_csv(out, dtype=str, keep_default_na=False)
     rep = json.loads(report.read_text())
     dp = rep["stats"]["dp"]

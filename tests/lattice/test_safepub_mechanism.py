@@ -113,7 +113,7 @@ def test_search_first_step_follows_the_mechanism():
     assert p.max() - p.min() > 0.05
     counts = dict.fromkeys(children, 0)
     for seed in range(3000):
-        found = search(lattice, scores, 1, epsilon, np.random.default_rng(seed))
+        found = search(lattice, scores, 1, epsilon, np.random.default_rng(seed), pick_share=0.5)
         counts[found.pivots[1]] += 1
     observed = np.array([counts[c] for c in children])
     assert stats.chisquare(observed, 3000 * p).pvalue > 0.01
@@ -122,7 +122,7 @@ def test_search_first_step_follows_the_mechanism():
 
 def test_release_is_drawn_among_the_pivots_by_the_mechanism():
     """Item 3 of issue 39: the node released is one more draw of the mechanism among the
-    pivots (not their argmax), and the steps + 1 draws share the search budget."""
+    pivots (not their argmax), and the walk and the pick share the search budget."""
     _, _, data = _table_and_data(300, 6)
     sampled = np.random.default_rng(1).random(data.n) < 0.8
     scores = SampleScores(data, sampled, 3)
@@ -131,8 +131,8 @@ def test_release_is_drawn_among_the_pivots_by_the_mechanism():
     top = lattice.top
     picked, expected = {}, {}
     for seed in range(3000):
-        found = search(lattice, scores, 1, epsilon, np.random.default_rng(seed))
-        assert found.draws == 2 and found.epsilon_per_draw == epsilon / 2
+        found = search(lattice, scores, 1, epsilon, np.random.default_rng(seed), pick_share=0.5)
+        assert found.draws == 2 and found.epsilon_per_step == found.epsilon_pick == 0.5
         assert found.node in found.pivots and found.pivots[0] == top
         child = found.pivots[1]
         picked.setdefault(child, [0, 0])[found.node == child] += 1
@@ -143,6 +143,17 @@ def test_release_is_drawn_among_the_pivots_by_the_mechanism():
     best = np.concatenate([[0, sum(picked[c])] if scores.score(c) >= scores.score(top)
                            else [sum(picked[c]), 0] for c in picked])
     assert (observed != best).any()            # not the argmax
+
+
+def test_the_walk_and_the_pick_spend_the_search_budget():
+    _, _, data = _table_and_data(300, 6)
+    scores = SampleScores(data, np.random.default_rng(1).random(data.n) < 0.8, 3)
+    found = search(Lattice(data.heights, data.names), scores, 12, 0.1,
+                   np.random.default_rng(3))
+    assert found.draws == 13 and found.epsilon_pick == pytest.approx(0.09)
+    assert 12 * found.epsilon_per_step + found.epsilon_pick == pytest.approx(0.1)
+    top = search(Lattice(data.heights, data.names), scores, 0, 0.1, np.random.default_rng(3))
+    assert top.draws == 0 and top.epsilon_pick == 0 and top.node == tuple(data.heights)
 
 
 def test_bernoulli_exp_is_exp_minus_gamma():

@@ -181,11 +181,17 @@ class SearchResult:
     steps_taken: int = 0
     nodes_scored: int = 0
     draws: int = 0
-    epsilon_per_draw: float = 0.0
+    epsilon_per_step: float = 0.0
+    epsilon_pick: float = 0.0
+
+
+#: The share of the search budget the pick of the node released spends (the walk's
+#: ``steps`` draws share the rest). See docs/algorithms/safepub.md ("Search and pick").
+PICK_SHARE = 0.9
 
 
 def search(lattice: Lattice, scores: SampleScores, steps: int, epsilon_search: float,
-           rng) -> SearchResult:
+           rng, pick_share: float | None = None) -> SearchResult:
     """Bild et al. 2018, the SafePub search, and the pick of the node released.
 
     ``steps`` draws of the exponential mechanism walk the lattice from its
@@ -200,7 +206,9 @@ def search(lattice: Lattice, scores: SampleScores, steps: int, epsilon_search: f
     """
     source = as_randomness(rng)
     draws = steps + 1 if steps else 0
-    per_draw = float(epsilon_search) / draws if draws else 0.0
+    share = PICK_SHARE if pick_share is None else float(pick_share)
+    pick = float(epsilon_search) * share if steps else 0.0
+    per_draw = (float(epsilon_search) - pick) / steps if steps else 0.0
     pivot = lattice.top
     candidates: dict[tuple, float] = {pivot: scores.score(pivot)}
     pivots = [pivot]
@@ -219,8 +227,8 @@ def search(lattice: Lattice, scores: SampleScores, steps: int, epsilon_search: f
         taken += 1
     released = pivots[0]
     if draws:
-        released = pivots[exponential_mechanism([scores.score(p) for p in pivots], per_draw,
+        released = pivots[exponential_mechanism([scores.score(p) for p in pivots], pick,
                                                 source,
                                                 exact=lambda i: scores.exact_score(pivots[i]))]
     return SearchResult(released, scores.score(released), pivots, taken, len(scores.cache),
-                        draws, per_draw)
+                        draws, per_draw, pick)

@@ -14,10 +14,12 @@ or, k-anonymization meets differential privacy", ASIACCS 2012.
 3. the sample is generalized to that node, and every class of fewer than
    ``k`` sampled records is suppressed.
 
-Every input row stays in the release: a record not sampled, or sampled and
-suppressed, is a withheld row -- every released column ``*``, its
-insensitive and sensitive cells too (``Partition.withheld``), so that a
-withheld row says nothing of its record. ``result.stats["dp"]`` counts both.
+Every input row stays in ``result.table`` (the custodian's view, aligned with
+the input): a record not sampled, or sampled and suppressed, is a withheld
+row -- every released column ``*``, its insensitive and sensitive cells too
+(``Partition.withheld``), so that a withheld row says nothing of its record.
+``result.stats["dp"]`` counts both. The publication (``result.write``, the
+command line's output) leaves withheld rows out by default (``withheld``).
 """
 
 from __future__ import annotations
@@ -76,15 +78,30 @@ def check_dp(epsilon=DEFAULTS["epsilon"], delta=DEFAULTS["delta"],
     return dp_parameters(epsilon, delta, search_budget), int(steps)
 
 
+#: What the publication holds of a withheld row: nothing (``"drop"``, the default: the
+#: guarantee as stated) or a row of ``*`` (``"star"``: every input row, the count n with it).
+WITHHELD = ("drop", "star")
+
+
+def check_withheld(withheld, where="anonymize") -> str:
+    """The ``withheld`` option checked."""
+    if not isinstance(withheld, str) or withheld not in WITHHELD:
+        raise ValueError(f"The 'withheld' parameter of {where} must be one of {list(WITHHELD)} "
+                         f"(leave withheld rows out of the publication, or write them as "
+                         f"'*' rows). Got {withheld!r}.")
+    return withheld
+
+
 def derive_k(options: dict, where: str = "anonymize") -> int:
     """The k that ``options``' (epsilon, delta) imply (the registry's ``derives_k`` hook)."""
+    check_withheld(options.get("withheld", "drop"), where)
     params, _ = check_dp(**{n: options[n] for n in DEFAULTS if n in options}, where=where)
     return params.k
 
 
 def safepub(data, model, *, rng, suppression=None, epsilon=DEFAULTS["epsilon"],
             delta=DEFAULTS["delta"], search_budget=DEFAULTS["search_budget"],
-            steps=DEFAULTS["steps"]):
+            steps=DEFAULTS["steps"], withheld="drop"):
     """SafePub: sampling, a full-domain node chosen by the exponential mechanism, k-anonymity.
 
     Bild, Kuhn and Prasser 2018; the sampling probability and k from Li,
@@ -111,7 +128,15 @@ def safepub(data, model, *, rng, suppression=None, epsilon=DEFAULTS["epsilon"],
     search_budget : float
         The part of epsilon the search spends (ARX's example: 0.1).
     steps : int
-        The exponential mechanism's draws; 0 releases the lattice's top.
+        The exponential mechanism's walk; 0 releases the lattice's top.
+    withheld : {"drop", "star"}
+        What the publication (``result.write``, the command line's output)
+        holds of a withheld row: nothing (``"drop"``, default: only the
+        released rows, whose guarantee is (epsilon, delta) for adding or
+        removing one record), or a row of ``*`` (``"star"``: every input
+        row, so the count of records is published too; see
+        docs/algorithms/safepub.md for what that form guarantees).
+        ``result.table`` holds every row either way.
 
     Returns
     -------
@@ -130,6 +155,7 @@ def safepub(data, model, *, rng, suppression=None, epsilon=DEFAULTS["epsilon"],
     (73, 0.85, True)
     """
     params, steps = check_dp(epsilon, delta, search_budget, steps, where="safepub")
+    withheld = check_withheld(withheld, "safepub")
     source = as_randomness(rng)     # None: the OS's cryptographic source, kept nowhere
     if model.k != params.k:
         raise ValueError(f"safepub releases k={params.k}, the k that epsilon={epsilon:g} and "
@@ -166,10 +192,12 @@ def safepub(data, model, *, rng, suppression=None, epsilon=DEFAULTS["epsilon"],
           "k": params.k, "delta_k": params.delta_k, "search_budget": params.search_budget,
           "epsilon_anon": params.epsilon_anon, "steps": steps,
           "steps_taken": found.steps_taken, "nodes_scored": found.nodes_scored,
-          "draws": found.draws, "epsilon_per_draw": found.epsilon_per_draw,
+          "draws": found.draws, "epsilon_per_step": found.epsilon_per_step,
+          "epsilon_pick": found.epsilon_pick,
           "sampled": n_sampled, "not_sampled": int(data.n - n_sampled),
           "suppressed": int(n_sampled - keep.sum()), "released": int(keep.sum()),
-          "node": tuple(int(l) for l in found.node), "score": found.score}
+          "node": tuple(int(l) for l in found.node), "score": found.score,
+          "withheld_rows": withheld}
     return Partition(np.where(keep, 0, -1).astype(np.int64), levels=found.node,
                      stats={"dp": dp}, withheld=True)
 
