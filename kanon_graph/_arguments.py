@@ -22,7 +22,7 @@ __all__ = ["level_vector", "check_seed", "check_options", "DEFAULT_SEED"]
 
 
 class _DefaultSeed:
-    """The seed ``anonymize`` uses when none is passed: 0, or fresh entropy for a DP algorithm."""
+    """The seed ``anonymize`` uses when none is passed: 0, or none for a DP algorithm."""
 
     def __repr__(self) -> str:
         return "0"
@@ -32,7 +32,8 @@ class _DefaultSeed:
 
 
 #: ``anonymize``'s default seed: 0 (a reproducible release), except for an algorithm that
-#: declares ``samples_records`` (``safepub``), which draws one from the operating system.
+#: declares ``secret_randomness`` (``safepub``), which draws from the operating system's
+#: cryptographic source and records nothing (``_pipeline._k_and_seed``).
 DEFAULT_SEED: Any = _DefaultSeed()
 
 

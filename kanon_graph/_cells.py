@@ -33,7 +33,8 @@ import pandas as pd
 
 __all__ = ["NUMBER", "parse_number", "is_number_text", "is_numeric_column",
            "is_text_column", "is_date_column", "parse_date", "date_text", "column_kind",
-           "missing_mask", "is_iso_date_column", "is_code_column", "inferred_kind"]
+           "missing_mask", "is_iso_date_column", "is_code_column", "inferred_kind",
+           "one_kind"]
 
 NUMBER = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$")
 _INTEGER = re.compile(r"^\s*[+-]?[0-9]+\s*$")
@@ -225,3 +226,39 @@ def date_days(value):
 def missing_mask(series):
     """``NaN`` / ``None`` / ``NaT`` cells of a column, as a boolean array."""
     return series.isna().to_numpy().copy()
+
+
+
+def cell_text(value):
+    """The text of one present cell: a date's ISO text, any other value's ``str``."""
+    if isinstance(value, (_dt.datetime, pd.Timestamp)):
+        return date_text(value)
+    return value if isinstance(value, str) else str(value)
+
+
+def one_kind(cells):
+    """An object column that mixes text with other values, as text throughout.
+
+    A withheld row (``safepub``'s records not released) is ``*`` in every
+    column, so a column of numbers or dates holds ``*`` beside them. A typed
+    file such as Parquet takes one type per column: such a column is written
+    as text, each present value its own text and a missing cell still
+    missing, as a released quasi-identifier is (any other column comes back
+    as it is).
+
+    >>> one_kind(pd.Series([3, "*", None], dtype=object)).tolist()
+    ['3', '*', None]
+    >>> one_kind(pd.Series([3, 4])).tolist()
+    [3, 4]
+    """
+    if cells.dtype != object:
+        return cells
+    values = cells.to_numpy(dtype=object)
+    present = ~pd.isna(values)
+    kinds = {isinstance(v, str) for v in values[present]}
+    if len(kinds) < 2:
+        return cells
+    out = values.copy()
+    out[present] = [cell_text(v) for v in values[present]]
+    out[~present] = None
+    return pd.Series(out, index=cells.index, name=cells.name, dtype=object)

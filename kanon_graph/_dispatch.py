@@ -30,7 +30,7 @@ def _accepts(function: Callable[..., Any], name: str) -> bool:
 
 
 def run_algorithm(info: AlgorithmInfo, data: EncodedTable, model: PrivacyModel, *,
-                  rng: np.random.Generator, suppression: float | None,
+                  rng: np.random.Generator | None, suppression: float | None,
                   options: dict[str, Any], shard_size: int | None = None,
                   scheduler: Any = None, progress: Any = None) -> Partition:
     """Run a registered algorithm on ``data``, sharded when it is local and large.
@@ -45,7 +45,8 @@ def run_algorithm(info: AlgorithmInfo, data: EncodedTable, model: PrivacyModel, 
     ----------
     info : AlgorithmInfo
     data, model, rng, suppression
-        As for any algorithm.
+        As for any algorithm (``rng`` None: an algorithm that declares
+        ``secret_randomness``, called without a seed of the caller's).
     options : dict
         The algorithm's options.
     shard_size : int, optional

@@ -74,6 +74,7 @@ class Options:
     scheduler: Any = None
     extra: Mapping[str, Any] = field(default_factory=dict)
     record_seed: bool = True
+    k_derived: bool = False
 
 
 @dataclass(frozen=True)
@@ -88,22 +89,32 @@ class Plan:
 
 
 def _k_and_seed(options: Options) -> Options:
-    """k derived by an algorithm that sets it (``safepub``); the default seed resolved."""
+    """k derived by an algorithm that sets it (``safepub``); the default seed resolved.
+
+    An algorithm whose guarantee rests on secret randomness (``secret_randomness``)
+    gets no seed unless the caller chose one: ``seed=None`` and no seed alike
+    leave ``options.seed`` None and nothing is recorded. Any other algorithm
+    takes 0 by default, and ``None`` draws a seed that is recorded (its
+    guarantee does not depend on it, and the seed reproduces the release).
+    """
     info = get_algorithm(options.algorithm) if options.algorithm != "auto" else None
     k, seed, record = options.k, options.seed, options.record_seed
+    derived = False
     if info is not None and info.derives_k is not None:
         if k is not None:
             raise ValueError(f"The 'k' parameter of anonymize must be left unset for algorithm "
                              f"{info.name!r}: it derives k from its own options. Got {k!r}.")
         k = info.derives_k(dict(options.extra), "anonymize")
+        derived = True
     elif k is None:
         raise ValueError(f"The 'k' parameter of anonymize must be an integer >= 1 (required "
                          f"for algorithm {options.algorithm!r}; only an algorithm like "
                          f"safepub derives its own). Got None.")
-    if seed is DEFAULT_SEED:
-        fresh = info is not None and info.samples_records
-        seed, record = (None, False) if fresh else (0, record)
-    return replace(options, k=k, seed=seed, record_seed=record)
+    if info is not None and info.secret_randomness and (seed is DEFAULT_SEED or seed is None):
+        seed, record = None, False      # the OS's randomness, never recorded (rng=None)
+    elif seed is DEFAULT_SEED:
+        seed = 0
+    return replace(options, k=k, seed=seed, record_seed=record, k_derived=derived)
 
 
 def check_input(options: Options) -> Options:
@@ -124,9 +135,13 @@ def encode_input(table: pd.DataFrame, schema: Schema, options: Options,
     """Step 2: the table encoded, the privacy model bound to it, the seed fixed."""
     data = encode(table, schema, missing=options.missing, where="anonymize", weights=weights)
     o = options
-    model = privacy_model(o.k, o.l, o.diversity, o.c, o.t, o.sensitive, data.records,
+    # a derived k above the records is no error of the caller's: that algorithm withholds
+    # every row (safepub warns); refusing would itself say something of the data
+    most = max(data.records, o.k) if o.k_derived else data.records
+    model = privacy_model(o.k, o.l, o.diversity, o.c, o.t, o.sensitive, most,
                           "anonymize").bind(data)
-    return data, model, replace(options, seed=check_seed(options.seed))
+    secret = options.seed is None and not options.record_seed      # the OS's, unrecorded
+    return data, model, options if secret else replace(options, seed=check_seed(options.seed))
 
 
 def plan_run(data: EncodedTable, model: PrivacyModel, options: Options,
@@ -162,8 +177,10 @@ def run_algorithm_step(plan: Plan, model: PrivacyModel, progress: Reporter) -> P
     if plan.trial is not None:
         partition = plan.trial
     else:
+        # rng=None: no seed of the caller's for secret randomness (``_k_and_seed``)
+        rng = None if o.seed is None else np.random.default_rng(o.seed)
         partition = run_algorithm(plan.info, plan.work, model,
-                                  rng=np.random.default_rng(o.seed), suppression=o.suppression,
+                                  rng=rng, suppression=o.suppression,
                                   options=dict(o.extra), shard_size=o.shard_size,
                                   scheduler=o.scheduler, progress=progress)
     if not isinstance(partition, Partition):

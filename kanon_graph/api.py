@@ -118,10 +118,13 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int | None = None, *
         ``None`` asks for randomness: a fresh seed is drawn from the
         operating system's entropy. Either way the seed used is recorded in
         ``result.stats["seed"]``, so passing it back reproduces the release.
-        ``algorithm="safepub"`` is the exception: a differentially private
-        release must not be reproducible, so without a seed of the caller's
-        it draws one from the operating system's entropy and does not record
-        it (``result.stats["seed"]`` is None); pass a seed only for tests.
+        An algorithm whose guarantee rests on its randomness staying secret
+        (``secret_randomness`` in the registry: ``algorithm="safepub"``) is
+        the exception: without a seed of the caller's (no seed, or
+        ``None``) it draws from the operating system's cryptographic source
+        and nothing is recorded (``result.stats["seed"]`` is None; the
+        summary and report name no seed). An integer seed reproduces its
+        release: for tests only, never for a release that leaves the building.
     shard_size : int, optional
         A local recoding algorithm on more records than this (default
         50,000) runs inside shards of at most this many records, cut at

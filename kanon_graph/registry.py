@@ -84,6 +84,7 @@ class AlgorithmInfo:
     weighted: bool = False
     derives_k: Callable[..., int] | None = None
     samples_records: bool = False
+    secret_randomness: bool = False
 
     def default_budget(self, k: int, n: int) -> int:
         """Records the algorithm may suppress when the user gives no ``suppression``."""
@@ -149,7 +150,8 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
                        supports_suppression: bool = False, supports_boundaries: bool = False,
                        default_suppression: Any = None, description: str | None = None,
                        weighted: bool = False, derives_k: Callable[..., int] | None = None,
-                       samples_records: bool = False, replace: bool = False) -> Any:
+                       samples_records: bool = False, secret_randomness: bool = False,
+                       replace: bool = False) -> Any:
     """Register ``function`` as algorithm ``name`` (usable as a decorator).
 
     Parameters
@@ -184,11 +186,15 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
         ``anonymize`` then refuses a ``k`` of the user's and verifies the
         release for the derived one.
     samples_records : bool
-        It draws records at random for its guarantee (``safepub``): without a
-        ``seed`` from the user one is drawn from the operating system's
-        entropy instead of the default 0, and not recorded (a differentially
-        private release must not be reproducible from its report); and it
-        runs on a pandas table's rows only, not a Dask table's counted tuples.
+        It draws records one by one (``safepub``): it runs on a pandas
+        table's rows only, not a Dask table's counted tuples.
+    secret_randomness : bool
+        Its guarantee rests on its randomness staying secret (``safepub``'s
+        differential privacy). Unless the caller passes a seed of their own
+        (an integer), the function is called with ``rng=None`` and must draw
+        from the operating system's cryptographic source (``secrets``), and
+        no seed is recorded anywhere (``result.stats["seed"]`` is None), for
+        ``seed=None`` as for no seed at all.
     replace : bool
         Allow replacing an existing registration.
 
@@ -217,7 +223,7 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
         _REGISTRY.add(name, AlgorithmInfo(name, fn, recoding, needs_hierarchies,
                                           supports_suppression, doc, supports_boundaries,
                                           default_suppression, bool(weighted), derives_k,
-                                          bool(samples_records)),
+                                          bool(samples_records), bool(secret_randomness)),
                       replace=replace,
                       builtin_first=not str(fn.__module__).startswith("kanon_graph."))
         return fn

@@ -117,11 +117,31 @@ class AnonymizationResult:
                           "monotone": metric.monotone, "description": metric.description}
         return info
 
+    def published_mask(self) -> np.ndarray | None:
+        """The rows of ``table`` a publication holds: all, except withheld rows left out.
+
+        ``safepub`` with ``withheld="drop"`` (its default) publishes only the
+        released rows; every other release publishes every row (None).
+
+        Examples
+        --------
+        >>> import kanon_graph as kg
+        >>> res = kg.anonymize(kg.datasets.paper_003_table(), kg.datasets.paper_003_schema(), k=3)
+        >>> res.published_mask() is None
+        True
+        """
+        dp = self.stats.get("dp") or {}
+        if dp.get("withheld_rows") == "drop" and self.suppressed_mask is not None:
+            return ~np.asarray(self.suppressed_mask, dtype=bool)
+        return None
+
     def write(self, path: Any, *, keep_order: bool = False, escape_formulas: bool = False,
               sep: str = ",", seed: int | None = None) -> Any:
         """Write the release as a file safe to publish: shuffled, no index, atomically.
 
-        The rows are put in a random order (a fresh order seed, returned as
+        The rows written are those of :meth:`published_mask` (``safepub``
+        leaves its withheld rows out unless ``withheld="star"``). They are put
+        in a random order (a fresh order seed, returned as
         ``.seed`` of what is written: keep it private, it undoes the
         order), the index is not written, formula cells are
         counted (and escaped with a leading ``'`` when asked), and the file
@@ -174,7 +194,9 @@ class AnonymizationResult:
         if not isinstance(self.table, pd.DataFrame):
             raise TypeError("write: a Dask release is written partition by partition; use "
                             "'kanon-graph anonymize --engine dask' or table.to_parquet")
-        published = publishable(self.table, seed=seed, keep_order=keep_order,
+        rows = self.published_mask()
+        table = self.table if rows is None else self.table[rows]
+        published = publishable(table, seed=seed, keep_order=keep_order,
                                 escape_formulas=escape_formulas)
         write_table(published.table, path, sep=sep)
         return published
@@ -188,10 +210,13 @@ class AnonymizationResult:
             lines.append(f"auto chose {auto['chose']}: {auto['reason']}")
         dp = self.stats.get("dp")
         if dp:                                           # safepub: the guarantee and its k
+            kept = ("left out of the publication (withheld='drop')"
+                    if dp.get("withheld_rows") == "drop"
+                    else "published as rows of '*' (withheld='star': see its guarantee)")
             lines.append(f"({dp['epsilon']:g}, {dp['delta']:g})-differential privacy: records "
                          f"sampled with probability {dp['beta']:.4f}, k={dp['k']} derived; "
                          f"{dp['not_sampled']} not sampled and {dp['suppressed']} suppressed "
-                         f"rows withheld ('*' in every column)")
+                         f"rows withheld, {kept}")
         if sizes.size:
             lines.append(f"{len(sizes)} equivalence classes, sizes min {sizes.min()}, "
                          f"median {np.median(sizes):g}, max {sizes.max()}")

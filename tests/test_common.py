@@ -61,8 +61,11 @@ def test_release_is_k_anonymous(run):
     qis = list(schema.quasi_identifiers)
     # recomputed from the released values of the released rows (by position:
     # a class generalized to roots labelled '*' is not a suppressed one)
-    assert res.table.iloc[released][qis].astype(str).value_counts().min() >= k
-    assert res.verification.holds and res.verification.k_achieved >= k
+    counts = res.table.iloc[released][qis].astype(str).value_counts()
+    # an empty release (safepub's pick can withhold every row) holds k vacuously, as
+    # kanon_graph.testing's own check says
+    assert counts.empty or counts.min() >= k
+    assert res.verification.holds and (counts.empty or res.verification.k_achieved >= k)
     assert all(len(c) >= k for c in res.classes)
 
 

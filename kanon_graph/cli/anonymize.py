@@ -7,8 +7,6 @@ import dataclasses
 
 import numpy as np
 
-import numpy as np
-
 from ..api import anonymize
 from ..io import is_parquet, result_report, write_json, write_table
 from ..io._parquet import take_cells
@@ -43,9 +41,15 @@ def add_dp_arguments(parser):
     dp.add_argument("--search-budget", type=float, metavar="EPSILON",
                     help="the part of epsilon the search spends (default 0.1)")
     dp.add_argument("--steps", type=int, help="steps of the search (default 300)")
+    dp.add_argument("--withheld", choices=("drop", "star"),
+                    help="records not released: left out of the output (drop, default: "
+                    "(epsilon, delta)-DP for adding or removing one record), or written as "
+                    "rows of '*' (star: every input row, so the count of records is "
+                    "published too; see docs/algorithms/safepub.md for what that form "
+                    "guarantees)")
 
 
-DP_OPTIONS = ("epsilon", "delta", "search_budget", "steps")
+DP_OPTIONS = ("epsilon", "delta", "search_budget", "steps", "withheld")
 
 
 def dp_options(args):
@@ -53,8 +57,13 @@ def dp_options(args):
     given = {n: getattr(args, n) for n in DP_OPTIONS if getattr(args, n) is not None}
     if given and args.algorithm != "safepub":
         flags = ", ".join("--" + n.replace("_", "-") for n in given)
-        raise UsageError(f"{flags} belong to --algorithm safepub (differential privacy); "
-                         f"--algorithm is {args.algorithm!r}")
+        raise UsageError(f"{flags} {'is an option' if len(given) == 1 else 'are options'} of "
+                         f"--algorithm safepub (differential privacy); --algorithm is "
+                         f"{args.algorithm!r}")
+    if args.algorithm == "safepub" and args.engine == "dask":
+        raise UsageError("--algorithm safepub samples records one by one and needs the table "
+                         "in memory: leave out --engine dask (the default engine reads the "
+                         "input into memory)")
     if args.algorithm == "safepub" and args.k is not None:
         raise UsageError("--algorithm safepub derives k from --epsilon and --delta: leave -k out")
     if args.algorithm != "safepub" and args.k is None:
@@ -98,8 +107,8 @@ def register(commands):
     anon.add_argument("--seed", type=int, default=None,
                       help="seed for randomized algorithms (default 0, so a run is "
                       "reproducible; the seed used is in the report's parameters); "
-                      "safepub draws a fresh one and records none unless it is given "
-                      "(a fixed seed is for tests only)")
+                      "safepub, without --seed, reads the system's cryptographic source "
+                      "and records nothing (a fixed seed is for tests only)")
     anon.add_argument("--centroid", choices=("mean", "median"),
                       help="--algorithm mdav: release each class's numeric values as their "
                       "mean (default) or median (shorthand for --option centroid=...)")
@@ -185,6 +194,7 @@ def check_paths(args, dask):
 
 def run(args, out):
     check_sensitive(args)
+    dp_options(args)                    # the flags' combination, before any path is checked
     dask = args.engine == "dask"
     if is_many(args.input) and not dask:
         raise UsageError(f"{args.input!r} is a folder or glob: add --engine dask")
@@ -209,7 +219,9 @@ def run(args, out):
         written = (f"wrote {args.output} (from {res.stats['partitions']} input partitions)"
                    if dask else f"wrote {args.output} ({done[3]} rows, streamed: the input "
                    f"read twice, {args.chunk_rows} rows at a time)" if stream
-                   else f"wrote {args.output} ({len(res.table)} rows)")
+                   else f"wrote {args.output} ({done[2]} rows"
+                   + (f"; {len(res.table) - done[2]} withheld rows left out (--withheld drop)"
+                      if done[2] != len(res.table) else "") + ")")
         print(written + (f" and {args.report}" if args.report else ""), file=out)
     return 0
 
@@ -266,8 +278,12 @@ def _run(args, progress, dask):
             return res, Publishable(None, shuffled=not args.keep_order,
                                     formulas=seen["formula_cells"],
                                     escaped=seen["formulas_escaped"], files=files).describe()
-        release = publishable(released_text(res.table, schema, text, _withheld(res)), seed=seed,
-                              keep_order=args.keep_order, escape_formulas=args.escape_formulas)
+        released = released_text(res.table, schema, text, _withheld(res))
+        rows = res.published_mask()             # safepub: withheld rows left out by default
+        if rows is not None:
+            released = released[rows]
+        release = publishable(released, seed=seed, keep_order=args.keep_order,
+                              escape_formulas=args.escape_formulas)
         tmp = stack.enter_context(atomic_file(args.output))
         write_table(release.table, tmp, sep=args.sep or ",",
                     format="parquet" if is_parquet(args.output) else "csv")
@@ -276,8 +292,13 @@ def _run(args, progress, dask):
             report["publication"] = {"shuffled": release.shuffled, "order_seed": release.seed,
                                      "formula_cells": release.formulas,
                                      "formulas_escaped": release.escaped}
+            if res.stats.get("dp"):         # the guarantee, as safepub.md states it
+                from ..report import dp_statement
+
+                report["privacy"] = {"differential_privacy": dp_statement(
+                    res.stats["dp"], res.stats.get("seed"))}
             write_json(report, args.report)
-    return res, release.describe()
+    return res, release.describe(), len(release.table)
 
 
 def _run_stream(args, progress):

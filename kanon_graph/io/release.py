@@ -185,7 +185,7 @@ def formula_cells(table: pd.DataFrame) -> dict[str, int]:
         elif cells.dtype != object and not pd.api.types.is_string_dtype(cells.dtype):
             continue
         else:
-            n = int(cells.map(_is_formula).sum())
+            n = int(cells.map(_is_formula).to_numpy(dtype=bool).sum())   # 0 when empty
         if n:
             counts[str(column)] = n
     return counts

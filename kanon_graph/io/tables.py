@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 from pandas.api.types import is_string_dtype
 
+from .._cells import one_kind
 from ..exceptions import DataError
 from .write import atomic_file
 
@@ -41,7 +42,9 @@ def write_table(table: pd.DataFrame, path: str | os.PathLike[str], *, sep: str =
     beside ``path`` and renamed into place (:mod:`kanon_graph.io.write`):
     an interrupted write leaves the previous file or none. Parquet (the
     ``parquet`` extra, pyarrow): every column keeps its dtype, so released
-    quasi-identifiers are text and the other columns what they were.
+    quasi-identifiers are text and the other columns what they were, except a
+    column holding ``*`` beside numbers or dates (``safepub``'s withheld rows),
+    written as text (:func:`kanon_graph._cells.one_kind`).
     ``format`` (``"csv"`` or ``"parquet"``) overrides the choice by suffix.
     """
     from .read import is_parquet
@@ -56,6 +59,12 @@ def write_table(table: pd.DataFrame, path: str | os.PathLike[str], *, sep: str =
         except ImportError:
             raise DataError(f"writing {str(path)!r} needs pyarrow: "
                             f"pip install -e \".[parquet]\"") from None
+        mixed = {c: one_kind(table[c]) for c in table.columns if table[c].dtype == object}
+        mixed = {c: v for c, v in mixed.items() if v is not table[c]}
+        if mixed:                   # '*' beside numbers (withheld rows): text, like a QI
+            table = table.copy(deep=False)
+            for column, cells in mixed.items():
+                table[column] = cells
         with atomic_file(path) as tmp:
             table.to_parquet(tmp, index=False)
         return path

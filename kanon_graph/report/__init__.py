@@ -37,11 +37,11 @@ from __future__ import annotations
 
 import json
 
-from ._content import SECTIONS, build_report
+from ._content import SECTIONS, build_report, dp_statement
 from ._files import _write_text, file_checksum, table_checksum
 from ._html import render_html, render_sections
 
-__all__ = ["SECTIONS", "build_report", "file_checksum", "render_html", "render_sections",
+__all__ = ["SECTIONS", "build_report", "dp_statement", "file_checksum", "render_html", "render_sections",
            "report_json", "table_checksum", "write_report"]
 
 

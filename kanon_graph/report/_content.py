@@ -65,23 +65,63 @@ def _privacy(ev, schema, released):
             "identifier_columns_released": present}
 
 
-def dp_statement(dp):
+def dp_statement(dp, seed=None):
     """The privacy section's statement of a SafePub release (``result.stats["dp"]``).
 
     The guarantee is the algorithm's, not measured from the cells: Bild,
-    Kuhn and Prasser 2018 (SafePub), on Li, Qardaji and Su 2012.
+    Kuhn and Prasser 2018 (SafePub), on Li, Qardaji and Su 2012. It says
+    which neighbouring relation and which part of the output it covers, for
+    the form of publication chosen (``withheld``), as
+    docs/algorithms/safepub.md states it; ``seed`` is the caller's seed, if
+    the call named one (then the release is reproducible and not private).
     """
-    guarantee = (f"({dp['epsilon']:g}, {dp['delta']:g})-differential privacy (SafePub, Bild "
-                 f"et al. 2018): each record was drawn with probability {dp['beta']:.4f}, "
-                 f"the generalization was chosen by the exponential mechanism in "
-                 f"{dp['steps']} steps spending epsilon {dp['search_budget']:g}, and every "
-                 f"class of fewer than k = {dp['k']} sampled records was suppressed. The "
-                 f"guarantee rests on the randomness staying secret: no seed is recorded "
-                 f"unless one was given.")
-    keys = ("epsilon", "delta", "beta", "k", "search_budget", "epsilon_anon", "steps",
-            "sampled", "not_sampled", "suppressed", "released")
-    return {"guarantee": guarantee, **{key: dp[key] for key in keys if key in dp},
-            "withheld_rows": "every column '*' (not sampled or suppressed)"}
+    eps, delta = dp["epsilon"], dp["delta"]
+    how = (f"each record was drawn with probability {dp['beta']:.4f}, the generalization "
+           f"was chosen by the exponential mechanism ({dp.get('draws', dp['steps'])} draws "
+           f"spending epsilon {dp['search_budget']:g} in all), and every class of fewer than "
+           f"k = {dp['k']} sampled records was suppressed")
+    drop = dp.get("withheld_rows", "drop") == "drop"
+    private = ("Not covered: this report and the run's summary (exact counts of the "
+               "records, sampled and suppressed; the order seed, which undoes the rows' "
+               "shuffle): keep them private. The order seed is drawn from the operating "
+               "system's randomness apart from SafePub's: knowing it reveals nothing of the "
+               "sample or of the mechanism's draws, but it links the published rows to the "
+               "input's order. ")
+    private += ("SafePub's randomness came from the operating system's cryptographic source "
+                "and is recorded nowhere." if seed is None else
+                "SafePub's randomness came from a generator seeded by the caller: anyone who "
+                "knows the seed can redraw the sample and every draw, so this release is for "
+                "tests only and NOT private.")
+    statement = {"epsilon": eps, "delta": delta}
+    if drop:
+        statement.update(
+            neighbouring_relation="add or remove one record",
+            covers="the published rows (withheld rows left out), as a set: rows shuffled, "
+                   "no index",
+            guarantee=f"({eps:g}, {delta:g})-differential privacy of the published rows "
+                      f"with respect to adding or removing one record (SafePub, Bild et al. "
+                      f"2018): {how}. Only the released rows are published. {private}")
+    else:
+        bounded = (2 * eps, (1 + math.exp(eps)) * delta)
+        statement.update(
+            neighbouring_relation="replace one record (the number of records n public)",
+            covers="every row, withheld rows as rows of '*': the released rows plus the "
+                   "exact count n",
+            bounded_epsilon=bounded[0], bounded_delta=bounded[1],
+            guarantee=f"The published table holds all n rows, the withheld ones as rows of "
+                      f"'*': the ({eps:g}, {delta:g})-differentially private release "
+                      f"(adding or removing one record; SafePub, Bild et al. 2018: {how}) "
+                      f"together with the exact number of records n. Under adding or "
+                      f"removing one record n itself tells neighbours apart: no guarantee. "
+                      f"With n public (one record replaced by another), group privacy over "
+                      f"the removal and the addition gives ({bounded[0]:g}, "
+                      f"{bounded[1]:.3g})-differential privacy (2 epsilon, (1 + e^epsilon) "
+                      f"delta). {private}")
+    keys = ("beta", "k", "search_budget", "epsilon_anon", "steps", "draws",
+            "epsilon_per_step", "epsilon_pick", "sampled", "not_sampled", "suppressed", "released")
+    return {**statement, **{key: dp[key] for key in keys if key in dp},
+            "withheld_rows": "left out" if drop else "every column '*' (not sampled or "
+                                                      "suppressed)"}
 
 
 def _risk(original, released, qis, suppressed, *, threshold, sampling_fraction, population,

@@ -100,7 +100,8 @@ def _privacy(c):
     if dp:
         verdict += (f"<p><strong>Guarantee:</strong> {_e(dp['guarantee'])} Records not "
                     f"released: {dp['not_sampled']} not sampled, {dp['suppressed']} "
-                    f"suppressed; their rows are '*' in every column.</p>")
+                    f"suppressed; in the publication their rows are "
+                    f"{_e(dp['withheld_rows'])}.</p>")
     return (verdict + _table(["criterion", "required", "achieved"], rows)
             + f"<p>{_e(p['described'])} (checked on {_e(p['checked_on'])}).</p>"
             + f"<p>{_e(note)}</p>")

@@ -88,7 +88,8 @@ def content_of_result(result, *, sampling_fraction=None, threshold=0.2, call=Non
             sampled_records=len(original) + int(result.dropped),
             aggregate=_aggregate(release))
     if result.stats.get("dp"):
-        content["privacy"]["differential_privacy"] = dp_statement(result.stats["dp"])
+        content["privacy"]["differential_privacy"] = dp_statement(result.stats["dp"],
+                                                                     result.stats.get("seed"))
     # the release's input already lacks the rows anonymize(missing="drop") dropped
     content["summary"]["dropped"] = int(result.dropped)
     content["suppression"]["dropped_for_missing_values"] = int(result.dropped)

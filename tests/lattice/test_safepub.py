@@ -7,6 +7,7 @@ recorded; bad options name the parameter and the value.
 """
 
 import json
+import re
 import warnings
 
 import numpy as np
@@ -81,6 +82,26 @@ def test_default_randomness_is_fresh_and_unrecorded(census):
     assert not runs[0].suppressed_mask.tolist() == runs[1].suppressed_mask.tolist()
 
 
+def test_an_explicit_seed_none_records_nothing(census, tmp_path):
+    """seed=None is no seed: nothing recorded in stats, summary, the report's call or JSON."""
+    table, schema = census
+    res = kg.anonymize(table, schema, algorithm="safepub", epsilon=2.0, delta=1e-4, steps=5,
+                       seed=None)
+    assert res.stats["seed"] is None
+    report = json.loads(res.report(tmp_path / "r.json").read_text())
+    texts = [repr(res.stats), res.summary(), res.report(tmp_path / "r.html").read_text(),
+             json.dumps(report)]
+    assert not any(re.search(r"\bseed\W{1,4}\d", t) for t in texts)
+    assert "seed=" not in report["provenance"]["call"]
+
+
+def test_seed_none_is_recorded_where_the_guarantee_does_not_rest_on_it(census):
+    """The rule is the registry's: k-member's seed=None draws a seed and records it."""
+    table, schema = census
+    res = kg.anonymize(table.head(200), schema, k=5, algorithm="k-member", seed=None)
+    assert isinstance(res.stats["seed"], int)
+
+
 def test_a_given_seed_reproduces(census, release):
     table, schema = census
     again = kg.anonymize(table, schema, algorithm="safepub", epsilon=2.0, delta=1e-4, seed=7)
@@ -118,6 +139,18 @@ def test_bad_options_are_refused_by_name(census, options, message):
         kg.anonymize(table, schema, algorithm="safepub", seed=0, **options)
 
 
+def test_a_table_smaller_than_k_is_withheld_not_refused():
+    """Item 5 of issue 39: 40 records at (1, 1e-5), whose k is 58: every row withheld and a
+    warning, not an error about a k the caller never passed."""
+    table, schema = kg.datasets.make_census(40, seed=2), kg.datasets.census_schema()
+    with pytest.warns(UserWarning, match="40 records, fewer than k = 58"):
+        res = kg.anonymize(table, schema, algorithm="safepub")
+    assert res.k == 58 and res.suppressed == len(res.table) == 40
+    assert (res.table.astype(str) == "*").all(axis=None)
+    dp = res.stats["dp"]
+    assert dp["released"] == 0 and dp["draws"] == 0 and res.verification.holds
+
+
 def test_other_algorithms_still_need_k(census):
     table, schema = census
     with pytest.raises(ValueError, match=r"The 'k' parameter of anonymize must be an integer "
@@ -137,11 +170,12 @@ def test_report_states_the_guarantee(tmp_path, release):
     path = release.report(tmp_path / "report.json")
     content = json.loads(path.read_text())
     dp = content["privacy"]["differential_privacy"]
-    assert dp["guarantee"].startswith("(2, 0.0001)-differential privacy (SafePub")
+    assert dp["guarantee"].startswith("(2, 0.0001)-differential privacy of the published rows")
+    assert dp["neighbouring_relation"] == "add or remove one record"
     assert dp["k"] == release.k and dp["not_sampled"] == release.stats["dp"]["not_sampled"]
     assert "epsilon=2, delta=0.0001" in content["provenance"]["call"]
     html = release.report(tmp_path / "report.html").read_text()
-    assert "differential privacy (SafePub" in html
+    assert "differential privacy of the published rows" in html
     assert "(2, 0.0001)-differential privacy" in release.summary()
 
 
@@ -160,7 +194,8 @@ def test_cli_safepub(tmp_path, census):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert main(base + ["--algorithm", "safepub", "--epsilon", "2", "--delta", "1e-4",
-                            "--steps", "20", "--report", str(report)]) == 0
+                            "--steps", "20", "--withheld", "star",
+                            "--report", str(report)]) == 0
     written = pd.read_csv(out, dtype=str, keep_default_na=False)
     rep = json.loads(report.read_text())
     dp = rep["stats"]["dp"]

@@ -11,6 +11,8 @@
 """
 
 import math
+import secrets
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -19,9 +21,9 @@ from scipy import stats
 import kanon_graph as kg
 from kanon_graph.encoding import encode
 from kanon_graph.lattice import Lattice
-from kanon_graph.lattice.safepub import (SampleScores, delta_of_k, dp_parameters,
-                                         em_probabilities, exponential_mechanism,
-                                         sampling_probability, search)
+from kanon_graph.lattice.safepub import (Randomness, SampleScores, bernoulli_exp, delta_of_k,
+                                         dp_parameters, em_probabilities,
+                                         exponential_mechanism, sampling_probability, search)
 from kanon_graph.testing._checks import random_schema, random_table
 
 
@@ -84,14 +86,18 @@ def test_em_probabilities_are_the_exponential_mechanism():
     assert em_probabilities(scores + 1e6, 0.8) == pytest.approx(expected)   # no overflow
 
 
-def test_em_draws_chi_square():
-    scores = np.array([-3.0, -1.0, -1.5, -6.0, 0.0])
+@pytest.mark.parametrize("scores, epsilon", [
+    ([-3.0, -1.0, -1.5, -6.0, 0.0], 1.0),          # every gamma below 3
+    ([0.0, -2.0, -5.0, -8.0, -0.5, -3.3], 1.4)])   # gammas up to 5.6: the whole-part loop
+def test_em_draws_chi_square(scores, epsilon):
+    """The exact sampler's draws follow exp(epsilon s / 2), and not a slightly other epsilon."""
+    scores = np.array(scores)
     rng = np.random.default_rng(11)
-    draws = np.bincount([exponential_mechanism(scores, 1.0, rng) for _ in range(6000)],
+    draws = np.bincount([exponential_mechanism(scores, epsilon, rng) for _ in range(6000)],
                         minlength=len(scores))
-    p = em_probabilities(scores, 1.0)
+    p = em_probabilities(scores, epsilon)
     assert stats.chisquare(draws, 6000 * p).pvalue > 0.01
-    assert stats.chisquare(draws, 6000 * em_probabilities(scores, 1.3)).pvalue < 0.01
+    assert stats.chisquare(draws, 6000 * em_probabilities(scores, epsilon * 1.3)).pvalue < 0.01
 
 
 def test_search_first_step_follows_the_mechanism():
@@ -102,27 +108,103 @@ def test_search_first_step_follows_the_mechanism():
     scores = SampleScores(data, sampled, 4)
     lattice = Lattice(data.heights, data.names)
     children = lattice.predecessors(lattice.top)
-    epsilon = 0.5          # one step spends it all: distinct probabilities on this table
-    p = em_probabilities([scores.score(c) for c in children], epsilon)
+    epsilon = 1.0          # one step and the pick: 0.5 each, distinct probabilities here
+    p = em_probabilities([scores.score(c) for c in children], epsilon / 2)
     assert p.max() - p.min() > 0.05
     counts = dict.fromkeys(children, 0)
     for seed in range(3000):
-        found = search(lattice, scores, 1, epsilon, np.random.default_rng(seed))
+        found = search(lattice, scores, 1, epsilon, np.random.default_rng(seed), pick_share=0.5)
         counts[found.pivots[1]] += 1
     observed = np.array([counts[c] for c in children])
     assert stats.chisquare(observed, 3000 * p).pvalue > 0.01
     assert stats.chisquare(observed, np.full(len(children), 3000 / len(children))).pvalue < 0.01
 
 
-def test_search_releases_the_best_pivot():
+def test_release_is_drawn_among_the_pivots_by_the_mechanism():
+    """Item 3 of issue 39: the node released is one more draw of the mechanism among the
+    pivots (not their argmax), and the walk and the pick share the search budget."""
     _, _, data = _table_and_data(300, 6)
     sampled = np.random.default_rng(1).random(data.n) < 0.8
     scores = SampleScores(data, sampled, 3)
-    found = search(Lattice(data.heights, data.names), scores, 12, 1.0,
+    lattice = Lattice(data.heights, data.names)
+    epsilon = 1.0          # two draws of 0.5: the walk's one step, and the pick
+    top = lattice.top
+    picked, expected = {}, {}
+    for seed in range(3000):
+        found = search(lattice, scores, 1, epsilon, np.random.default_rng(seed), pick_share=0.5)
+        assert found.draws == 2 and found.epsilon_per_step == found.epsilon_pick == 0.5
+        assert found.node in found.pivots and found.pivots[0] == top
+        child = found.pivots[1]
+        picked.setdefault(child, [0, 0])[found.node == child] += 1
+        expected[child] = em_probabilities([scores.score(top), scores.score(child)], 0.5)
+    observed = np.array([c for child in picked for c in picked[child]])
+    p = np.concatenate([expected[child] * sum(picked[child]) for child in picked])
+    assert stats.chisquare(observed, p).pvalue > 0.01
+    best = np.concatenate([[0, sum(picked[c])] if scores.score(c) >= scores.score(top)
+                           else [sum(picked[c]), 0] for c in picked])
+    assert (observed != best).any()            # not the argmax
+
+
+def test_the_walk_and_the_pick_spend_the_search_budget():
+    _, _, data = _table_and_data(300, 6)
+    scores = SampleScores(data, np.random.default_rng(1).random(data.n) < 0.8, 3)
+    found = search(Lattice(data.heights, data.names), scores, 12, 0.1,
                    np.random.default_rng(3))
-    assert found.steps_taken == 12 and len(found.pivots) == 13
-    assert found.score == max(scores.score(p) for p in found.pivots)
-    assert scores.score(found.node) == found.score
+    assert found.draws == 13 and found.epsilon_pick == pytest.approx(0.09)
+    assert 12 * found.epsilon_per_step + found.epsilon_pick == pytest.approx(0.1)
+    top = search(Lattice(data.heights, data.names), scores, 0, 0.1, np.random.default_rng(3))
+    assert top.draws == 0 and top.epsilon_pick == 0 and top.node == tuple(data.heights)
+
+
+def test_bernoulli_exp_is_exp_minus_gamma():
+    """Canonne, Kamath and Steinke's exact Bernoulli(exp(-gamma)), gamma below and above 1."""
+    source = Randomness.seeded_from(np.random.default_rng(21))
+    for gamma in (Fraction(1, 3), Fraction(7, 4), Fraction(3)):
+        hits = sum(bernoulli_exp(gamma, source) for _ in range(4000))
+        p = math.exp(-float(gamma))
+        assert stats.binomtest(hits, 4000, p).pvalue > 0.01
+        assert stats.binomtest(hits, 4000, p * 1.15).pvalue < 0.01
+
+
+def test_bernoulli_each_is_exactly_p():
+    source = Randomness.seeded_from(np.random.default_rng(8))
+    drawn = source.bernoulli_each(Fraction(1, 3), 6000)
+    assert stats.binomtest(int(drawn.sum()), 6000, 1 / 3).pvalue > 0.01
+    assert stats.binomtest(int(drawn.sum()), 6000, 0.36).pvalue < 0.01
+    assert source.bernoulli_each(Fraction(1), 5).all()
+    assert not source.bernoulli_each(Fraction(0), 5).any()
+
+
+def test_without_a_seed_every_draw_comes_from_the_os_source(monkeypatch):
+    """Item 4 of issue 39: with no seed the sampling and every draw of the mechanism read
+    secrets.token_bytes (replaced here by a scripted source: two runs then agree)."""
+    table, schema, _ = _table_and_data(300, 3)
+
+    def run():
+        script = np.random.default_rng(99)
+        calls = []
+
+        def scripted(n):
+            calls.append(n)
+            return script.bytes(n)
+
+        monkeypatch.setattr(secrets, "token_bytes", scripted)
+        res = kg.anonymize(table, schema, algorithm="safepub", epsilon=2.0, delta=1e-3,
+                           steps=4)
+        return res, calls
+
+    (one, calls), (two, _) = run(), run()
+    assert calls and one.stats["seed"] is None
+    assert one.suppressed_mask.tolist() == two.suppressed_mask.tolist()
+    assert one.stats["dp"]["node"] == two.stats["dp"]["node"]
+
+
+def test_exact_score_is_the_float_score():
+    _, _, data = _table_and_data(300, 7)
+    scores = SampleScores(data, np.random.default_rng(3).random(data.n) < 0.7, 3)
+    for node in [(0, 0, 0, 0), tuple(data.heights), (1, 2, 0, 1)]:
+        exact = scores.exact_score(node)
+        assert isinstance(exact, Fraction) and scores.score(node) == float(exact)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -167,4 +249,4 @@ def test_dense_and_hashed_kernels_agree():
         space = int(np.prod([radices[j, l] for j, l in enumerate(node)]))
         hashed = node_loss(codes, costs, widths, node, scores.weights, 4, bits)
         dense = node_loss_dense(codes, costs, radices, node, scores.weights, 4, space)
-        assert dense[0] == pytest.approx(hashed[0], rel=1e-12) and dense[1] == hashed[1]
+        assert dense[0].tolist() == hashed[0].tolist() and dense[1] == hashed[1]

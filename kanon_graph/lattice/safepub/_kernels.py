@@ -1,8 +1,10 @@
 """Compiled Loss of one lattice node on a sample's distinct tuples (SafePub's score).
 
 One pass packs each distinct tuple's codes at the node into one int64 key
-and counts the keys in an open-addressing hash table; a second pass sums the
-cell loss of the tuples whose class holds at least k records. A node with
+and counts the keys in an open-addressing hash table; a second pass sums,
+per attribute and in integers, the cell loss numerators (leaves under the
+value - 1) of the records whose class holds at least k records: the score is
+then exact (:meth:`~kanon_graph.lattice.safepub.SampleScores.exact_score`). A node with
 few possible classes counts them in one array instead
 (:func:`node_loss_dense`, about a third faster). Numpy's ``unique`` sorts
 the keys, about ten times slower at Adult's size (most of a search's
@@ -28,48 +30,60 @@ def node_loss_dense(codes, costs, radices, node, weights, k, space):
     d = codes.shape[0]
     u = codes.shape[2]
     keys = np.zeros(u, dtype=np.int64)
-    cells = np.zeros(u, dtype=np.float64)
     for j in range(d):
         l = node[j]
         r = radices[j, l]
         row = codes[j, l]
-        cost = costs[j, l]
         for t in range(u):
             keys[t] = keys[t] * r + row[t]
-            cells[t] += cost[t]
     counts = np.zeros(space, dtype=np.int64)
     for t in range(u):
         counts[keys[t]] += weights[t]
-    loss = 0.0
+    released = np.empty(u, dtype=np.bool_)
+    for t in range(u):
+        released[t] = counts[keys[t]] >= k
+    return _sums(costs, node, weights, released)
+
+
+@njit(cache=True, nogil=True)
+def _sums(costs, node, weights, released):
+    """Per attribute, the summed cost numerators of the released tuples; and their records."""
+    d = costs.shape[0]
+    u = costs.shape[2]
+    sums = np.zeros(d, dtype=np.int64)
     kept = np.int64(0)
     for t in range(u):
-        if counts[keys[t]] >= k:
-            loss += weights[t] * cells[t]
+        if released[t]:
             kept += weights[t]
-    return loss, kept
+    for j in range(d):
+        cost = costs[j, node[j]]
+        total = np.int64(0)
+        for t in range(u):
+            if released[t]:
+                total += weights[t] * cost[t]
+        sums[j] = total
+    return sums, kept
 
 
 @njit(cache=True, nogil=True)
 def node_loss(codes, costs, widths, node, weights, k, bits):
-    """``(summed cell loss of the released tuples, records released)`` at ``node``.
+    """``(per attribute: summed cost numerators of the released records, records released)``.
 
-    ``codes[j, l, t]`` / ``costs[j, l, t]``: tuple t's code and cell loss of
-    attribute j at level l; ``widths[j, l]`` the bits of that code; a class
+    ``codes[j, l, t]`` / ``costs[j, l, t]``: tuple t's code and its cost
+    numerator (leaves under its value - 1, an integer) of attribute j at
+    level l; ``widths[j, l]`` the bits of that code; a class
     is released when its summed ``weights`` reach ``k``; ``bits`` sizes the
     hash table (``2**bits`` slots, at least twice the tuples).
     """
     d = codes.shape[0]
     u = codes.shape[2]
     keys = np.zeros(u, dtype=np.int64)
-    cells = np.zeros(u, dtype=np.float64)
     for j in range(d):           # attribute by attribute: streams along contiguous rows
         l = node[j]
         w = widths[j, l]
         row = codes[j, l]
-        cost = costs[j, l]
         for t in range(u):
             keys[t] = (keys[t] << w) | row[t]
-            cells[t] += cost[t]
     size = np.int64(1) << bits
     mask = size - 1
     drop = np.uint64(64 - bits)
@@ -89,10 +103,7 @@ def node_loss(codes, costs, widths, node, weights, k, bits):
             h = (h + 1) & mask
         table_counts[h] += weights[t]
         slot[t] = h
-    loss = 0.0
-    kept = np.int64(0)
+    released = np.empty(u, dtype=np.bool_)
     for t in range(u):
-        if table_counts[slot[t]] >= k:
-            loss += weights[t] * cells[t]
-            kept += weights[t]
-    return loss, kept
+        released[t] = table_counts[slot[t]] >= k
+    return _sums(costs, node, weights, released)

@@ -4,11 +4,15 @@ Bild, Kuhn and Prasser (2018), the SafePub algorithm: the search starts
 at the lattice's top (every attribute at its root), and in each of ``steps``
 steps adds the direct specializations of the current pivot to a set of
 candidates, removes the pivot, and draws the next pivot from the candidates
-with the exponential mechanism (McSherry and Talwar 2007) at
-``epsilon_search / steps``; by sequential composition the whole search spends
-``epsilon_search``. The release uses the pivot of best score met on the way
-(the top included), as the paper's algorithm and ARX's
-``DataDependentEDDPAlgorithm`` do.
+with the exponential mechanism (McSherry and Talwar 2007). The node released
+is drawn by the mechanism once more, among the pivots met (the top included),
+by their scores. Each of the ``steps + 1`` draws spends ``epsilon_search /
+(steps + 1)``, so by sequential composition the search and the pick spend
+``epsilon_search``. (The paper's algorithm, as ARX's
+``DataDependentEDDPAlgorithm`` implements it, releases the best-scoring pivot:
+an argmax of the exact scores, which no draw of the mechanism covers; see
+docs/algorithms/safepub.md.) Every draw is exact
+(:mod:`~kanon_graph.lattice.safepub._random`), on exact rational scores.
 
 The score is the paper's Loss score (ARX's
 ``MetricMDNMLoss.getScore``): minus the summed per-record loss of the sample
@@ -21,21 +25,24 @@ value). Adding one record to the sample changes the sum by at most ``k - 1``
 (a class of k - 1 suppressed records, cost k - 1, becomes k released ones,
 cost 0 at best) and by at most 1 otherwise, so the score is divided by ``d
 max(k - 1, 1)`` and has sensitivity 1 (Bild et al. 2018, the Loss row of
-their sensitivity table).
+their sensitivity table). It is computed exactly, as a rational
+(:meth:`SampleScores.exact_score`): the cost numerators summed in integers,
+so no rounding can push the sensitivity above 1.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 
 from ...encoding import combine_codes
 from ..lattice import Lattice
 from ._kernels import node_loss, node_loss_dense
+from ._random import as_randomness, exponential_mechanism
 
-__all__ = ["exponential_mechanism", "em_probabilities", "SampleScores", "SearchResult",
-           "search"]
+__all__ = ["em_probabilities", "SampleScores", "SearchResult", "search"]
 
 
 def em_probabilities(scores, epsilon: float) -> np.ndarray:
@@ -43,7 +50,9 @@ def em_probabilities(scores, epsilon: float) -> np.ndarray:
 
     McSherry and Talwar 2007, for a score of sensitivity 1 (as Bild et al.
     2018 use it). Shifted by the largest exponent, so large scores
-    neither overflow nor vanish.
+    neither overflow nor vanish. In floating point: the reference the tests
+    hold the draws to; the draws themselves are exact
+    (:func:`~kanon_graph.lattice.safepub._random.exponential_mechanism`).
 
     Examples
     --------
@@ -53,13 +62,6 @@ def em_probabilities(scores, epsilon: float) -> np.ndarray:
     exponents = 0.5 * float(epsilon) * np.asarray(scores, dtype=np.float64)
     weights = np.exp(exponents - exponents.max())
     return weights / weights.sum()
-
-
-def exponential_mechanism(scores, epsilon: float, rng: np.random.Generator) -> int:
-    """Draw one index with the exponential mechanism (:func:`em_probabilities`)."""
-    p = em_probabilities(scores, epsilon)
-    return int(min(np.searchsorted(np.cumsum(p), rng.random() * p.sum(), side="right"),
-                   len(p) - 1))
 
 
 class SampleScores:
@@ -85,18 +87,17 @@ class SampleScores:
         reps = rows[first]
         self.weights = counts.astype(np.int64)
         self.codes = []     # codes[j][level]: the distinct tuples' codes at that level
-        self.costs = []     # costs[j][level]: their cell loss at that level
+        self.costs = []     # costs[j][level]: their cost numerator (leaves under - 1)
+        self.spans = []     # spans[j]: the cost denominator (leaves of the hierarchy - 1)
         self.radix = []
         for attr in data.attributes:
             h = attr.hierarchy
-            leaves = h.n_leaves
+            self.spans.append(max(int(h.n_leaves) - 1, 1))     # one leaf: every cost 0
             self.codes.append([attr.at_level(l)[reps] for l in range(attr.height + 1)])
-            self.costs.append([((np.asarray(h.leaf_counts[l], dtype=np.float64) - 1)
-                                / (leaves - 1) if leaves > 1
-                                else np.zeros(len(h.leaf_counts[l])))[self.codes[-1][l]]
-                               for l in range(attr.height + 1)])
+            self.costs.append([(np.asarray(h.leaf_counts[l], dtype=np.int64) - 1)
+                               [self.codes[-1][l]] for l in range(attr.height + 1)])
             self.radix.append([attr.n_at_level(l) for l in range(attr.height + 1)])
-        self.cache: dict[tuple, float] = {}
+        self.cache: dict[tuple, Fraction] = {}
         self._pack()
 
     def _pack(self) -> None:
@@ -109,7 +110,7 @@ class SampleScores:
         if widths[:, 0].sum() > 62 or u == 0:     # keys would not fit: numpy's unique
             return
         codes = np.zeros((self.d, levels, u), dtype=np.int64)
-        costs = np.zeros((self.d, levels, u), dtype=np.float64)
+        costs = np.zeros((self.d, levels, u), dtype=np.int64)
         for j in range(self.d):
             for l, (c, cost) in enumerate(zip(self.codes[j], self.costs[j])):
                 codes[j, l] = c
@@ -128,8 +129,8 @@ class SampleScores:
         sizes = np.bincount(inverse.reshape(-1), weights=self.weights)
         return sizes[inverse.reshape(-1)] >= self.k
 
-    def loss(self, node) -> float:
-        """Summed cell loss of the whole table: sampled records anonymized by ``node``."""
+    def sums(self, node) -> tuple[list[int], int]:
+        """Per attribute the summed cost numerators of the released records; records released."""
         if self.packed is not None:
             codes, costs, widths, bits, radices = self.packed
             levels = np.asarray(node, dtype=np.int64)
@@ -137,51 +138,79 @@ class SampleScores:
             for j, l in enumerate(node):
                 space *= int(radices[j, l])
             if space <= 2 * len(self.weights):      # few possible classes: count directly
-                released_loss, kept = node_loss_dense(codes, costs, radices, levels,
-                                                      self.weights, self.k, space)
+                sums, kept = node_loss_dense(codes, costs, radices, levels, self.weights,
+                                             self.k, space)
             else:
-                released_loss, kept = node_loss(codes, costs, widths, levels, self.weights,
-                                                self.k, bits)
-            return float(released_loss) + (self.records - int(kept)) * self.d
+                sums, kept = node_loss(codes, costs, widths, levels, self.weights, self.k, bits)
+            return [int(v) for v in sums], int(kept)
         keep = self.released(node)
-        cells = np.zeros(len(self.weights))
-        for j, l in enumerate(node):
-            cells += self.costs[j][l]
         kept = self.weights[keep]
-        released_loss = float((kept * cells[keep]).sum())
-        withheld = self.records - int(kept.sum())      # unsampled and suppressed records
-        return released_loss + withheld * self.d
+        sums = [int((kept * self.costs[j][l][keep]).sum()) for j, l in enumerate(node)]
+        return sums, int(kept.sum())
 
-    def score(self, node) -> float:
-        """The Loss score, sensitivity 1: ``-loss / (d max(k - 1, 1))``."""
+    def exact_loss(self, node) -> Fraction:
+        """Summed cell loss of the whole table, exactly: sampled records anonymized by
+        ``node``, every record not sampled or suppressed costing 1 per attribute."""
+        sums, kept = self.sums(node)
+        return sum((Fraction(v, span) for v, span in zip(sums, self.spans)),
+                   Fraction((self.records - kept) * self.d))
+
+    def loss(self, node) -> float:
+        """:meth:`exact_loss` as a float."""
+        return float(self.exact_loss(node))
+
+    def exact_score(self, node) -> Fraction:
+        """The Loss score, sensitivity 1, as an exact rational: ``-loss / (d max(k - 1, 1))``."""
         node = tuple(int(l) for l in node)
         if node not in self.cache:
-            self.cache[node] = -self.loss(node) / (self.d * max(self.k - 1, 1))
+            self.cache[node] = -self.exact_loss(node) / (self.d * max(self.k - 1, 1))
         return self.cache[node]
+
+    def score(self, node) -> float:
+        """:meth:`exact_score` rounded to the nearest float."""
+        return float(self.exact_score(node))
 
 
 @dataclass
 class SearchResult:
-    """The node released and the path that found it."""
+    """The node released, the path that found it, and the budget of each draw."""
 
     node: tuple
     score: float
     pivots: list = field(default_factory=list)
     steps_taken: int = 0
     nodes_scored: int = 0
+    draws: int = 0
+    epsilon_per_step: float = 0.0
+    epsilon_pick: float = 0.0
+
+
+#: The share of the search budget the pick of the node released spends (the walk's
+#: ``steps`` draws share the rest). See docs/algorithms/safepub.md ("Search and pick").
+PICK_SHARE = 0.9
 
 
 def search(lattice: Lattice, scores: SampleScores, steps: int, epsilon_search: float,
-           rng: np.random.Generator) -> SearchResult:
-    """Bild et al. 2018, the SafePub search: ``steps`` draws of the exponential mechanism.
+           rng, pick_share: float | None = None) -> SearchResult:
+    """Bild et al. 2018, the SafePub search, and the pick of the node released.
 
-    Each draw spends ``epsilon_search / steps``. The search stops early when
-    no candidate is left (the whole lattice has been a pivot).
+    ``steps`` draws of the exponential mechanism walk the lattice from its
+    top; one more draw picks the node released among the pivots met (the top
+    included), by their scores. Each of the ``steps + 1`` draws spends
+    ``epsilon_search / (steps + 1)``: by sequential composition the search and
+    the pick together spend ``epsilon_search``. (ARX 3.9.2 releases the
+    best-scoring pivot instead, an argmax of exact scores that no draw
+    covers.) ``steps=0`` releases the top, reading nothing. The walk stops
+    early when no candidate is left (its unspent draws stay unspent).
+    ``rng``: see :func:`~kanon_graph.lattice.safepub._random.as_randomness`.
     """
-    per_step = float(epsilon_search) / steps if steps else 0.0
+    source = as_randomness(rng)
+    draws = steps + 1 if steps else 0
+    share = PICK_SHARE if pick_share is None else float(pick_share)
+    pick = float(epsilon_search) * share if steps else 0.0
+    per_draw = (float(epsilon_search) - pick) / steps if steps else 0.0
     pivot = lattice.top
-    best, best_score = pivot, scores.score(pivot)
-    candidates: dict[tuple, float] = {pivot: best_score}
+    candidates: dict[tuple, float] = {pivot: scores.score(pivot)}
     pivots = [pivot]
     taken = 0
     for _ in range(steps):
@@ -192,10 +221,14 @@ def search(lattice: Lattice, scores: SampleScores, steps: int, epsilon_search: f
         if not candidates:
             break
         nodes = list(candidates)
-        pivot = nodes[exponential_mechanism([candidates[n] for n in nodes], per_step, rng)]
+        pivot = nodes[exponential_mechanism([candidates[n] for n in nodes], per_draw, source,
+                                            exact=lambda i: scores.exact_score(nodes[i]))]
         pivots.append(pivot)
         taken += 1
-        if candidates[pivot] > best_score:
-            best, best_score = pivot, candidates[pivot]
-    return SearchResult(best, best_score, pivots, taken, len(scores.cache))
-
+    released = pivots[0]
+    if draws:
+        released = pivots[exponential_mechanism([scores.score(p) for p in pivots], pick,
+                                                source,
+                                                exact=lambda i: scores.exact_score(pivots[i]))]
+    return SearchResult(released, scores.score(released), pivots, taken, len(scores.cache),
+                        draws, per_draw, pick)
