@@ -39,7 +39,7 @@ import subprocess
 import sys
 import tempfile
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -62,13 +62,19 @@ def build_folder() -> Path | None:
 
 @dataclass
 class ArxResult:
-    """ARX's timing lines (one per measured run) and the first run's released table."""
+    """ARX's timing lines and the first measured run's released table.
+
+    ``runs`` holds the measured runs' lines, ``warmups`` the warm-up runs'
+    (in order: ``warmups[1]`` is the run after one warm-up).
+    """
 
     runs: list
     released: pd.DataFrame
     outliers: np.ndarray
+    warmups: list = field(default_factory=list)
 
     def median(self, key: str) -> float:
+        """The median of ``key`` over the measured runs (never the warm-ups)."""
         return float(np.median([r[key] for r in self.runs]))
 
 
@@ -179,11 +185,16 @@ def run(mode: str, table: pd.DataFrame, schema, k: int, *, suppression: float = 
         if done.returncode != 0:
             raise RuntimeError(f"ArxRun {mode} failed ({done.returncode}): "
                                f"{done.stderr.strip()[-2000:]}")
-        runs = [json.loads(line[5:]) for line in done.stdout.splitlines()
-                if line.startswith("JSON ")]
+        lines = [json.loads(line[5:]) for line in done.stdout.splitlines()
+                 if line.startswith("JSON ")]
+        if not out.exists():
+            raise RuntimeError(f"ARX {mode} released no table (no transformation satisfies "
+                               f"the model)")
         released = pd.read_csv(out, sep=";", dtype=str, keep_default_na=False)
         outliers = np.loadtxt(str(out) + ".outliers", dtype=int).astype(bool)
-    return ArxResult(runs, released, outliers)
+    # one line per run, in order: the warm-ups first (before this split, ``median`` took
+    # them in with the measured runs)
+    return ArxResult(lines[warmup:], released, outliers, warmups=lines[:warmup])
 
 
 def score(table: pd.DataFrame, schema, result: ArxResult, k: int) -> dict:
