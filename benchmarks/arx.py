@@ -280,6 +280,30 @@ def score(table: pd.DataFrame, schema, result: ArxResult, k: int, **model) -> di
             "achieved_t": v.t_achieved, "holds": bool(v.holds)}
 
 
+def t_input(values, class_of, ordered):
+    """Largest EMD of a class (``class_of >= 0``) to the whole input's distribution of ``values``.
+
+    ARX's reference distribution (suppressed records included): the same
+    function for both tools' releases.
+
+    >>> t_input(np.array([0, 0, 1, 1]), np.array([0, 0, 1, 1]), ordered=False)
+    0.5
+    """
+    domain, codes = np.unique(values, return_inverse=True)
+    m = len(domain)
+    q = np.bincount(codes, minlength=m) / len(codes)
+    keep = class_of >= 0
+    if not keep.any() or m < 2:
+        return 0.0
+    counts = np.zeros((int(class_of.max()) + 1, m))
+    np.add.at(counts, (class_of[keep], codes[keep]), 1)
+    counts = counts[counts.sum(axis=1) > 0]
+    diff = counts / counts.sum(axis=1, keepdims=True) - q
+    emd = np.abs(np.cumsum(diff, axis=1)).sum(axis=1) / (m - 1) if ordered \
+        else 0.5 * np.abs(diff).sum(axis=1)
+    return float(emd.max())
+
+
 def main(argv=None) -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import quality  # noqa: PLC0415  (benchmarks/quality.py: the suite's tables)
