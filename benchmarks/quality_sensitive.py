@@ -304,6 +304,12 @@ def run_table(tname, names, models, ks, args):
     use_arx = arx.build_folder() is not None and not args.no_arx
     for model in models:
         why = infeasible(table, schema, model)
+        for name in [] if why else names:          # compiles the kernels the runs call
+            try:
+                named = {} if name == "default" else {"algorithm": name}
+                kg.anonymize(warm, schema, k=2, seed=0, **MODELS[model][0], **named)
+            except Exception:
+                pass
         for k in ks:
             for name in names + (["arx-local"] if use_arx else []):
                 row = {"table": tname, "group": GROUPS[tname], "sensitive": column,
@@ -318,11 +324,6 @@ def run_table(tname, names, models, ks, args):
                     except (RuntimeError, SystemExit) as exc:
                         row["error"] = str(exc)[:300]
                 else:
-                    try:
-                        named = {} if name == "default" else {"algorithm": name}
-                        kg.anonymize(warm, schema, k=2, seed=0, **MODELS[model][0], **named)
-                    except Exception:
-                        pass
                     row.update(run_forked(table, schema, name, k, model, dist == "ordered",
                                           args.timeout))
                 rows.append(row)
@@ -344,16 +345,19 @@ def main(argv=None):
     parser.add_argument("--arx-timeout", type=float, default=1800.0,
                         help="seconds after which ARX's JVM is stopped")
     parser.add_argument("--no-arx", action="store_true", help="ours only, even with ARX_BUILD")
-    parser.add_argument("--out", default="sensitive_out", help="output folder")
+    parser.add_argument("--out", default="", help="output folder (default sensitive_out; "
+                        "with --from-csv the table is only printed)")
     parser.add_argument("--from-csv", default="", help="only redraw sensitive.md from this CSV")
     args = parser.parse_args(argv)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     if args.from_csv:
         text = markdown(read_csv(args.from_csv))
-        (out / "sensitive.md").write_text(text + "\n")
+        if args.out:
+            Path(args.out).mkdir(parents=True, exist_ok=True)
+            (Path(args.out) / "sensitive.md").write_text(text + "\n")
         print(text)
         return 0
+    out = Path(args.out or "sensitive_out")
+    out.mkdir(parents=True, exist_ok=True)
     tables, models = args.tables.split(","), args.models.split(",")
     names = [a for a in args.algorithms.split(",") if a]
     known = {**quality.local_algorithms(), "default": False}
