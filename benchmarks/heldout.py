@@ -21,6 +21,15 @@ The quality suite (``quality.py``) splits its tables in two groups:
 * :func:`admissions` -- 25,000 hospital admissions: two dates (admission
   and birth), a heavily skewed postcode with leading zeros, sex; sensitive:
   the ward.
+* :func:`screening` -- 20,000 screening tests (issue 40): age, a
+  municipality code, sex, the insurer; sensitive: the **skewed** result
+  (``negative`` for about 70% of the rows, less often with age).
+* :func:`earnings` -- 20,000 employees (issue 40): age, region, sex,
+  education, a two-digit industry code; sensitive: the **numeric** monthly
+  earnings (t-closeness takes the ordered distance).
+
+The last two were added for the suite with sensitive columns
+(``quality_sensitive.py``); they are held out for it and for ``quality.py``.
 
 Each builder returns ``(table, schema)``.
 """
@@ -159,5 +168,65 @@ def admissions(n=25_000, seed=13):
                             hierarchies=hierarchies)
 
 
+SCREENING_QIS = ["age", "municipality", "sex", "insurer"]
+_INSURERS = {"public-a": "public", "public-b": "public", "private-a": "private",
+             "private-b": "private", "none": "none"}
+
+
+def screening(n=20_000, seed=14):
+    """Screening tests with a skewed sensitive result, drawn in the order of the columns."""
+    rng = np.random.default_rng(seed)
+    age = np.clip(np.round(rng.normal(52, 17, size=n)), 18, 95).astype(int)
+    municipality = _postcodes(rng, n, 400, 0.9).astype("<U4")   # their first four digits
+    sex = rng.choice(["F", "M"], size=n, p=[0.57, 0.43])
+    insurer = rng.choice(list(_INSURERS), size=n, p=[0.45, 0.25, 0.12, 0.1, 0.08])
+    negative = np.where(age < 40, 0.78, np.where(age < 65, 0.70, 0.60))
+    others = np.array(["positive", "inconclusive", "retest", "referred"])
+    result = np.where(rng.random(n) < negative, "negative",
+                      others[rng.choice(4, size=n, p=[0.4, 0.25, 0.2, 0.15])])
+    table = pd.DataFrame({"age": age, "municipality": municipality, "sex": sex,
+                          "insurer": insurer, "result": result})
+    hierarchies = {
+        "age": intervals(table["age"], widths=[5, 10, 20, 40], name="age"),
+        "municipality": masking(table["municipality"], levels=4, name="municipality"),
+        "sex": kg.Hierarchy([["F", "*"], ["M", "*"]], name="sex"),
+        "insurer": _flat(table["insurer"], _INSURERS, "insurer"),
+    }
+    return table, kg.Schema(quasi_identifiers=SCREENING_QIS, sensitive=["result"],
+                            hierarchies=hierarchies)
+
+
+EARNINGS_QIS = ["age", "region", "sex", "education", "industry"]
+_REGIONS = {f"r{i:02d}": f"zone-{i // 4}" for i in range(12)}
+_EDUCATION = {"none": "low", "basic": "low", "vocational": "middle", "secondary": "middle",
+              "bachelor": "high", "master+": "high"}
+
+
+def earnings(n=20_000, seed=15):
+    """Employees with a numeric sensitive monthly earnings, drawn in the order of the columns."""
+    rng = np.random.default_rng(seed)
+    age = rng.integers(18, 67, size=n)
+    region = rng.choice(list(_REGIONS), size=n, p=np.linspace(2, 1, 12) / np.linspace(2, 1, 12)
+                        .sum())
+    sex = rng.choice(["F", "M"], size=n)
+    level = rng.choice(6, size=n, p=[0.05, 0.15, 0.3, 0.2, 0.2, 0.1])
+    education = np.array(list(_EDUCATION))[level]
+    industry = np.char.zfill(rng.choice(np.arange(10, 100), size=n).astype(str), 2)
+    base = 1_800 * (1 + 0.12 * level) * (1 + 0.015 * np.minimum(age - 18, 30))
+    monthly = np.round(base * rng.lognormal(0, 0.35, size=n), -1).astype(int)  # whole tens
+    table = pd.DataFrame({"age": age, "region": region, "sex": sex, "education": education,
+                          "industry": industry, "monthly": monthly})
+    hierarchies = {
+        "age": intervals(table["age"], widths=[5, 10, 20, 40], name="age"),
+        "region": _flat(table["region"], _REGIONS, "region"),
+        "sex": kg.Hierarchy([["F", "*"], ["M", "*"]], name="sex"),
+        "education": _flat(table["education"], _EDUCATION, "education"),
+        "industry": masking(table["industry"], levels=2, name="industry"),
+    }
+    return table, kg.Schema(quasi_identifiers=EARNINGS_QIS, sensitive=["monthly"],
+                            hierarchies=hierarchies)
+
+
 #: name -> builder returning ``(table, schema)``.
-HELD_OUT = {"claims": claims, "registry": registry, "admissions": admissions}
+HELD_OUT = {"claims": claims, "registry": registry, "admissions": admissions,
+            "screening": screening, "earnings": earnings}

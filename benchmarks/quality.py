@@ -21,9 +21,9 @@ FARS read from ``$KANON_GRAPH_DATA``, never downloaded):
   categorical), where ``auto`` runs trials.
 
 Those are the **tuning** tables: the defaults were chosen on them. The
-**held-out** tables of :mod:`heldout` (``claims``, ``registry``,
-``admissions``) never steer a default; the markdown table shows the group of
-every table, and a default's change is reported on both groups.
+**held-out** tables of :mod:`heldout` (its ``HELD_OUT``) never steer a
+default; the markdown table shows the group of every table, and a default's
+change is reported on both groups (with l and t: ``quality_sensitive.py``).
 
 ARX: with ``ARX_BUILD`` set to an ARX 3.9.2 build (``../shared/arx/``), every
 table and k gets an ``arx-local`` row from the same run: ARX's local recoding
