@@ -196,6 +196,10 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
                 if data.dropped else "")
         hint = ("" if data.dropped or missing == "drop" else
                 "; a release made with missing='drop' needs missing='drop' here too")
+        if len(released) < data.n:
+            hint += ("; a SafePub release published without its withheld rows "
+                     "(withheld='drop', the default) is not row-aligned with its original: "
+                     "write it with withheld='star' (--withheld star) to evaluate it")
         raise DataError(f"evaluate: the released table has {len(released)} rows but the "
                         f"original has {len(original)}{left}; they must be row-aligned{hint}")
     qis = list(schema.quasi_identifiers)

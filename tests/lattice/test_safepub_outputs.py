@@ -129,3 +129,15 @@ def test_cli_messages_speak_to_the_command_line(files, capsys):
     assert main(args + ["--algorithm", "safepub", "--engine", "dask"]) == 2
     err = capsys.readouterr().err
     assert "leave out --engine dask" in err and "compute()" not in err
+
+
+def test_evaluate_names_the_left_out_rows_of_a_safepub_publication(census, tmp_path):
+    """A publication without its withheld rows is not row-aligned: evaluate says why."""
+    table, schema = census
+    res = kg.anonymize(table, schema, algorithm="safepub", epsilon=2.0, seed=5)
+    path = tmp_path / "published.csv"
+    res.write(path)
+    released = pd.read_csv(path)
+    assert len(released) < len(table)
+    with pytest.raises(kg.DataError, match=r"withheld='star'"):
+        kg.evaluate(table, released, schema, k=res.k)
