@@ -210,13 +210,13 @@ class AnonymizationResult:
             lines.append(f"auto chose {auto['chose']}: {auto['reason']}")
         dp = self.stats.get("dp")
         if dp:                                           # safepub: the guarantee and its k
-            kept = ("left out of the publication (withheld='drop')"
+            withheld = ("left out of the publication (withheld='drop')"
                     if dp.get("withheld_rows") == "drop"
                     else "published as rows of '*' (withheld='star': see its guarantee)")
             lines.append(f"({dp['epsilon']:g}, {dp['delta']:g})-differential privacy: records "
                          f"sampled with probability {dp['beta']:.4f}, k={dp['k']} derived; "
                          f"{dp['not_sampled']} not sampled and {dp['suppressed']} suppressed "
-                         f"rows withheld, {kept}")
+                         f"rows withheld, {withheld}")
         if sizes.size:
             lines.append(f"{len(sizes)} equivalence classes, sizes min {sizes.min()}, "
                          f"median {np.median(sizes):g}, max {sizes.max()}")
