@@ -75,7 +75,7 @@ def cell_problem(text, fmt: str | None = None) -> str | None:
     :func:`column_date_format`'s question.
 
     >>> cell_problem("13/03/1961"), cell_problem("31/02/1961"), cell_problem("13/03/61")[:20]
-    (None, 'which is not a date', 'a date with a two-d')
+    (None, 'which is not a date', 'a date with a two-di')
     """
     if not isinstance(text, str):
         return None
