@@ -9,9 +9,12 @@ cell is a date and which cell is missing:
 * a column is *inferred numeric* when it has a numeric dtype (not bool), or
   when every present cell is a number without a leading zero: ``02139`` is a
   code, not a quantity;
-* a *date* is ISO 8601 (``1944-12-14``, ``1944-12-14T08:30``); a
+* a *date* is ISO 8601 (``1944-12-14``, ``1944-12-14T08:30``) or text in a
+  date format such as ``%d/%m/%Y`` (:mod:`kanon_graph._date_text`); a
   ``datetime64`` column is a date column, and so is a text column whose every
-  present cell is an ISO date written with dashes (:func:`is_iso_date_column`);
+  present cell is an ISO date written with dashes (:func:`is_iso_date_column`),
+  or a date in one format whose day/month order the cells tell
+  (``13/03/1961``: day first; :func:`~kanon_graph._date_text.date_reading`);
 * a *code* column holds digit strings of one width, at least one with a
   leading zero (ZIP ``02139``, ``007``): categorical, and generalized by
   masking its trailing digits when no hierarchy is given
@@ -31,6 +34,8 @@ import re
 import numpy as np
 import pandas as pd
 
+from ._date_text import ISO_DATE as _ISO_DATE, date_reading, parse_iso, parse_with
+
 __all__ = ["NUMBER", "parse_number", "is_number_text", "is_numeric_column",
            "is_text_column", "is_date_column", "parse_date", "date_text", "column_kind",
            "missing_mask", "is_iso_date_column", "is_code_column", "inferred_kind",
@@ -40,7 +45,6 @@ NUMBER = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$")
 _INTEGER = re.compile(r"^\s*[+-]?[0-9]+\s*$")
 _LEADING_ZERO = re.compile(r"^\s*[+-]?0[0-9]")
 _EPOCH = _dt.datetime(1970, 1, 1)
-_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$")
 _DIGITS = re.compile(r"^[0-9]+$")
 
 
@@ -143,7 +147,8 @@ def _codes(texts):
 def inferred_kind(series):
     """The kind of an undeclared column, and whether it is a code column.
 
-    ``("date", False)`` for a ``datetime64`` or ISO date text column,
+    ``("date", False)`` for a ``datetime64`` or ISO date text column, or
+    text in a date format whose day/month order the cells tell,
     ``("numeric", False)`` for a numeric one (:func:`is_numeric_column`),
     ``("categorical", True)`` for a code column (:func:`is_code_column`),
     ``("categorical", False)`` otherwise. The distinct present cells are
@@ -162,6 +167,8 @@ def inferred_kind(series):
         return "date", False
     if all(is_number_text(u) for u in texts):
         return "numeric", False
+    if date_reading(texts).status == "format":
+        return "date", False
     return "categorical", _codes(texts)
 
 
@@ -181,14 +188,17 @@ def column_kind(schema, column, series):
     return inferred_kind(series)[0]
 
 
-def parse_date(value):
-    """A cell as a ``datetime.datetime``, or ``None`` when it is no ISO 8601 date.
+def parse_date(value, fmt=None):
+    """A cell as a ``datetime.datetime``, or ``None`` when it is no date.
 
     Accepts ``datetime``/``date``/``Timestamp`` objects and ISO 8601 text
-    (``1944-12-14``, ``19441214``, ``1944-12-14T08:30:00``).
+    (``1944-12-14``, ``19441214``, ``1944-12-14T08:30:00``); with ``fmt``
+    (a strptime format such as ``%d/%m/%Y``) text in that format instead.
 
     >>> parse_date("1944-12-14"), parse_date("14/12/1944")
     (datetime.datetime(1944, 12, 14, 0, 0), None)
+    >>> parse_date("14/12/1944", "%d/%m/%Y")
+    datetime.datetime(1944, 12, 14, 0, 0)
     """
     if isinstance(value, pd.Timestamp):
         return None if pd.isna(value) else value.to_pydatetime().replace(tzinfo=None)
@@ -200,15 +210,7 @@ def parse_date(value):
         return None if np.isnat(value) else pd.Timestamp(value).to_pydatetime()
     if not isinstance(value, str):
         return None
-    text = value.strip()
-    if not re.match(r"^\d{4}-?\d{2}-?\d{2}([T ].*)?$", text):
-        return None
-    if re.match(r"^\d{8}", text):         # the basic format; Python 3.10 reads only YYYY-MM-DD
-        text = f"{text[:4]}-{text[4:6]}-{text[6:]}"
-    try:
-        return _dt.datetime.fromisoformat(text).replace(tzinfo=None)
-    except ValueError:
-        return None
+    return parse_iso(value) if fmt is None else parse_with(value, fmt)
 
 
 def date_text(value):

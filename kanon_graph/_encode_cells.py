@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ._cells import date_days, date_text, is_text_column, parse_date, parse_number
+from ._date_text import column_date_format
 from .exceptions import DataError
 
 
@@ -71,26 +72,33 @@ def _numeric_cells(series, column, where):
     return codes, texts, numbers
 
 
-def _date_cells(series, column, where):
-    """Per row, the code of its date; per code, its text and its day number.
+def _date_cells(series, column, where, fmt=None):
+    """Per row, the code of its date; per code, its text and its day number; the format.
 
     Codes follow the dates' order (ties between texts of one instant by
     text). A text cell keeps its own text; a ``datetime64`` or date object
-    is written ``YYYY-MM-DD`` (with the time when it is not midnight).
+    is written ``YYYY-MM-DD`` (with the time when it is not midnight). Text
+    is read in ``fmt`` when given, else in the one format its cells allow
+    (:func:`~kanon_graph._date_text.column_date_format`: ISO 8601, or
+    ``13/03/1961`` day first...); the format read is returned (``None``: ISO).
     """
     inverse, uniques = pd.factorize(series)
+
+    def row(text):
+        position = int(np.flatnonzero(uniques == text)[0])
+        return f"row {series.index[int(np.flatnonzero(inverse == position)[0])]!r}"
+
+    fmt = column_date_format(list(uniques), column, where, given=fmt, rows=row)
     triples = []
-    for position, u in enumerate(uniques):
-        when = parse_date(u)
+    for u in uniques:
+        when = parse_date(u, fmt if isinstance(u, str) else None)
         if when is None:
-            row = series.index[int(np.flatnonzero(inverse == position)[0])]
-            raise DataError(
-                f"{where}: date column {column!r} holds {u!r} (row {row!r}), which is not an "
-                f"ISO 8601 date (YYYY-MM-DD); clean it, or do not declare the column a date")
+            raise DataError(f"{where}: date column {column!r} holds {u!r} ({row(u)}), "
+                            f"which is not a date")
         triples.append((when, u if isinstance(u, str) else date_text(when)))
     order = sorted(range(len(triples)), key=lambda i: triples[i])
     rank = np.empty(len(triples), dtype=np.int64)
     rank[order] = np.arange(len(triples))
     texts = [triples[i][1] for i in order]
     days = np.array([date_days(triples[i][0]) for i in order], dtype=float)
-    return rank[inverse], texts, days
+    return rank[inverse], texts, days, fmt

@@ -71,13 +71,13 @@ def with_missing(present, mask):
                                values=None, date=False, missing_code=len(present.domain))
 
 
-def sensitive_with_missing(series, mask, kind, column, where):
+def sensitive_with_missing(series, mask, kind, column, where, fmt=None):
     """Codes and domain of a sensitive column whose missing cells (``mask``) get code 0."""
     present = series[~mask].reset_index(drop=True)
     if kind == "numeric":
         inner, texts, _ = _numeric_cells(present, column, where)
     elif kind == "date":
-        inner, texts, _ = _date_cells(present, column, where)
+        inner, texts, _, _ = _date_cells(present, column, where, fmt)
     else:
         texts, inner = _factorize(present)
     codes = np.zeros(len(mask), dtype=np.int64)

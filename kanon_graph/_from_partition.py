@@ -27,6 +27,7 @@ from .exceptions import PrivacyError
 from .privacy import PrivacyModel
 from .privacy._check import released_classes
 from .privacy.parameters import check_int
+from .metrics._collapsed import COLLAPSED, collapse_notes  # noqa: F401  (COLLAPSED re-exported)
 from .metrics._loss import arx_loss_per_attribute
 from .recoding import recode_aggregate, recode_levels, recode_partition
 from .result import AnonymizationResult
@@ -151,9 +152,6 @@ def check_release(model: PrivacyModel, release: Release, table: pd.DataFrame,
     return independent
 
 
-#: A quasi-identifier counts as collapsed when its mean ARX cell loss is at
-#: least this (almost every cell suppressed or generalized to the root).
-COLLAPSED = 0.9
 
 
 def collapsed_attributes(release: Release) -> tuple[list[str], list[str]]:
@@ -167,9 +165,13 @@ def warn_if_collapsed(release: Release, algorithm: str, k: int, stats: dict) -> 
 
     Adds the collapsed attributes to ``stats`` (``collapsed``) and says what
     would keep more; ``auto`` has its own wording (:mod:`kanon_graph._auto`).
+    Each quasi-identifier given (almost) nothing of, whatever the others, is
+    in ``stats["collapsed_notes"]`` with its cause and remedy
+    (:func:`~kanon_graph.metrics._collapsed.collapse_notes`).
     """
     collapsed, every = collapsed_attributes(release)
     stats["collapsed"] = collapsed
+    stats["collapsed_notes"] = collapse_notes(release)
     if len(collapsed) * 2 <= len(every):
         return
     import warnings

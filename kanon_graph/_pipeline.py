@@ -27,7 +27,7 @@ import numpy as np
 from ._arguments import DEFAULT_SEED, check_options, check_seed
 from ._dispatch import run_algorithm
 from ._from_partition import (build_result, check_cover, check_release, recode_release,
-                              warn_if_collapsed)
+                              collapse_notes, warn_if_collapsed)
 from ._progress import Reporter
 from ._tuples import for_algorithm
 from .encoding import encode
@@ -257,6 +257,7 @@ def run_pipeline(table: pd.DataFrame, schema: Schema, options: Options, *,
     if choice is not None:
         stats["auto"] = dict(choice.stats)
         choice.warn(release, stats["auto"], model.k)
+        stats["collapsed_notes"] = collapse_notes(release)   # as every algorithm's
     else:                                   # every algorithm says so, not only auto
         warn_if_collapsed(release, options.algorithm, model.k, stats)
     result = result_of(data, release, verification, table_out, stats, options, model.k,

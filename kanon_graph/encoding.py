@@ -15,19 +15,17 @@ use the same rule).
 
 from __future__ import annotations
 
-import os
-import sys
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from ._cells import column_kind, is_code_column, is_text_column, missing_mask
+from ._cells import column_kind, missing_mask
 from ._encode_cells import _date_cells, _factorize, _numeric_cells
+from ._encode_inferred import _inferred
 from ._encode_missing import MISSING, sensitive_with_missing, with_missing
-from .exceptions import DataError, InferenceWarning
-from .hierarchy import Hierarchy, masking
+from .exceptions import DataError
+from .hierarchy import Hierarchy
 from .schema import Schema
 
 __all__ = ["EncodedAttribute", "EncodedTable", "encode", "MISSING"]
@@ -52,6 +50,9 @@ class EncodedAttribute:
         for dates).
     date : bool
         Whether the attribute is a date (released as ``[first, last]``).
+    date_format : str or None
+        The format a date's text is read in (``"%d/%m/%Y"``); ``None`` for
+        ISO 8601 text and date objects.
     missing_code : int or None
         With ``missing="keep"``, the code of the missing value
         (:data:`MISSING`), when the column has one. A numeric or date
@@ -68,6 +69,7 @@ class EncodedAttribute:
     values: np.ndarray | None = None
     date: bool = False
     missing_code: int | None = None
+    date_format: str | None = None
 
     @property
     def height(self):
@@ -293,13 +295,14 @@ def encode(table, schema, *, missing="error", where="anonymize", weights=None):
         kind = column_kind(schema, column, table[column])
         if column in kept:                     # the missing value first: code 0
             sensitive[column], sensitive_domain[column] = sensitive_with_missing(
-                table[column], kept[column], kind, column, where)
+                table[column], kept[column], kind, column, where, schema.date_format(column))
             sensitive_kinds[column], sensitive_missing[column] = kind, 0
             continue
         if kind == "numeric":
             codes, texts, _ = _numeric_cells(table[column], column, where)
         elif kind == "date":
-            codes, texts, _ = _date_cells(table[column], column, where)
+            codes, texts, _, _ = _date_cells(table[column], column, where,
+                                             schema.date_format(column))
         else:
             texts, codes = _factorize(table[column])
         sensitive[column] = codes
@@ -312,53 +315,6 @@ def encode(table, schema, *, missing="error", where="anonymize", weights=None):
                                       for c, m in kept.items()},
                         weights=None if weights is None else weights[~bad],
                         sensitive_missing=sensitive_missing)
-
-
-def _inferred(distinct, column, kind, hierarchy, where):
-    """Say what was inferred of an undeclared column; a code column's masking hierarchy.
-
-    ISO date text becomes a date, digit codes with leading zeros are masked
-    from the right when no hierarchy is given (:mod:`kanon_graph._cells`).
-    Each inference is one :class:`~kanon_graph.exceptions.InferenceWarning`,
-    pointed at the user's call (:func:`_outside`).
-    """
-    if kind == "date" and is_text_column(distinct):
-        warnings.warn(f"{where}: column {column!r} holds ISO 8601 date text: taken as a date "
-                      f"(measured in days, released as date intervals); declare it "
-                      f"categorical (Schema(categorical=[{column!r}]), --categorical "
-                      f"{column}) to keep it as text", InferenceWarning,
-                      stacklevel=_outside())
-    elif kind == "categorical" and hierarchy is None and is_code_column(distinct):
-        texts = sorted(str(v) for v in distinct.dropna())
-        hierarchy = masking(texts, name=column)
-        example = " -> ".join(hierarchy.ancestors(texts[0]))
-        warnings.warn(f"{where}: column {column!r} holds digit codes with leading zeros: "
-                      f"generalized by masking trailing digits ({example}); declare it "
-                      f"categorical (Schema(categorical=[{column!r}]), --categorical "
-                      f"{column}) to release sets of codes instead, or give a hierarchy",
-                      InferenceWarning, stacklevel=_outside())
-    return hierarchy
-
-
-#: The package's folder: a frame whose file is under it is the library's.
-_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
-
-
-def _outside():
-    """The ``stacklevel`` that points a warning at the first caller outside the package.
-
-    Counted from the function that calls ``warnings.warn``: the user's own
-    line (``kg.anonymize(...)`` in their script or test), however deep the
-    library's path to the warning (the pipeline, ``auto``, ``evaluate``).
-    When every caller is the library's (the command line), the outermost.
-    """
-    frame = sys._getframe(2)            # the caller of the function that warns
-    level = 2
-    while frame.f_back is not None and \
-            os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
-        frame = frame.f_back
-        level += 1
-    return level
 
 
 def _encode_attribute(series, column, schema, where):
@@ -374,12 +330,14 @@ def _encode_attribute(series, column, schema, where):
     if not declared:
         hierarchy = _inferred(distinct, column, kind, hierarchy, where)
     if kind == "date":
-        codes, texts, days = _date_cells(series, column, where)
+        codes, texts, days, fmt = _date_cells(series, column, where, schema.date_format(column))
         if hierarchy is not None:
             leaf_of_text = hierarchy.encode(np.asarray(texts, dtype=object))
             return EncodedAttribute(column, "numeric", leaf_of_text[codes], hierarchy,
-                                    hierarchy.leaf_labels, days[codes], date=True)
-        return EncodedAttribute(column, "numeric", codes, None, texts, days[codes], date=True)
+                                    hierarchy.leaf_labels, days[codes], date=True,
+                                    date_format=fmt)
+        return EncodedAttribute(column, "numeric", codes, None, texts, days[codes], date=True,
+                                date_format=fmt)
     if kind == "numeric":
         codes, texts, numbers = _numeric_cells(series, column, where)
         values = numbers[codes]

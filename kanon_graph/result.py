@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ._display import html
+from .metrics._collapsed import collapse_lines
 
 if TYPE_CHECKING:
     from .privacy import Verification
@@ -202,7 +203,11 @@ class AnonymizationResult:
         return published
 
     def summary(self) -> str:
-        """A few lines a person can read: classes, sizes, suppression, metrics."""
+        """A few lines a person can read: classes, sizes, suppression, metrics.
+
+        Then one line per quasi-identifier released as ``*`` (or its root)
+        on most records, with the cause and a remedy.
+        """
         sizes = np.array([len(c) for c in self.classes or []])  # None: a Dask release
         lines = [f"algorithm {self.algorithm}, k={self.k}: {self.verification.describe()}"]
         if self.stats.get("auto"):                       # algorithm="auto" said why
@@ -231,6 +236,7 @@ class AnonymizationResult:
             lines.append(f"{sum(kept.values())} missing cell(s) kept as a value of their own: "
                          + ", ".join(f"{c} {n}" for c, n in kept.items()))
         lines.append("metrics: " + ", ".join(f"{n}={v:.6g}" for n, v in self.metrics.items()))
+        lines.extend(collapse_lines(self.stats.get("collapsed_notes") or {}))
         return "\n".join(lines)
 
     def report(self, path: Any, *, format: str | None = None,

@@ -15,7 +15,8 @@ Each column has a *role*:
 and a *kind*, ``numeric``, ``date`` or ``categorical``, inferred from the
 column unless given (a numeric dtype or text that is all plain numbers is
 numeric; a ``datetime64`` dtype or text that is all ISO dates such as
-``1944-12-14`` is a date; digit codes of one width with a leading zero, such
+``1944-12-14`` is a date, and so is text such as ``13/03/1961`` whose
+day/month order the cells tell (:mod:`kanon_graph._date_text`); digit codes of one width with a leading zero, such
 as ZIP ``02139``, are categorical codes). A quasi-identifier may have a
 :class:`~kanon_graph.Hierarchy`; one without falls back to the
 hierarchy-free definitions (numeric ranges ``[min-max]``, date intervals
@@ -80,12 +81,19 @@ class Schema:
         Override the kind inferred from the column; ``categorical`` also
         keeps ISO date text as text and zero-padded codes as plain values
         (released as sets ``{02139,02141}`` without a hierarchy).
-    dates : list of str, optional
-        Date columns: ``datetime64`` columns and text columns of ISO 8601
-        dates (``1944-12-14``) are dates anyway; list a column here to make
-        any cell that is no ISO date an error. A date is measured in days
-        and released, without a hierarchy, as a closed interval
-        ``[1944-12-14, 2008-01-10]``.
+    dates : list of str, or dict of str to str, optional
+        Date columns: ``datetime64`` columns, text columns of ISO 8601 dates
+        (``1944-12-14``) and of dates such as ``13/03/1961`` whose day/month
+        order the cells tell are dates anyway; list a column here to make
+        any cell that is no date an error. A mapping gives each column's
+        format, a strptime format such as ``"%d/%m/%Y"`` or ``"%m/%d/%Y"``
+        (``None``: ISO 8601 or told by the cells), needed when every cell
+        could be read either way (``01/02/1970``). A date is measured in
+        days and released, without a hierarchy, as a closed interval
+        ``[1944-12-14, 2008-01-10]`` (ISO 8601 whatever the input's format).
+    date_formats : dict of str to str, optional
+        The formats of ``dates`` given as a mapping (filled from it; a
+        column here is a date column too).
 
     Examples
     --------
@@ -108,8 +116,22 @@ class Schema:
     numeric: tuple = ()
     categorical: tuple = ()
     dates: tuple = ()
+    date_formats: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        formats = dict(self.date_formats or {})
+        if isinstance(self.dates, dict):
+            formats.update({str(c): f for c, f in self.dates.items() if f is not None})
+            object.__setattr__(self, "dates", tuple(self.dates))
+        if formats:
+            named = tuple(self.dates) if not isinstance(self.dates, str) else (self.dates,)
+            object.__setattr__(self, "dates", named + tuple(c for c in formats
+                                                            if c not in named))
+        for column, fmt in formats.items():
+            if not isinstance(fmt, str) or "%" not in fmt:
+                raise SchemaError(f"The date format of column {column!r} must be a strptime "
+                                  f"format such as '%d/%m/%Y'. Got {fmt!r}.")
+        object.__setattr__(self, "date_formats", formats)
         for name in ("quasi_identifiers", "sensitive", "identifiers", "numeric", "categorical",
                      "dates"):
             object.__setattr__(self, name, _names(getattr(self, name), name))
@@ -171,6 +193,10 @@ class Schema:
             return "numeric"
         return "date" if column in self.dates else "categorical"
 
+    def date_format(self, column: str) -> str | None:
+        """The format given for date column ``column`` (``None``: ISO or told by its cells)."""
+        return self.date_formats.get(column)
+
     def hierarchy(self, column: str) -> Hierarchy | None:
         """The hierarchy of ``column``, or ``None``."""
         return self.hierarchies.get(column)
@@ -209,12 +235,14 @@ class Schema:
             )
 
     # -------------------------------------------------------------------- files
-    def to_dict(self) -> dict[str, list[str]]:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready description (hierarchies by attribute name only)."""
         out = {"quasi_identifiers": list(self.quasi_identifiers)}
         for name in ("sensitive", "identifiers", "numeric", "categorical", "dates"):
             if getattr(self, name):
                 out[name] = list(getattr(self, name))
+        if self.date_formats:
+            out["dates"] = {c: self.date_formats.get(c) for c in self.dates}
         if self.insensitive is not None:
             out["insensitive"] = list(self.insensitive)
         return out
@@ -225,7 +253,8 @@ class Schema:
         """Build from a mapping (the content of a schema file).
 
         Keys: ``quasi_identifiers`` (required), ``sensitive``, ``identifiers``,
-        ``insensitive``, ``numeric``, ``categorical``, ``dates``, and ``hierarchies``: a
+        ``insensitive``, ``numeric``, ``categorical``, ``dates`` (a list, or a
+        mapping from column to date format), and ``hierarchies``: a
         mapping from column to an ARX-format CSV path (relative to ``base``),
         or a folder path read with :func:`~kanon_graph.load_hierarchies`.
         """

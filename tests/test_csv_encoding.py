@@ -212,3 +212,20 @@ def test_cli_dask_reads_every_file_with_the_encoding(tmp_path, capsys, dask_clie
     released = pd.read_parquet(out)
     assert collections.Counter(released["town"]) == collections.Counter(table["town"])
     assert "Süd" in set(released["ward"])
+
+
+def test_windows_bytes_are_hinted_as_cp1252_first(tmp_path, capsys):
+    """Issue 42 item 5: an en dash saved by Windows is 0x96, a control character in Latin-1."""
+    path = tmp_path / "dash.csv"
+    path.write_bytes("ward,sex\nNorth \u2013 East,F\nSouth,M\n".encode("cp1252"))
+    with pytest.raises(DataError) as caught:
+        kg.io.read_table(path)
+    message = str(caught.value)
+    assert "byte 0x96" in message and "--encoding cp1252" in message
+    assert "latin-1" not in message.lower().split("read it with")[1]
+    assert kg.io.read_table(path, encoding="cp1252")["ward"][0] == "North \u2013 East"
+    assert _anonymize(path, tmp_path / "o.csv") == 1
+    assert "--encoding cp1252" in capsys.readouterr().err
+    plain = _write(_table(), tmp_path / "t.csv")           # Latin-1 letters, no 0x80-0x9F
+    with pytest.raises(DataError, match="--encoding latin-1 or --encoding cp1252"):
+        kg.io.read_table(plain)

@@ -69,8 +69,8 @@ def test_date_hierarchy_builder_nests_months_years_and_bands():
         kg.hierarchy.dates(["1944-12-14"], levels=("4 years", "decade"))
     with pytest.raises(kg.HierarchyError, match="unknown level 'week'"):
         kg.hierarchy.dates(["1944-12-14"], levels=("week",))
-    with pytest.raises(kg.HierarchyError, match="'1944/12/14' is not an ISO 8601 date"):
-        kg.hierarchy.dates(["1944/12/14"])
+    with pytest.raises(kg.HierarchyError, match="'1944/13/14'.*which is not a date"):
+        kg.hierarchy.dates(["1944/13/14"])
     table = pd.DataFrame({"dob": ["1944-12-14", "1947-06-10", "1951-02-01", "1953-03-03"]})
     res = kg.anonymize(table, kg.Schema(quasi_identifiers=["dob"], dates=["dob"],
                                         hierarchies={"dob": kg.hierarchy.dates(table["dob"])}),

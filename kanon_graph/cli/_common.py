@@ -14,13 +14,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._cells import is_text_column, missing_mask, parse_date, parse_number
+from .._cells import is_iso_date_column, is_text_column, parse_date
+from .._date_text import check_date_format
 from .._progress import TqdmBar
 from ..hierarchy import load_hierarchies
 from ..io import numeric_columns, read_input_table
 from ..io._parquet import library_cells
 from ..metrics import get_metric
 from ..schema import Schema
+from ._check_cells import (_check_missing, check_cells, floats_as_text,  # noqa: F401
+                           not_a_date)
 from ._parser import (PROG, DataProblem, Parser, UsageError,  # noqa: F401  (re-exported)
                       add_encoding_argument, encoding_of, unshuffle_hint)
 
@@ -66,6 +69,18 @@ def option(text):
     return name.strip(), parsed if parsed is not None else value
 
 
+def date_format(text):
+    """``COL=FORMAT`` -> ``(COL, FORMAT)``; ``FORMAT`` alone -> ``(None, FORMAT)``."""
+    column, sep, fmt = text.partition("=")
+    if not sep or "%" in column:
+        column, fmt = None, text
+    try:
+        check_date_format(fmt.strip(), column, "--date-format")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).partition(": ")[2]) from None
+    return (column.strip() if column else None), fmt.strip()
+
+
 def add_schema_arguments(parser, *, sensitive=True, encoding="of the CSV data files"):
     """``--schema | --qi``, ``--hierarchies``, ``--identifiers`` (and ``--sensitive``),
     ``--sep``, ``--encoding`` (its help says whose: ``encoding``), ``--na-values``."""
@@ -78,8 +93,16 @@ def add_schema_arguments(parser, *, sensitive=True, encoding="of the CSV data fi
     parser.add_argument("--identifiers", type=csv_list, default=[], metavar="COL,COL",
                         help="columns to drop from the release (with --qi)")
     parser.add_argument("--dates", type=csv_list, default=[], metavar="COL,COL",
-                        help="columns of ISO 8601 dates (1944-12-14): measured in days, "
-                        "released as date intervals [first, last]")
+                        help="date columns (1944-12-14, 13/03/1961, ...; such columns are "
+                        "dates anyway when their cells tell the day from the month): "
+                        "measured in days, released as date intervals [first, last] "
+                        "without a hierarchy")
+    parser.add_argument("--date-format", type=date_format, action="append", default=[],
+                        metavar="[COL=]FORMAT",
+                        help="the format of a date column's text, such as %%d/%%m/%%Y or "
+                        "%%m/%%d/%%Y (COL=FORMAT for one column, a date column then; FORMAT "
+                        "alone for every column of such text); needed when every cell "
+                        "could be read either way (01/02/1970)")
     parser.add_argument("--categorical", type=csv_list, default=[], metavar="COL,COL",
                         help="columns to keep as categories: ISO date text and zero-padded "
                         "digit codes are otherwise inferred as dates and masked codes")
@@ -100,17 +123,24 @@ def schema_from_args(args):
                    if args.hierarchies else {})
     given = list(getattr(args, "dates", None) or ())
     flat = list(getattr(args, "categorical", None) or ())
+    formats = dict(getattr(args, "date_format", None) or ())
+    anywhere = formats.pop(None, None)       # FORMAT alone: read_input finds its columns
     if args.schema:
         schema = Schema.from_file(args.schema, hierarchies=hierarchies)
         extra = [c for c in given if c not in schema.dates]
         more = [c for c in flat if c not in schema.categorical]
-        return dataclasses.replace(schema, dates=tuple(schema.dates) + tuple(extra),
-                                   categorical=tuple(schema.categorical) + tuple(more)) \
-            if extra or more else schema
-    sensitive = getattr(args, "sensitive", None)
-    return Schema(quasi_identifiers=args.qi, sensitive=[sensitive] if sensitive else [],
-                  identifiers=args.identifiers, hierarchies=hierarchies, dates=given,
-                  categorical=flat)
+        schema = dataclasses.replace(schema, dates=tuple(schema.dates) + tuple(extra),
+                                     categorical=tuple(schema.categorical) + tuple(more),
+                                     date_formats={**schema.date_formats, **formats})
+    else:
+        sensitive = getattr(args, "sensitive", None)
+        schema = Schema(quasi_identifiers=args.qi, sensitive=[sensitive] if sensitive else [],
+                        identifiers=args.identifiers, hierarchies=hierarchies, dates=given,
+                        categorical=flat, date_formats=formats)
+    if anywhere is not None:                 # every declared date column without its own
+        schema = dataclasses.replace(schema, date_formats={
+            **{c: anywhere for c in schema.dates}, **schema.date_formats})
+    return schema
 
 
 def read_input(args, progress, path=None):
@@ -134,10 +164,28 @@ def read_input(args, progress, path=None):
     undeclared = [c for c in checked if c not in schema.numeric and c not in schema.categorical
                   and c not in schema.dates]
     numeric = list(schema.numeric) + numeric_columns(table, undeclared)
+    schema = _formatted_dates(schema, table, undeclared, numeric, args)
     table = check_cells(table, text, schema, args, numeric)
     schema = dataclasses.replace(schema, numeric=numeric)
     give_back_free_memory()
     return table, schema, text
+
+
+def _formatted_dates(schema, table, undeclared, numeric, args):
+    """``--date-format FORMAT`` alone: each undeclared column of text in it is a date in it."""
+    anywhere = dict(getattr(args, "date_format", None) or ()).get(None)
+    if anywhere is None:
+        return schema
+    found = {}
+    for column in undeclared:
+        if column in numeric or not is_text_column(table[column]):
+            continue
+        cells = pd.unique(table[column].dropna())
+        if len(cells) and all(isinstance(c, str) and parse_date(c, anywhere) is not None
+                              for c in cells) and not is_iso_date_column(table[column]):
+            found[column] = anywhere
+    return dataclasses.replace(schema, date_formats={**found, **schema.date_formats}) \
+        if found else schema
 
 
 def give_back_free_memory():
@@ -180,64 +228,6 @@ def _missing_as_nan(text, columns, args):
     return table
 
 
-def check_cells(table, text, schema, args, numeric):
-    """The pandas engine's cell rules, for one file (the Dask engine runs them per file).
-
-    Infinite numbers become missing (``--missing drop``) or an error; then
-    the first missing cell, the first non-number of a ``numeric`` column and
-    the first non-date of a ``--dates`` column are errors naming the file
-    and line (row for Parquet). Returns ``table`` (inf cells as NaN).
-    """
-    checked = list(schema.quasi_identifiers) + list(schema.sensitive)
-    for column in checked:
-        if column in numeric:
-            table = _check_infinite(table, column, args, text)
-    _check_missing(table, checked, args, text)
-    for column in checked:
-        if column in numeric:
-            _check_numbers(table[column], column, args, text)
-        elif column in schema.dates:
-            _check_dates(table[column], column, text)
-    return floats_as_text(table, schema.quasi_identifiers)
-
-
-def floats_as_text(table, columns):
-    """Typed float quasi-identifiers (Parquet) as the text a CSV file would hold.
-
-    ``74.0`` becomes ``"74.0"`` (``str`` of the float, as pandas writes CSV),
-    so a release labels it ``[64.3-74.0]`` from a Parquet file exactly as
-    from the same table in CSV; missing cells stay missing.
-    """
-    for column in columns:
-        series = table[column]
-        if pd.api.types.is_float_dtype(series.dtype):
-            table = table.copy()
-            values = series.to_numpy(dtype=float)
-            text = np.array([str(v) for v in values.tolist()], dtype=object)
-            text[np.isnan(values)] = np.nan
-            table[column] = pd.Series(text, index=series.index, dtype=object)
-    return table
-
-
-def _check_infinite(table, column, args, text):
-    """``inf`` / ``-inf`` in a typed numeric column: an error, or missing with --missing drop."""
-    series = table[column]
-    if is_text_column(series) or not pd.api.types.is_float_dtype(series.dtype):
-        return table
-    mask = np.isinf(series.to_numpy(dtype=float))
-    if not mask.any():
-        return table
-    if getattr(args, "missing", "error") in ("drop", "ignore"):
-        table = table.copy()
-        table[column] = series.where(~mask, np.nan)
-        return table
-    row = int(np.flatnonzero(mask)[0])
-    raise DataProblem(f"{text.where(row)}: column {column!r} holds {series.iloc[row]!r}, an "
-                      f"infinite number ({int(mask.sum())} in the column); a numeric "
-                      f"quasi-identifier needs finite numbers: fix them, or pass --missing "
-                      f"drop to drop such rows as missing")
-
-
 def _schema_flag(args, column, schema):
     if args.schema:
         return f"--schema {args.schema}"
@@ -254,52 +244,6 @@ def _check_columns(schema, args, text):
             raise DataProblem(f"{_schema_flag(args, column, schema)} names column {column!r}, "
                               f"which is not in {str(text.path)!r}; its columns are "
                               f"{list(text.frame.columns)}")
-
-
-def _check_missing(table, columns, args, text):
-    """Name the first missing cell, with its line (the library's rule: NaN only).
-
-    Only the empty cell and the ``--na-values`` texts became NaN on the way
-    in, so ``?`` or a blank cell is a value, here as in the library.
-    """
-    for column in columns:
-        mask = missing_mask(table[column])
-        if not mask.any() or getattr(args, "missing", "error") in ("drop", "keep", "ignore"):
-            continue
-        row = int(np.flatnonzero(mask)[0])
-        how = ("or pass --missing drop to drop such rows (--missing keep keeps them, a "
-               "missing cell as a value of its own)" if hasattr(args, "missing")
-               else "('anonymize' and 'evaluate' can drop such rows with --missing drop, or "
-               "keep them with --missing keep)")
-        raise DataProblem(
-            f"{text.where(row)}: column {column!r} has a missing value "
-            f"{text.frame[column].iloc[row]!r} ({int(mask.sum())} in the column; missing is "
-            f"the empty cell or a --na-values text); fill them {how}")
-
-
-def _check_numbers(series, column, args, text):
-    """Name the first cell of a numeric column that is no number, with its line."""
-    if not is_text_column(series):
-        return                          # a typed (Parquet) column: the library checks it
-    present = ~pd.isna(series).to_numpy()
-    for value in pd.unique(series[present]):
-        if parse_number(value) is None:
-            row = int(np.flatnonzero(present & (series == value).to_numpy())[0])
-            declared = (f"declared numeric in {args.schema}" if args.schema
-                        else "numeric")
-            raise DataProblem(f"{text.where(row)}: column {column!r} is {declared} but holds "
-                              f"{value!r}, which is not a number")
-
-
-def _check_dates(series, column, text):
-    """Name the first cell of a --dates column that is no ISO 8601 date, with its line."""
-    present = ~pd.isna(series).to_numpy()
-    for value in pd.unique(series[present]):
-        if parse_date(value) is None:
-            row = int(np.flatnonzero(present & (series == value).to_numpy())[0])
-            raise DataProblem(f"{text.where(row)}: column {column!r} is a date column "
-                              f"(--dates) but holds {value!r}, which is not an ISO 8601 date "
-                              f"(YYYY-MM-DD)")
 
 
 def check_writable(path, what, *, inputs=(), kind="file"):

@@ -37,11 +37,12 @@ import sys
 import numpy as np
 import pandas as pd
 
-from .._cells import is_numeric_column, missing_mask, parse_date, parse_number
+from .._cells import is_numeric_column, missing_mask, parse_number
+from .._date_text import cell_problem
 from ..io import is_parquet
 from ..io.chunks import CHUNK_ROWS, iter_text_chunks
 from ._common import (DataProblem, _check_columns, _missing_as_nan, encoding_of,
-                      schema_from_args)
+                      not_a_date, schema_from_args)
 
 __all__ = ["STREAM_BYTES", "stream_refusal", "wants_stream", "Counted", "Dictionaries",
            "count_tuples", "run_counted"]
@@ -164,7 +165,9 @@ class _Faults:
             if column in schema.numeric and column not in self.not_number:
                 self._first_bad(self.not_number, table[column], column, text, parse_number)
             elif column in schema.dates and column not in self.not_date:
-                self._first_bad(self.not_date, table[column], column, text, parse_date)
+                fmt = schema.date_format(column)
+                self._first_bad(self.not_date, table[column], column, text,
+                                lambda v: None if cell_problem(v, fmt) else v)
 
     @staticmethod
     def _first_bad(found, series, column, text, parse):
@@ -195,9 +198,8 @@ class _Faults:
                                   f"{value!r}, which is not a number")
             if column in self.not_date:
                 where, value = self.not_date[column]
-                raise DataProblem(f"{where}: column {column!r} is a date column (--dates) "
-                                  f"but holds {value!r}, which is not an ISO 8601 date "
-                                  f"(YYYY-MM-DD)")
+                raise not_a_date(where, column, value,
+                                 cell_problem(value, schema.date_format(column)))
 
 
 class Dictionaries:

@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pandas as pd
+
 from .._cells import parse_number
+from .._date_text import date_reading, how_to_say
 from ..hierarchy import dates, intervals, masking, read_hierarchy, suggest, write_hierarchy
 from ..io import read_table
 from ..io.write import write_text
@@ -43,9 +46,9 @@ def register(commands):
     shape.add_argument("--mask", type=int, metavar="N",
                        help="mask up to N trailing characters of fixed-length codes with '*'")
     shape.add_argument("--dates", type=csv_list, metavar="LEVEL,LEVEL,...",
-                       help="ISO dates generalized through calendar levels, finest first: "
-                       "month, quarter, year, 'N years', decade, century (e.g. "
-                       "month,year,decade)")
+                       help="dates (1944-12-14, 13/03/1961, ...) generalized through "
+                       "calendar levels, finest first: month, quarter, year, 'N years', "
+                       "decade, century (e.g. month,year,decade)")
     source = build.add_mutually_exclusive_group(required=True)
     source.add_argument("--values", metavar="LO..HI|V,V,...",
                         help="the leaves: a range of integers (1..100) or a list")
@@ -53,6 +56,9 @@ def register(commands):
                         help="take the leaves from a column of a CSV (see --column)")
     build.add_argument("--column", metavar="COL", help="the column of --values-from")
     add_encoding_argument(build, what="of --values-from")
+    build.add_argument("--date-format", metavar="FORMAT",
+                       help="with --dates: the values' format, such as %%d/%%m/%%Y (needed "
+                       "when every value could be read either way)")
     build.add_argument("--origin", type=float, default=0, help="where width bands start")
     build.add_argument("--name", help="attribute name (default: --column)")
     build.add_argument("--sep", default=";", help="cell separator of OUT (default ';')")
@@ -134,7 +140,7 @@ def run_build(args, out):
     if args.mask is not None:
         h = masking(values, levels=args.mask, name=name)
     elif args.dates is not None:
-        h = dates(values, levels=args.dates, name=name)
+        h = dates(values, levels=args.dates, name=name, format=args.date_format)
     else:
         # the leaves keep the data's own text (1.50 stays 1.50) to match its cells
         bad = next((v for v in values if isinstance(v, str) and parse_number(v) is None), None)
@@ -171,6 +177,13 @@ def run_suggest(args, out):
         example = " -> ".join(h.ancestors(h.leaf_labels[len(h.leaf_labels) // 2]))
         print(f"{column:<{width}}  {how}; height {h.height}, {h.n_leaves} values "
               f"(e.g. {example})", file=out)
+        reading = date_reading([v for v in pd.unique(table[column].dropna())
+                                if isinstance(v, str)]) if h.source == "suggest" else None
+        if reading is not None and reading.status == "ambiguous":
+            print(f"{'':<{width}}  (its cells are dates whose day and month could be "
+                  f"either way round, e.g. {reading.examples[0]!r}: "
+                  f"{how_to_say(column, reading.format).split(' on the command line')[0]} "
+                  f"to draft a date hierarchy)", file=out)
     print(f"wrote {len(made)} file(s) to {str(folder)}; edit them, then pass "
           f"--hierarchies {str(folder)}", file=out)
     return 0

@@ -10,8 +10,10 @@ with nested levels named by the user, finest first:
 ``"N years"``   ``[1940-1944]`` (bands of N years from year 0, so they nest)
 ``"decade"``    the same as ``"10 years"``; ``"century"`` as ``"100 years"``
 
-and ``*`` above them. Leaves keep the values' own text (``1944-12-14``), so
-they match the data cell by cell.
+and ``*`` above them. Leaves keep the values' own text (``1944-12-14``,
+``13/03/1961``), so they match the data cell by cell; the levels above are
+written as above whatever the leaves' format, so nobody need guess which
+field of ``03/04`` is the day.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from typing import Any
 import pandas as pd
 
 from .._cells import date_text, parse_date
-from ..exceptions import HierarchyError
+from .._date_text import column_date_format
+from ..exceptions import DataError, HierarchyError
 from ._tree import Hierarchy
 
 __all__ = ["dates", "DATE_LEVELS"]
@@ -57,15 +60,16 @@ def _granularity(level: Any, name: str | None) -> tuple[int, Callable[[Any], str
 
 def dates(values: Iterable[Any], *,
           levels: Sequence[str] = ("month", "year", "5 years", "decade"),
-          name: str | None = None, root: str = "*") -> Hierarchy:
+          name: str | None = None, root: str = "*", format: str | None = None) -> Hierarchy:
     """Hierarchy of a date attribute: each date, then coarser calendar periods.
 
     Parameters
     ----------
-    values : iterable of dates or ISO 8601 text
+    values : iterable of dates or date text
         The leaves (duplicates ignored): ``datetime64`` values, ``date`` /
-        ``datetime`` objects or text such as ``1944-12-14``. A text leaf
-        keeps its own text; a date object is written ``YYYY-MM-DD``.
+        ``datetime`` objects or text such as ``1944-12-14`` or ``13/03/1961``
+        (read as a date column's cells are: :mod:`kanon_graph._date_text`).
+        A text leaf keeps its own text; a date object is written ``YYYY-MM-DD``.
     levels : sequence of str
         Level names, finest first (see the module docstring); each period
         must lie inside the next (``quarter`` then ``year`` nest, ``5 years``
@@ -74,6 +78,10 @@ def dates(values: Iterable[Any], *,
     name : str, optional
     root : str
         The root label.
+    format : str, optional
+        The strptime format of the text values (``"%d/%m/%Y"``); by default
+        ISO 8601, or the one format the values tell (needed when day and
+        month could be either way round in every value).
 
     Returns
     -------
@@ -85,6 +93,8 @@ def dates(values: Iterable[Any], *,
     ...           name="dob")
     >>> h.ancestors("1944-12-14")
     ['1944-12-14', '1944-12', '1944', '[1940-1949]', '*']
+    >>> dates(["13/03/1961", "01/02/1970"], levels=("year",)).ancestors("01/02/1970")
+    ['01/02/1970', '1970', '*']
 
     References
     ----------
@@ -102,12 +112,17 @@ def dates(values: Iterable[Any], *,
             raise HierarchyError(f"dates for {name!r}: level {b!r} does not contain whole "
                                  f"{a!r} periods, so the levels would not nest")
     leaves: dict[str, Any] = {}
-    for value in (pd.Series(list(values), dtype=object).dropna()
-                  if not isinstance(values, pd.Series) else values.dropna()):
-        when = parse_date(value)
+    given = (pd.Series(list(values), dtype=object).dropna()
+             if not isinstance(values, pd.Series) else values.dropna())
+    try:
+        fmt = column_date_format(list(pd.unique(given)), name or "the values",
+                                 f"dates for {name!r}", given=format, builder=True)
+    except DataError as exc:
+        raise HierarchyError(str(exc)) from None
+    for value in given:
+        when = parse_date(value, fmt if isinstance(value, str) else None)
         if when is None:
-            raise HierarchyError(f"dates for {name!r}: {value!r} is not an ISO 8601 date "
-                                 f"(YYYY-MM-DD)")
+            raise HierarchyError(f"dates for {name!r}: {value!r} is not a date")
         leaves.setdefault(value if isinstance(value, str) else date_text(when), when)
     if not leaves:
         raise HierarchyError(f"dates for {name!r}: no values given")

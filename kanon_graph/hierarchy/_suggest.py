@@ -61,6 +61,8 @@ class Schema(Protocol):
 
     def hierarchy(self, column: str) -> Hierarchy | None: ...
 
+    def date_format(self, column: str) -> str | None: ...
+
 __all__ = ["suggest", "round_widths"]
 
 _CODE = re.compile(r"^[0-9A-Za-z.]+$")
@@ -129,14 +131,16 @@ def _is_code_column(texts: Sequence[str]) -> bool:
             and all(_CODE.match(t) and any(c.isdigit() for c in t) for t in texts))
 
 
-def _suggest_one(series: pd.Series, column: str, kind: str) -> tuple[Hierarchy, str]:
+def _suggest_one(series: pd.Series, column: str, kind: str,
+                 date_format: str | None = None) -> tuple[Hierarchy, str]:
     present = series.dropna()
     if present.empty:
         raise HierarchyError(f"suggest: column {column!r} has no values to build a "
                              f"hierarchy from")
     uniques = list(pd.unique(present))
     if kind == "date":
-        return dates(uniques, levels=("month", "year", "decade"), name=column), \
+        return dates(uniques, levels=("month", "year", "decade"), name=column,
+                     format=date_format), \
             "date: month, year, decade"
     if kind == "numeric":
         numbers = [parse_number(u) if isinstance(u, str) else u for u in uniques]
@@ -200,5 +204,5 @@ def suggest(table: pd.DataFrame, schema: Schema, *,
     out = {}
     for column in columns:
         kind = column_kind(schema, column, table[column])
-        out[column] = _suggest_one(table[column], column, kind)
+        out[column] = _suggest_one(table[column], column, kind, schema.date_format(column))
     return out

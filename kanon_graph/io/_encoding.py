@@ -113,16 +113,37 @@ def decode_error(path: str | os.PathLike[str], codec: str, label: str) -> DataEr
                                                                         exc.start + 4)])
                 return DataError(
                     f"input file {str(path)!r}, line {line}: byte {bad} (offset {at}) is not "
-                    f"{label} text ({exc.reason}){_advice(codec)}")
+                    f"{label} text ({exc.reason}){_advice(codec, path)}")
             if not block:
                 break
             offset += len(block)
             lines += block.count(b"\n")
-    return DataError(f"input file {str(path)!r} is not {label} text{_advice(codec)}")
+    return DataError(f"input file {str(path)!r} is not {label} text{_advice(codec, path)}")
 
 
-def _advice(codec: str) -> str:
+#: Bytes 0x80-0x9F: printable in Windows' cp1252 (an en dash is 0x96, a euro sign
+#: 0x80), control characters in Latin-1 (0x96 would read as U+0096).
+_WINDOWS_ONLY = bytes(range(0x80, 0xA0))
+
+
+def _windows_bytes(path: str | os.PathLike[str]) -> bool:
+    """Whether the first 64 MiB of ``path`` hold a byte of 0x80-0x9F."""
+    with open(path, "rb") as handle:
+        for _ in range(64):
+            block = handle.read(_BLOCK)             # 1 MiB
+            if not block:
+                return False
+            if any(bytes([b]) in block for b in _WINDOWS_ONLY):
+                return True
+    return False
+
+
+def _advice(codec: str, path: str | os.PathLike[str]) -> str:
     if codec in ("iso8859-1", "latin-1"):
         return ""                   # Latin-1 decodes every byte: nothing else to suggest
+    if _windows_bytes(path):        # cp1252 first: in Latin-1 they are control characters
+        return ("; it holds bytes 0x80-0x9F, which Windows (cp1252) writes for characters "
+                "such as an en dash or the euro sign and Latin-1 reads as control "
+                "characters: read it with --encoding cp1252 (encoding='cp1252' in Python)")
     return ("; if it was saved as Latin-1 or by Windows, read it with --encoding latin-1 "
             "or --encoding cp1252 (encoding='latin-1' in Python)")

@@ -96,20 +96,30 @@ def hierarchy_cells(attr: Any, labels: npt.NDArray[Any], rows: npt.NDArray[np.in
     return level, node, (int(uniform[0]) if uniform.size else None)
 
 
-def _date_span(text: str) -> tuple[int, int] | None:
-    """``(first, last)`` in days of a released date or ``[first, last]``, or ``None``."""
+def _date_span(text: str, fmt: str | None = None) -> tuple[int, int] | None:
+    """``(first, last)`` in days of a released date or ``[first, last]``, or ``None``.
+
+    A lone date is read in the column's format ``fmt`` (an unchanged cell)
+    or ISO 8601 (a class's mean); an interval's ends are ISO 8601, or in
+    ``fmt`` as a reader may write them.
+    """
     first, sep, last = text[1:-1].partition(", ") if text.startswith("[") \
         and text.endswith("]") else (text, "", text)
     if text.startswith("[") and not sep:
         return None
-    a, b = parse_date(first), parse_date(last)
+    a, b = (_read_date(end, fmt) for end in (first, last))
     return None if a is None or b is None else (date_days(a), date_days(b))
+
+
+def _read_date(text: str, fmt: str | None) -> Any:
+    when = parse_date(text, fmt) if fmt is not None else None
+    return when if when is not None else parse_date(text)
 
 
 def _number_span(attr: Any, text: str) -> tuple[float, float] | None:
     """``(lo, hi)`` of a released number, range or date interval; None if it is none."""
     if attr.date:
-        return _date_span(text)
+        return _date_span(text, attr.date_format)
     try:
         return float(text), float(text)
     except ValueError:
@@ -148,7 +158,7 @@ def free_cells(attr: Any, labels: npt.NDArray[Any], rows: npt.NDArray[np.int64],
                 lo[c], hi[c] = np.nanmin(values), np.nanmax(values)
                 continue
             if attr.date:                    # a date, or [first, last] (in days)
-                span = _date_span(text)
+                span = _date_span(text, attr.date_format)
                 if span is None:
                     raise _fail(attr.name, index[rows[first[c]]], text,
                                 "is neither a date nor a date interval such as "
@@ -221,7 +231,8 @@ def released_sensitive(data: Any, released: pd.DataFrame, column: str) -> Any:
     if kind == "numeric":
         codes, texts, _ = _numeric_cells(present, column, "evaluate (released table)")
     elif kind == "date":
-        codes, texts, _ = _date_cells(present, column, "evaluate (released table)")
+        codes, texts, _, _ = _date_cells(present, column, "evaluate (released table)",
+                                         data.schema.date_format(column))
     else:
         texts, codes = _factorize(present)
     if keep:                                   # the missing value first: code 0
@@ -255,7 +266,7 @@ def aggregate_cells(attr: Any, labels: npt.NDArray[Any], rows: npt.NDArray[np.in
         np.maximum.at(hi, cls, attr.values[rows])
         centre = np.empty(n_classes)
         for c, text in enumerate(class_labels):
-            when = parse_date(text) if attr.date else None
+            when = _read_date(text, attr.date_format) if attr.date else None
             try:
                 centre[c] = date_days(when) if when is not None else float(text)
             except ValueError:

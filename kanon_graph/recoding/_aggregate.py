@@ -134,7 +134,8 @@ def _date_centres(attr, days, class_of, n_classes):
     """
     present = np.unique(attr.codes[class_of >= 0])
     instants = {int(c): _microseconds(when) for c in present
-                if (when := parse_date(attr.domain[c])) is not None}
+                if (when := parse_date(attr.domain[c], attr.date_format if isinstance(
+                    attr.domain[c], str) else None)) is not None}
     timespec, unit = next((name, unit) for name, unit in _RESOLUTIONS
                           if all(us % unit == 0 for us in instants.values()))
     rows = np.flatnonzero(class_of >= 0)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._cells import date_text, parse_date
 from ..encoding import MISSING, combine_codes
 from ._value_labels import quoted, set_label
 
@@ -150,16 +151,20 @@ def _released_column(labels, index):
     return texts[index]
 
 
-def _range_label(domain, lo_code, hi_code, date=False):
+def _range_label(domain, lo_code, hi_code, date=False, fmt=None):
     """``[<min member's text>-<max member's text>]``, or the one text all members share.
 
     The texts are the original values' own (see :func:`~kanon_graph.encoding.encode`),
     never rounded, so the interval contains every member and two different
     intervals never print alike. A date range is the closed interval
-    ``[1944-12-14, 2008-01-10]`` (a ``-`` would be read as part of the date).
+    ``[1944-12-14, 2008-01-10]`` (a ``-`` would be read as part of the date),
+    its ends in ISO 8601 also when read in a format ``fmt`` (``13/03/1961``).
     """
     if lo_code == hi_code:
         return str(domain[lo_code])
+    if date and fmt is not None:
+        first, last = (date_text(parse_date(domain[c], fmt)) for c in (lo_code, hi_code))
+        return f"[{first}, {last}]"
     if date:
         return f"[{domain[lo_code]}, {domain[hi_code]}]"
     return f"[{domain[lo_code]}-{domain[hi_code]}]"
@@ -300,8 +305,8 @@ def _free_release(attr, class_of, n_classes):
         np.maximum.at(hi_code, cls, attr.codes[rows])
         pairs = np.unique(np.column_stack([cls, attr.codes[rows]]), axis=0)
         distinct = np.bincount(pairs[:, 0], minlength=n_classes)
-        labels = np.array([_range_label(attr.domain, a, b, attr.date) if b >= 0 else ""
-                           for a, b in zip(lo_code, hi_code)], dtype=object)
+        labels = np.array([_range_label(attr.domain, a, b, attr.date, attr.date_format)
+                           if b >= 0 else "" for a, b in zip(lo_code, hi_code)], dtype=object)
         if attr.missing_code is not None:      # missing="keep": code 0, below every value
             labels = _with_missing(attr, labels, lo_code, hi_code, cls, rows)
         return AttributeRelease(labels, None, None, lo, hi, distinct)
@@ -330,7 +335,7 @@ def _with_missing(attr, labels, lo_code, hi_code, cls, rows):
         lo_present = np.full(len(lo_code), np.iinfo(np.int64).max)
         np.minimum.at(lo_present, cls[present], codes[present])
         for c in mixed:
-            inner = _range_label(attr.domain, lo_present[c], hi_code[c], attr.date)
+            inner = _range_label(attr.domain, lo_present[c], hi_code[c], attr.date, attr.date_format)
             labels[c] = f"{inner} or {attr.domain[attr.missing_code]}"
     return labels
 

@@ -201,6 +201,7 @@ def _weights_of(weights, original, kept_original, positions):
 
 def _loss(ev):
     from ..metrics import arx_loss_per_attribute, ncp_per_attribute
+    from ..metrics._collapsed import collapse_notes
 
     release = ev.release
     ncp = ncp_per_attribute(release)
@@ -211,6 +212,7 @@ def _loss(ev):
         mean_ncp = float((release.sizes * cost).sum() / released) if released else 0.0
         per[name] = {"ncp": mean_ncp, "loss": float(arx[name])}
     return {"per_attribute": per, "overall": dict(ev.metrics),
+            "collapsed": collapse_notes(release),
             "note": "ncp: mean NCP of the released records' cells (0 = as is, 1 = the whole "
                     "domain); loss: ARX's per-attribute Loss"}
 

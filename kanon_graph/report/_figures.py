@@ -47,6 +47,12 @@ def _figure(width, height):
 
 def risk_figure(risk):
     """Grouped bars: each risk measure on the original and on the release."""
+    fig = risk_plot(risk)
+    return None if fig is None else _uri(fig)
+
+
+def risk_plot(risk):
+    """The Figure of :func:`risk_figure`; its legend stands right of the axes, off the bars."""
     fig = _figure(7.0, 3.0)
     if fig is None:
         return None
@@ -58,9 +64,9 @@ def risk_figure(risk):
     ax.set_xticks(list(x), [r[0] for r in rows], rotation=20, ha="right")
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("probability / share")
-    ax.legend(frameon=False)
+    ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.set_title("Re-identification risk before and after")
-    return _uri(fig)
+    return fig
 
 
 def _risk_rows(risk):

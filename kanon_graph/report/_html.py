@@ -171,7 +171,11 @@ def _loss(c):
     loss = c["loss"]
     per = [(n, v["ncp"], v["loss"]) for n, v in loss["per_attribute"].items()]
     overall = [(n, v) for n, v in loss["overall"].items()]
-    return (_picture(_figures.loss_figure(loss), "information loss per attribute")
+    collapsed = "".join(
+        f'<p class="fails">{_e(name)} gives (almost) nothing: * or its root on '
+        f'{v["share"]:.0%} of the records.</p><p>Cause: {_e(v["cause"])}. '
+        f'Remedy: {_e(v["remedy"])}.</p>' for name, v in (loss.get("collapsed") or {}).items())
+    return (collapsed + _picture(_figures.loss_figure(loss), "information loss per attribute")
             + _table(["attribute", "mean NCP", "Loss"], per)
             + f'<p class="note">{_e(loss["note"])}</p>'
             + _table(["metric (whole release)", "value"], overall))

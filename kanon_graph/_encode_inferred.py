@@ -1,0 +1,107 @@
+"""What :func:`kanon_graph.encoding.encode` says about a column nobody declared.
+
+ISO date text becomes a date, date text such as ``13/03/1961`` too when its
+cells tell the day from the month, digit codes with leading zeros are masked
+from the right when no hierarchy is given (:mod:`kanon_graph._cells`); date
+text whose day/month order nobody can tell stays text, with a warning that
+says how to tell it, and date text that cannot be read (two orders at once,
+two-digit years) is an error. Each inference is one
+:class:`~kanon_graph.exceptions.InferenceWarning`, pointed at the user's
+call (:func:`_outside`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import warnings
+
+from ._cells import is_code_column, is_text_column
+from ._date_text import column_date_format, date_reading, how_to_say
+from .exceptions import DataError, InferenceWarning
+from .hierarchy import masking
+
+def _inferred(distinct, column, kind, hierarchy, where):
+    """Say what was inferred of an undeclared column; a code column's masking hierarchy.
+
+    Each inference is one warning; date text that cannot be read as one
+    kind of date raises a :class:`~kanon_graph.exceptions.DataError`.
+    """
+    texts = [v for v in distinct.dropna() if isinstance(v, str)] \
+        if is_text_column(distinct) else []
+    if kind == "date" and texts:
+        fmt = column_date_format(texts, column, where)
+        what = ("ISO 8601 date text" if fmt is None else
+                f"date text in the format {fmt} (told by cells such as "
+                f"{_telling(texts, fmt)!r})")
+        if hierarchy is not None:
+            how = (f"generalized through its hierarchy: "
+                   f"{' -> '.join(hierarchy.ancestors(hierarchy.leaf_labels[0]))}")
+        else:
+            how = "released as date intervals [first, last] written in ISO 8601"
+        warnings.warn(f"{where}: column {column!r} holds {what}: taken as a date (measured "
+                      f"in days, {how}); declare it categorical (Schema(categorical="
+                      f"[{column!r}]), --categorical {column}) to keep it as text",
+                      InferenceWarning, stacklevel=_outside())
+    elif kind == "categorical" and hierarchy is None and texts:
+        reading = date_reading(texts)
+        if reading.status == "ambiguous":
+            warnings.warn(f"{where}: column {column!r} holds date text whose day and month "
+                          f"could be either way round (no field above 12, e.g. "
+                          f"{reading.examples[0]!r}): kept as text, released as sets of "
+                          f"values; {how_to_say(column, reading.format)} to release it as "
+                          f"dates", InferenceWarning, stacklevel=_outside())
+        elif reading.status in ("conflict", "two-digit"):
+            try:
+                column_date_format(texts, column, where)
+            except DataError as exc:
+                raise DataError(f"{exc}; or declare it categorical (Schema(categorical="
+                                f"[{column!r}]), --categorical {column}) to keep it as "
+                                f"text") from None
+        elif is_code_column(distinct):
+            return _masked(distinct, column, where)
+    return hierarchy
+
+
+def _telling(texts, fmt):
+    """A cell whose day field is above 12 (what told the order), else the first."""
+    day = fmt.replace("%", "").index("d") // 2 if "%d" in fmt else 0
+    for text in texts:
+        fields = [f for f in re.split(r"[^0-9]+", text.strip()) if f]
+        if len(fields) > day and fields[day].isdigit() and int(fields[day]) > 12:
+            return text
+    return texts[0]
+
+
+def _masked(distinct, column, where):
+    texts = sorted(str(v) for v in distinct.dropna())
+    hierarchy = masking(texts, name=column)
+    example = " -> ".join(hierarchy.ancestors(texts[0]))
+    warnings.warn(f"{where}: column {column!r} holds digit codes with leading zeros: "
+                  f"generalized by masking trailing digits ({example}); declare it "
+                  f"categorical (Schema(categorical=[{column!r}]), --categorical "
+                  f"{column}) to release sets of codes instead, or give a hierarchy",
+                  InferenceWarning, stacklevel=_outside())
+    return hierarchy
+
+
+#: The package's folder: a frame whose file is under it is the library's.
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _outside():
+    """The ``stacklevel`` that points a warning at the first caller outside the package.
+
+    Counted from the function that calls ``warnings.warn``: the user's own
+    line (``kg.anonymize(...)`` in their script or test), however deep the
+    library's path to the warning (the pipeline, ``auto``, ``evaluate``).
+    When every caller is the library's (the command line), the outermost.
+    """
+    frame = sys._getframe(2)            # the caller of the function that warns
+    level = 2
+    while frame.f_back is not None and \
+            os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+        frame = frame.f_back
+        level += 1
+    return level
