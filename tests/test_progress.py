@@ -251,5 +251,6 @@ def test_the_cli_draws_its_phases_on_a_pseudo_terminal(census, tmp_path):
     finally:
         os.close(master)
     assert proc.returncode == 0 and b"wrote" in out
-    assert "kanon-graph: reading" in shown and "kanon-graph: anonymizing 1500 rows" in shown
+    assert "kanon-graph: looking at" in shown and "kanon-graph: reading" in shown
+    assert "kanon-graph: anonymizing 1500 rows" in shown
     assert "kanon-graph: writing" in shown
