@@ -211,7 +211,7 @@ def _release(data, partition):
 
 
 def measure(data, model, *, seed, suppression=None, respect_boundaries=None, options=None,
-            shard_size=None, scheduler=None):
+            shard_size=None, scheduler=None, progress=None):
     """Try every candidate on ``data`` (or a sample) and choose the lowest loss.
 
     Parameters
@@ -225,6 +225,8 @@ def measure(data, model, *, seed, suppression=None, respect_boundaries=None, opt
         As given to :func:`kanon_graph.anonymize`.
     shard_size, scheduler
         For a trial on the whole table.
+    progress : callable, optional
+        ``progress(done, total, text)`` before each trial and after the last.
 
     Returns
     -------
@@ -248,7 +250,9 @@ def measure(data, model, *, seed, suppression=None, respect_boundaries=None, opt
         trial_data = subset(data, rows)
     tried: list[dict[str, Any]] = [{"algorithm": n, "skipped": why} for n, why in skipped]
     best = None
-    for name, budget in runnable:
+    for i, (name, budget) in enumerate(runnable):
+        if progress:
+            progress(i, len(runnable), f"auto: trial of {name} on {trial_data.n} records")
         info = get_algorithm(name)
         opts = {k: v for k, v in options.items()
                 if k != "respect_boundaries" or info.supports_boundaries}
@@ -272,6 +276,8 @@ def measure(data, model, *, seed, suppression=None, respect_boundaries=None, opt
         tried.append(entry)
         if best is None or loss < best[0]:
             best = (loss, name, budget, partition)
+    if progress:
+        progress(len(runnable), len(runnable), "auto: trials done")
     if best is None:
         reasons = "; ".join(f"{t['algorithm']}: {t['skipped']}" for t in tried)
         raise ValueError(f"algorithm='auto' found no algorithm that fits: {reasons}")
@@ -291,12 +297,13 @@ def mean_loss(release):
     return float(np.mean(list(arx_loss_per_attribute(release).values())))
 
 
-def choose(data, model, options):
+def choose(data, model, options, progress=None):
     """The pipeline's choice step (:func:`kanon_graph._pipeline.run_pipeline`): :func:`measure`
     with the options of :class:`kanon_graph._pipeline.Options`."""
     return measure(data, model, seed=options.seed, suppression=options.suppression,
                    respect_boundaries=options.respect_boundaries, options=dict(options.extra),
-                   shard_size=options.shard_size, scheduler=options.scheduler)
+                   shard_size=options.shard_size, scheduler=options.scheduler,
+                   progress=progress)
 
 
 def auto_text(stats):

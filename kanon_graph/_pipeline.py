@@ -230,8 +230,8 @@ def run_pipeline(table: pd.DataFrame, schema: Schema, options: Options, *,
                  choose: Callable[..., Any] | None = None) -> AnonymizationResult:
     """Anonymize a pandas table (``weights``: a Dask table's counted tuples), step by step.
 
-    ``choose(data, model, options)`` picks the algorithm of ``algorithm="auto"``
-    and returns its ``AutoChoice`` (:mod:`kanon_graph._auto`, handed in by the
+    ``choose(data, model, options, progress)`` picks the algorithm of
+    ``algorithm="auto"`` (reporting its trials) and returns its ``AutoChoice`` (:mod:`kanon_graph._auto`, handed in by the
     facade); without it ``options.algorithm`` must name a registered algorithm.
     """
     started = time.perf_counter()
@@ -242,7 +242,7 @@ def run_pipeline(table: pd.DataFrame, schema: Schema, options: Options, *,
         if choose is None:
             raise ValueError("algorithm='auto' is chosen by kanon_graph.anonymize; name a "
                              "registered algorithm here")
-        choice = choose(data, model, options)
+        choice = choose(data, model, options, progress)
         info = get_algorithm(choice.algorithm)
         options = replace(options, algorithm=choice.algorithm, suppression=choice.suppression,
                           extra={n: v for n, v in options.extra.items()

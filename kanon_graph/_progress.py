@@ -11,18 +11,33 @@ sharded and Dask runs, and
   never decreasing within one call and ending at ``total``.
 
 The algorithms report at a coarse grain (a phase, a round of merges, a
-lattice level, a shard), never per record inside a compiled loop. The CLI
+lattice level, a shard), never per record inside a compiled loop. A call
+that runs in stages (``auto``'s trials, then the chosen algorithm) reports
+each stage with its own ``total``; ``done`` rises within a stage. The CLI
 passes the same kind of bar, shown only on a terminal and not with
 ``--quiet``.
+
+The bar's line is redrawn every :data:`TICK` seconds while it is open, so the
+elapsed time moves during a long step that reports nothing; a terminal that
+reports no width (a pseudo-terminal opened without a window size) gets
+:data:`FALLBACK_COLUMNS` columns, where tqdm would draw nothing.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import threading
 from collections.abc import Callable
 from typing import IO, Any, Union
 
-__all__ = ["Reporter", "TqdmBar", "reporter", "ProgressLike"]
+__all__ = ["Reporter", "TqdmBar", "reporter", "ProgressLike", "TICK", "FALLBACK_COLUMNS"]
+
+#: Seconds between two redraws of an open bar (the elapsed time moves).
+TICK = 1.0
+
+#: The width of the bar on a terminal that reports none (0 columns; 24 lines then).
+FALLBACK_COLUMNS = 80
 
 #: What a ``progress=`` parameter accepts.
 ProgressLike = Union[None, bool, Callable[[int, int, str], object]]
@@ -50,15 +65,35 @@ class TqdmBar:
         self.leave = leave
         self.desc = prefix
         self._bar: Any = None
+        self._lock = threading.RLock()
+        self._ticker: threading.Thread | None = None
+        self._stop = threading.Event()
 
     def _open(self, total: int | None) -> Any:
         from tqdm import tqdm
 
-        self.close()
+        self._close_bar()
+        stream = self.stream or sys.stderr
         fmt = "{desc} [{elapsed}]" if total is None else None
-        self._bar = tqdm(total=total, desc=self.desc, file=self.stream or sys.stderr,
-                         leave=self.leave, bar_format=fmt, dynamic_ncols=True)
+        width = _columns(stream)
+        with self._lock:
+            self._bar = tqdm(total=total, desc=self.desc, file=stream, leave=self.leave,
+                             bar_format=fmt, dynamic_ncols=width is None,
+                             ncols=FALLBACK_COLUMNS if width == 0 else None,
+                             nrows=24 if width == 0 else None)
+        if self._ticker is None:
+            self._stop.clear()
+            self._ticker = threading.Thread(target=self._tick, name="kanon-graph-progress",
+                                            daemon=True)
+            self._ticker.start()
         return self._bar
+
+    def _tick(self) -> None:
+        """Redraw the open bar every :data:`TICK` seconds until :meth:`close`."""
+        while not self._stop.wait(TICK):
+            with self._lock:
+                if self._bar is not None:
+                    self._bar.refresh()
 
     def phase(self, text: str) -> None:
         """Show ``text`` (what runs now) with the time elapsed, no bar."""
@@ -70,21 +105,38 @@ class TqdmBar:
         """Move the bar to ``done`` of ``total``; ``text`` says which step."""
         if not self.enabled:
             return
-        bar = self._bar
-        if bar is None or bar.total != total:
-            bar = self._open(total)
-        bar.set_postfix_str(text, refresh=False)
-        bar.update(done - bar.n)           # drawn at most every 0.1 s (tqdm's mininterval)
-        if done >= total:
-            bar.refresh()                  # but the finished state always
+        with self._lock:
+            bar = self._bar
+            if bar is None or bar.total != total:
+                bar = self._open(total)
+            bar.set_postfix_str(text, refresh=False)
+            bar.update(done - bar.n)       # drawn at most every 0.1 s (tqdm's mininterval)
+            if done >= total:
+                bar.refresh()              # but the finished state always
 
     step = __call__
 
+    def _close_bar(self) -> None:
+        with self._lock:
+            if self._bar is not None:
+                self._bar.close()
+                self._bar = None
+
     def close(self) -> None:
-        """Close the bar (shown one last time when ``leave``)."""
-        if self._bar is not None:
-            self._bar.close()
-            self._bar = None
+        """Close the bar (shown one last time when ``leave``) and stop its redraws."""
+        self._close_bar()
+        if self._ticker is not None and threading.current_thread() is not self._ticker:
+            self._stop.set()
+            self._ticker.join()
+            self._ticker = None
+
+
+def _columns(stream: Any) -> int | None:
+    """The terminal width of ``stream``: None when it is no terminal (tqdm decides)."""
+    try:
+        return os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, OSError, ValueError):
+        return None
 
 
 class Reporter:

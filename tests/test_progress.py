@@ -8,7 +8,7 @@ from kanon_graph._progress import Reporter, TqdmBar, reporter
 from kanon_graph.registry import get_algorithm
 
 REPORTING = ["mst", "sd", "k-member", "bottom-up", "optimal", "incognito", "rv-global",
-             "rv-hybrid"]
+             "rv-hybrid", "stepwise"]
 
 
 @pytest.fixture(scope="module")
@@ -152,3 +152,105 @@ def test_numbers_are_plain_ints(census):
     seen, record = _recorder()
     reporter(record, "x")(np.int64(3), np.int32(4), "t")
     assert seen == [(3, 4, "t")] and all(type(v) is int for v in seen[0][:2])
+
+
+def test_stepwise_reports_the_records_released(census):
+    table, schema = census
+    seen, record = _recorder()
+    kg.anonymize(table, schema, k=5, algorithm="stepwise", progress=record)
+    assert seen[0][2] == "stepwise: step 1" and 0 < seen[0][0] < len(table)
+    assert {t for _, t, _ in seen} == {len(table)} and seen[-1] == (len(table), len(table),
+                                                                    "stepwise: done")
+
+
+def test_auto_reports_its_trials_then_the_winner(census):
+    table, schema = census
+    seen, record = _recorder()
+    res = kg.anonymize(table, schema, k=5, l=2, sensitive="salary-class", progress=record)
+    trials = [s for s in seen if s[2].startswith("auto:")]
+    assert trials[0][:2] == (0, trials[0][1]) and trials[-1] == (trials[0][1], trials[0][1],
+                                                               "auto: trials done")
+    assert len(trials) == trials[0][1] + 1 and res.stats["auto"]["chose"]
+
+
+def _pty_stream():
+    """A text stream on a pseudo-terminal with no window size (0 x 0), and its master fd."""
+    import os
+
+    master, slave = os.openpty()
+    return os.fdopen(slave, "w", buffering=1, encoding="utf-8"), master
+
+
+def _read_until(master, wanted, seconds=20):
+    """What the terminal shows until ``wanted`` appears (or ``seconds`` pass)."""
+    import os
+    import select
+    import time
+
+    seen, end = b"", time.monotonic() + seconds
+    while wanted.encode() not in seen and time.monotonic() < end:
+        if select.select([master], [], [], 0.1)[0]:
+            seen += os.read(master, 65536)
+    return seen.decode(errors="replace")
+
+
+def test_a_bar_is_drawn_on_a_terminal_that_reports_no_width():
+    """Issue 42 item 4: tqdm draws nothing on a 0-column terminal; the bar falls back to 80."""
+    import os
+
+    stream, master = _pty_stream()
+    try:
+        assert os.get_terminal_size(stream.fileno()).columns == 0
+        bar = TqdmBar(stream)
+        bar.phase("reading")
+        assert "kanon-graph: reading [00:00]" in _read_until(master, "reading")
+        bar(2, 4, "half")
+        assert "2/4" in _read_until(master, "2/4")
+        bar.close()
+    finally:
+        stream.close()
+        os.close(master)
+
+
+def test_an_open_phase_is_redrawn_while_nothing_is_reported(monkeypatch):
+    import os
+
+    import kanon_graph._progress as progress
+
+    monkeypatch.setattr(progress, "TICK", 0.05)
+    stream, master = _pty_stream()
+    try:
+        bar = TqdmBar(stream)
+        bar.phase("searching")
+        shown = _read_until(master, "searching [00:00]\rkanon-graph: searching")
+        assert shown.count("kanon-graph: searching") >= 2     # redrawn without a call
+        bar.close()
+        assert bar._ticker is None
+    finally:
+        stream.close()
+        os.close(master)
+
+
+def test_the_cli_draws_its_phases_on_a_pseudo_terminal(census, tmp_path):
+    """Issue 42 item 4: a hierarchy-free run under a pseudo-terminal drew no bar."""
+    import os
+    import subprocess
+    import sys
+
+    table, _ = census
+    table.to_csv(tmp_path / "c.csv", index=False)
+    stream, master = _pty_stream()
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "kanon_graph", "anonymize", str(tmp_path / "c.csv"),
+             "--qi", "sex,age,race,education", "-k", "5", "-o", str(tmp_path / "o.csv")],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stream)
+        stream.close()
+        shown = _read_until(master, "kanon-graph: writing", seconds=120)
+        out, _ = proc.communicate(timeout=120)
+    finally:
+        os.close(master)
+    assert proc.returncode == 0 and b"wrote" in out
+    assert "kanon-graph: looking at" in shown and "kanon-graph: reading" in shown
+    assert "kanon-graph: anonymizing 1500 rows" in shown
+    assert "kanon-graph: writing" in shown

@@ -200,6 +200,7 @@ def run(args, out):
         raise UsageError(f"{args.input!r} is a folder or glob: add --engine dask")
     check_paths(args, dask)
     progress = Progress(args.quiet)
+    progress.phase(f"looking at {args.input}")      # before the checks that read the file
     cluster = contextlib.nullcontext()
     if dask:
         from ..scale import client_for

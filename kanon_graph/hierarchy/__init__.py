@@ -8,6 +8,7 @@ Definitions 3-4).
 
 from ._builders import intervals, masking
 from ._dates import dates
+from ._prefix import prefix_levels
 from ._suggest import round_widths, suggest
 from ._distance import che, hdist
 from ._io import load_hierarchies, read_hierarchy, write_hierarchy
@@ -21,6 +22,7 @@ __all__ = [
     "intervals",
     "load_hierarchies",
     "masking",
+    "prefix_levels",
     "read_hierarchy",
     "round_widths",
     "suggest",

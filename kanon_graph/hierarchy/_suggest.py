@@ -9,14 +9,17 @@ the data, by the column's kind (:func:`kanon_graph._cells.column_kind`):
   about ``bands`` bands over the column's range, up to one band covering
   every value (ARX's interval builder with fixed widths);
 * **date**: month, year, decade (:func:`~kanon_graph.hierarchy.dates`);
-* **codes** (every value the same length, at least three characters, letters
-  digits and dots only, at least one digit: ZIP, NAICS): masking from
-  the right (:func:`~kanon_graph.hierarchy.masking`);
-* **classification codes** of varying length, a letter then a digit, with an
-  optional dotted part (ICD-10 ``J45.9``, ``J45``, ``E11.65``): the code, its
-  category (the part before the dot, or the first three characters), its
-  letter, then ``*`` (``J45.9 -> J45* -> J* -> *``; the ``*`` keeps a
-  category apart from a code written without a dot, ``J45``);
+* **alphanumeric codes** (letters and digits, every value with a digit:
+  ICD-10 ``F32.1``, UK postcode districts ``LS6`` and full postcodes
+  ``LS6 3AB``, Dutch postcodes ``1234 AB``, product codes): the levels the
+  data's prefix tree has (:func:`~kanon_graph.hierarchy.prefix_levels`:
+  cut where letters meet digits, before a separator, and digit by digit in
+  a run of one width; a level kept when it joins at least 10% of the rows
+  with others): ``F32.1 -> F32* -> F3* -> *``, ``LS6 -> LS* -> *``;
+* **digit codes** (every value the same length, at least three characters,
+  digits and dots only: US ZIP and German postcodes, NAICS): masking from
+  the right (:func:`~kanon_graph.hierarchy.masking`), ``02139 -> 0213* ->
+  021** -> ... -> *****`` (``021**`` is the ZIP3 area);
 * any other categorical column: value, then ``*``.
 
 Every leaf is the data's own text (a value `` pad `` keeps its spaces, apart
@@ -40,6 +43,7 @@ from .._cells import column_kind, is_code_column, parse_number
 from ..exceptions import HierarchyError, SchemaError
 from ._builders import intervals, masking
 from ._dates import dates
+from ._prefix import is_prefix_code_column, prefix_levels
 from ._tree import Hierarchy
 
 
@@ -65,23 +69,20 @@ class Schema(Protocol):
 
 __all__ = ["suggest", "round_widths"]
 
-_CODE = re.compile(r"^[0-9A-Za-z.]+$")
-_CLASSIFICATION = re.compile(r"^[A-Za-z][0-9][0-9A-Za-z]*(\.[0-9A-Za-z]*)?$")
+_CODE = re.compile(r"^[0-9.]+$")
 
 
-def _category(code: str) -> str:
-    """A classification code's category: the part before the dot, else three characters."""
-    return code.split(".", 1)[0] if "." in code else code[:3]
-
-
-def _classification(texts: Sequence[str], column: str) -> Hierarchy | None:
-    """``code -> category -> letter -> *`` when every text is a classification code."""
-    if not texts or not all(_CLASSIFICATION.match(t) for t in texts):
+def _prefixed(present: pd.Series, column: str) -> tuple[Hierarchy, str] | None:
+    """The prefix levels of an alphanumeric code column (None for another column)."""
+    counts = present.astype(str).value_counts(sort=False)
+    texts = sorted(counts.index)
+    if not is_prefix_code_column(texts):
         return None
-    if len({len(t) for t in texts}) == 1 and not any("." in t for t in texts):
-        return None                                 # one width, no dots: masking fits
-    rows = [[t, _category(t) + "*", t[0] + "*", "*"] for t in sorted(texts)]
-    return Hierarchy(rows, name=column, source="suggest")
+    rows = prefix_levels(texts, [int(counts[t]) for t in texts])
+    example = max(rows, key=len)
+    how = ("alphanumeric code: prefix levels, " + " -> ".join(example)
+           if len(example) > 2 else "alphanumeric code without shared prefixes: value -> *")
+    return Hierarchy(rows, name=column, source="suggest"), how
 
 
 def round_widths(lo: float, hi: float, *, bands: int = 20,
@@ -152,9 +153,9 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
             return intervals(uniques, widths=widths, name=column), \
                 f"numeric: bands of width {shown}"
     texts = [str(u) for u in uniques]
-    made = _classification(texts, column) if kind != "numeric" else None
+    made = _prefixed(present, column) if kind != "numeric" else None
     if made is not None:
-        return made, "classification code: code -> category -> letter -> *"
+        return made
     if kind != "numeric" and (_is_code_column(texts) or is_code_column(present)):
         return masking(texts, name=column), \
             f"code of {len(texts[0])} characters: masked from the right"
@@ -191,9 +192,9 @@ def suggest(table: pd.DataFrame, schema: Schema, *,
     'code of 5 characters: masked from the right'
     >>> made["age"][0].ancestors(37)
     ['37', '[36-37]', '[30-39]', '[20-39]', '*']
-    >>> icd = pd.DataFrame({"icd": ["J45.9", "J45.0", "J45", "E11.65", "I10"]})
-    >>> kg.hierarchy.suggest(icd, kg.Schema(quasi_identifiers=["icd"]))["icd"][0].ancestors("J45.9")
-    ['J45.9', 'J45*', 'J*', '*']
+    >>> icd = pd.DataFrame({"icd": ["F32.1", "F32.0", "F33.2", "F41.1", "F41.0", "F20.0"]})
+    >>> kg.hierarchy.suggest(icd, kg.Schema(quasi_identifiers=["icd"]))["icd"][0].ancestors("F32.1")
+    ['F32.1', 'F32*', 'F3*', '*']
     """
     if columns is None:
         columns = [c for c in schema.quasi_identifiers if schema.hierarchy(c) is None]

@@ -43,7 +43,7 @@ __all__ = ["stepwise", "STEP"]
 
 
 def stepwise(data, model, *, rng=None, suppression=None, step=STEP, combine="mean",
-             cuts=True, moves=True):
+             cuts=True, moves=True, progress=None):
     """Local recoding by full-domain steps, hierarchy cuts and graph moves.
 
     Parameters
@@ -64,6 +64,9 @@ def stepwise(data, model, *, rng=None, suppression=None, step=STEP, combine="mea
         their mean (the loss the suite reports), or ARX's geometric form.
     cuts, moves : bool
         Run step 2 (hierarchy cuts) and step 3 (graph moves); k only.
+    progress : None, bool or callable
+        ``progress(done, total, text)`` with the records released so far of
+        all records, after each full-domain step and before steps 2 and 3.
 
     Returns
     -------
@@ -89,15 +92,21 @@ def stepwise(data, model, *, rng=None, suppression=None, step=STEP, combine="mea
         raise ValueError("stepwise enforces k-anonymity only; it cannot meet the requested "
                          "l-diversity or t-closeness -- use 'mst', 'sd', 'mondrian' or "
                          "'optimal'")
-    class_of, stats = release_steps(data, model, step=step, combine=combine)
+    from .._progress import reporter
+
+    report = reporter(progress, "stepwise")
+    class_of, stats = release_steps(data, model, step=step, combine=combine, progress=report)
     stats = {"steps": len(stats["steps"]), "left_over": stats["left"],
              "nodes_checked": stats["nodes_checked"]}
     class_of = place_leftovers(data, class_of)
+    report(data.records - stats["left_over"], data.records, "stepwise: hierarchy cuts")
     if cuts:
         class_of, stats["cuts"] = split_classes(data, class_of, model.k)
+    report(data.records - stats["left_over"], data.records, "stepwise: graph moves")
     if moves:
         class_of, more = polish(data, class_of, model.k)
         stats.update(more)
+    report(data.records, data.records, "stepwise: done")
     return Partition(np.asarray(class_of, dtype=np.int64), stats=stats)
 
 

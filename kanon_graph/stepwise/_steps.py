@@ -92,7 +92,7 @@ def generalization_loss(data, nodes, combine="mean"):
     return _GeneralizationLoss(data, combine).lower_bound(np.asarray(nodes))
 
 
-def release_steps(data, model, *, step=STEP, combine="mean"):
+def release_steps(data, model, *, step=STEP, combine="mean", progress=None):
     """Release the records of ``data`` step by step, each step at one lattice node.
 
     Parameters
@@ -105,6 +105,8 @@ def release_steps(data, model, *, step=STEP, combine="mean"):
         The least fraction of all records a step must release, in (0, 1].
     combine : {"mean", "geometric"}
         How the search combines the per-attribute losses.
+    progress : callable, optional
+        ``progress(released, records, text)`` after each step.
 
     Returns
     -------
@@ -144,6 +146,9 @@ def release_steps(data, model, *, step=STEP, combine="mean"):
         next_class += int(label.max()) + 1
         steps.append((levels, _records(sub.weights, np.flatnonzero(released))))
         remaining = remaining[~released]
+        if progress:
+            progress(total_records - _records(weights, remaining), total_records,
+                     f"stepwise: step {len(steps)}")
     return class_of, {"steps": steps, "left": _records(weights, remaining),
                       "nodes_checked": checked}
 
