@@ -106,11 +106,14 @@ def _emd(p, q, ordered):
 class Checker:
     """Check ``res`` (an AnonymizationResult) against ``case`` (a generate.Case)."""
 
-    def __init__(self, case, res, *, recoding, supports_suppression):
+    def __init__(self, case, res, *, recoding, supports_suppression, withholds=False):
         self.case = case
         self.res = res
         self.recoding = recoding
         self.supports_suppression = supports_suppression
+        # an algorithm that samples records (safepub) withholds rows: every cell `*`, so that
+        # a record not sampled says nothing of itself, sensitive and other columns included
+        self.withholds = withholds
         self.findings = []
 
     def fail(self, category, detail):
@@ -144,11 +147,15 @@ class Checker:
             if col not in out.columns:
                 raise Finding("column lost", col)
             a, b = src[col].to_numpy(), out[col].to_numpy()
-            bad = [i for i, (x, y) in enumerate(zip(a, b)) if not x == y]
+            withheld = set(suppressed_positions(self.res).tolist()) if self.withholds else set()
+            starred = [i for i in withheld if b[i] != SUPPRESSED]
+            if starred:
+                self.fail("withheld row not starred", f"{col!r} row {starred[0]}: {b[starred[0]]!r}")
+            bad = [i for i, (x, y) in enumerate(zip(a, b)) if i not in withheld and not x == y]
             if bad:
                 i = bad[0]
                 self.fail("non-QI cell changed", f"{col!r} row {i}: {a[i]!r} -> {b[i]!r}")
-            elif src[col].dtype != out[col].dtype:
+            elif src[col].dtype != out[col].dtype and not withheld:   # `*` turns a column to text
                 self.fail("non-QI dtype changed", f"{col!r}: {src[col].dtype} -> "
                           f"{out[col].dtype}")
 
@@ -181,7 +188,7 @@ class Checker:
             budget = 0 if budget is None else min(budget, 0)
         if budget is not None and mask.sum() > budget:
             self.fail("suppression over budget", f"{int(mask.sum())} suppressed, budget {budget}")
-        if mask.all() and case.n and not case.boundaries_on():
+        if mask.all() and case.n and not case.boundaries_on() and not self.withholds:
             self.fail("whole table suppressed",
                       f"all {case.n} records suppressed although generalizing to the root "
                       f"is a valid release")
@@ -361,10 +368,14 @@ class Checker:
                 self.fail(f"metric {name} mismatch", f"reported {got!r}, recomputed {expected!r}")
 
 
-def check_release(case, res, *, recoding, supports_suppression):
-    """The findings of every check on ``res``; an empty list when it is sound."""
-    return Checker(case, res, recoding=recoding,
-                   supports_suppression=supports_suppression).run()
+def check_release(case, res, *, recoding, supports_suppression, withholds=False):
+    """The findings of every check on ``res``; an empty list when it is sound.
+
+    ``withholds``: the algorithm samples records (safepub), and a withheld row
+    (listed in ``res.suppressed_rows``) is ``*`` in every column.
+    """
+    return Checker(case, res, recoding=recoding, supports_suppression=supports_suppression,
+                   withholds=withholds).run()
 
 
 def suppressed_positions(res):

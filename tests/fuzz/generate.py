@@ -12,6 +12,7 @@ the checker can judge a release from them without the library.
 from __future__ import annotations
 
 import inspect
+from types import SimpleNamespace
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -68,7 +69,9 @@ class Case:
         """Whether the release must respect MAGVal: as asked, else the algorithm's default."""
         if self.respect_boundaries is not None:
             return self.respect_boundaries
-        fn = kg.registry.get_algorithm(self.algorithm).function
+        fn = algorithm_info(self.algorithm).function
+        if fn is None:                                   # auto: the facade's default (none)
+            return False
         param = inspect.signature(fn).parameters.get("respect_boundaries")
         return bool(param is not None and param.default is True)
 
@@ -83,7 +86,12 @@ class Case:
             out["suppression"] = self.suppression
         if self.respect_boundaries is not None:
             out["respect_boundaries"] = self.respect_boundaries
+        out.update(self.extra)
         return out
+
+    def request_k(self):
+        """The k passed to anonymize: None where the algorithm derives its own."""
+        return None if algorithm_info(self.algorithm).derives_k is not None else self.k
 
     def with_rows(self, keep):
         """The same request on a subset of rows (positions ``keep``), k clamped to n."""
@@ -193,12 +201,25 @@ def _numeric_values(rng, n):
     return pool[rng.integers(0, len(pool), n)]
 
 
+#: The facade's default, fuzzed beside the registered algorithms (it is no registry entry).
+AUTO = "auto"
+
+_AUTO_INFO = SimpleNamespace(name=AUTO, function=None, recoding=None, needs_hierarchies=False,
+                             supports_suppression=True, supports_boundaries=True,
+                             derives_k=None)
+
+
+def algorithm_info(name):
+    """The registry's entry for ``name``; for ``"auto"``, what the fuzzer needs of one."""
+    return _AUTO_INFO if name == AUTO else kg.registry.get_algorithm(name)
+
+
 def make_case(seed, algorithm=None, *, max_rows=400):
     """The random case of ``seed`` (``algorithm`` chosen from the registry unless given)."""
     rng = np.random.default_rng(seed)
-    names = kg.algorithms()
+    names = [*kg.algorithms(), AUTO]
     algorithm = algorithm or names[seed % len(names)]
-    info = kg.registry.get_algorithm(algorithm)
+    info = algorithm_info(algorithm)
     bucket = rng.random()
     hi = max(1, min(max_rows, 400))
     n = int(rng.integers(1, min(10, hi) + 1)) if bucket < 0.3 else \
@@ -260,5 +281,9 @@ def make_case(seed, algorithm=None, *, max_rows=400):
     respect = None
     if any(marks.get(q) for q in qis) and rng.random() < 0.6:
         respect = bool(info.supports_boundaries or rng.random() < 0.1)
+    extra = {}
+    if info.derives_k is not None:               # safepub: k, l, t and the budget are its own
+        l = t = suppression = None
+        extra["epsilon"] = float(rng.choice([0.5, 1.0, 2.0, 4.0]))
     return Case(seed, table, qis, kinds, rows, marks, "s", sensitive_numeric, algorithm, k,
-                l, diversity, t, suppression, respect, identifier)
+                l, diversity, t, suppression, respect, identifier, extra)

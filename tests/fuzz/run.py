@@ -38,7 +38,7 @@ import kanon_graph as kg
 from kanon_graph import registry
 
 from .check import check_release
-from .generate import make_case
+from .generate import AUTO, algorithm_info, make_case
 
 OK, VIOLATION, REFUSAL, MISSED, REJECTED, CRASH = (
     "ok", "violation", "refusal", "missed refusal", "rejected", "crash")
@@ -62,8 +62,8 @@ class Outcome:
 
 def impossible(case):
     """Why no release can satisfy the request (``None`` when one can), judged independently."""
-    info = registry.get_algorithm(case.algorithm)
-    if case.k > case.n:
+    info = algorithm_info(case.algorithm)
+    if info.derives_k is None and case.k > case.n:
         return "k exceeds the number of records"
     if info.needs_hierarchies and any(q not in case.rows for q in case.qis):
         return "the algorithm needs a hierarchy for every quasi-identifier"
@@ -82,6 +82,9 @@ def impossible(case):
 @contextlib.contextmanager
 def _spied(name, started):
     """Record in ``started`` when the registered algorithm ``name`` begins to run."""
+    if name == AUTO:                 # the facade's default: no registry entry to spy on
+        yield
+        return
     info = registry.get_algorithm(name)
     inner = info.function
 
@@ -116,18 +119,22 @@ def _shape(message):
 
 def run_case(case):
     """Run one case and classify its outcome."""
-    info = registry.get_algorithm(case.algorithm)
+    info = algorithm_info(case.algorithm)
     reason = impossible(case)
     started = []
     t0 = time.perf_counter()
     try:
         with _spied(case.algorithm, started):
-            res = kg.anonymize(case.table, case.schema(), case.k, **case.kwargs())
+            res = kg.anonymize(case.table, case.schema(), case.request_k(), **case.kwargs())
     except kg.PrivacyError as error:
         return Outcome(case, REJECTED, f"{case.algorithm}: PrivacyError {_shape(error)}",
                        str(error), time.perf_counter() - t0)
     except ValueError as error:
         seconds = time.perf_counter() - t0
+        if case.algorithm == AUTO and _clear_refusal(error):
+            if reason is not None:   # the default refuses what nothing can release: right
+                return Outcome(case, REFUSAL, _shape(error), str(error), seconds)
+            started.append(True)     # a feasible request: any refusal is judged as a run's
         if _clear_refusal(error) and not started:
             return Outcome(case, REFUSAL, _shape(error), str(error), seconds)
         if _clear_refusal(error) and reason is None:
@@ -149,8 +156,13 @@ def run_case(case):
     seconds = time.perf_counter() - t0
     if reason is not None:
         return Outcome(case, MISSED, f"{case.algorithm}: not refused ({reason})", reason, seconds)
+    if case.algorithm == AUTO:       # judged as the algorithm auto chose
+        info = registry.get_algorithm(res.stats["auto"]["chose"])
+    if info.derives_k is not None:   # checked at the k the algorithm derived
+        case = dataclasses.replace(case, k=res.k)
     findings = check_release(case, res, recoding=info.recoding,
-                             supports_suppression=info.supports_suppression)
+                             supports_suppression=info.supports_suppression,
+                             withholds=info.samples_records)
     if findings:
         first = findings[0]
         return Outcome(case, VIOLATION, f"{case.algorithm}: {first.category}",

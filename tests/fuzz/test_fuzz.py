@@ -20,7 +20,7 @@ import kanon_graph as kg
 from kanon_graph import registry
 
 from .check import check_release, parse_range, suppressed_positions
-from .generate import Case, make_case
+from .generate import AUTO, Case, make_case
 from .run import FAILURES, REFUSAL, impossible, report, run_case
 
 
@@ -33,7 +33,7 @@ CASES_PER_ALGORITHM = 60
 LONG = int(os.environ.get("KANON_GRAPH_FUZZ", "0") or 0)
 
 
-@pytest.mark.parametrize("algorithm", kg.algorithms())
+@pytest.mark.parametrize("algorithm", [*kg.algorithms(), AUTO])
 def test_fuzz_every_release_checks_out(algorithm, request):
     """No violation, missed refusal, self-rejection or crash on the seeded cases."""
     long = request.config.getoption("--fuzz") or LONG
