@@ -84,6 +84,7 @@ class AlgorithmInfo:
     weighted: bool = False
     derives_k: Callable[..., int] | None = None
     samples_records: bool = False
+    shards: bool = True
 
     def default_budget(self, k: int, n: int) -> int:
         """Records the algorithm may suppress when the user gives no ``suppression``."""
@@ -149,7 +150,8 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
                        supports_suppression: bool = False, supports_boundaries: bool = False,
                        default_suppression: Any = None, description: str | None = None,
                        weighted: bool = False, derives_k: Callable[..., int] | None = None,
-                       samples_records: bool = False, replace: bool = False) -> Any:
+                       samples_records: bool = False, shards: bool = True,
+                       replace: bool = False) -> Any:
     """Register ``function`` as algorithm ``name`` (usable as a decorator).
 
     Parameters
@@ -189,6 +191,10 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
         entropy instead of the default 0, and not recorded (a differentially
         private release must not be reproducible from its report); and it
         runs on a pandas table's rows only, not a Dask table's counted tuples.
+    shards : bool
+        Whether a local recoding may run inside shards of a large table
+        (:mod:`kanon_graph.scale.sharding`); ``False``: it always runs on
+        the whole table (``stepwise``, whose steps count distinct tuples).
     replace : bool
         Allow replacing an existing registration.
 
@@ -217,7 +223,7 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
         _REGISTRY.add(name, AlgorithmInfo(name, fn, recoding, needs_hierarchies,
                                           supports_suppression, doc, supports_boundaries,
                                           default_suppression, bool(weighted), derives_k,
-                                          bool(samples_records)),
+                                          bool(samples_records), bool(shards)),
                       replace=replace,
                       builtin_first=not str(fn.__module__).startswith("kanon_graph."))
         return fn
