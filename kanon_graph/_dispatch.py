@@ -39,7 +39,12 @@ def run_algorithm(info: AlgorithmInfo, data: EncodedTable, model: PrivacyModel, 
     :func:`~kanon_graph.scale.sharding.run_sharded` (as Dask tasks when
     ``scheduler`` is given, in this process otherwise); everything else runs
     as one call, with ``scheduler`` passed on to an algorithm that takes one
-    (``rv-distributed``).
+    (``rv-distributed``). Never sharded: an algorithm registered with
+    ``shards=False`` (``stepwise``), and, when the caller gave no
+    ``shard_size``, a model that judges a class against the whole table
+    (t-closeness, :attr:`~kanon_graph.privacy.PrivacyModel.needs_whole_table`):
+    a shard does not see the whole table, so the default runs it unsharded
+    rather than refuse it.
 
     Parameters
     ----------
@@ -50,7 +55,8 @@ def run_algorithm(info: AlgorithmInfo, data: EncodedTable, model: PrivacyModel, 
     options : dict
         The algorithm's options.
     shard_size : int, optional
-        Default :data:`~kanon_graph.scale.sharding.DEFAULT_SHARD_SIZE`.
+        Default :data:`~kanon_graph.scale.sharding.DEFAULT_SHARD_SIZE`
+        (none with t-closeness).
     scheduler : None, str or distributed.Client
     progress : Reporter or callable, optional
         ``progress(done, total, text)`` per shard when sharded; otherwise
@@ -61,8 +67,10 @@ def run_algorithm(info: AlgorithmInfo, data: EncodedTable, model: PrivacyModel, 
     -------
     Partition
     """
-    shard_size = DEFAULT_SHARD_SIZE if shard_size is None else shard_size
-    if info.recoding == "local" and data.n > shard_size:
+    if shard_size is None:
+        whole = getattr(model, "needs_whole_table", False)
+        shard_size = data.n if whole else DEFAULT_SHARD_SIZE
+    if info.recoding == "local" and info.shards and data.n > shard_size:
         if scheduler is None:
             return run_sharded(info.function, data, model, rng=rng, suppression=suppression,
                                shard_size=shard_size, progress=progress, **options)

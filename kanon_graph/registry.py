@@ -85,6 +85,7 @@ class AlgorithmInfo:
     derives_k: Callable[..., int] | None = None
     samples_records: bool = False
     secret_randomness: bool = False
+    shards: bool = True
 
     def default_budget(self, k: int, n: int) -> int:
         """Records the algorithm may suppress when the user gives no ``suppression``."""
@@ -151,6 +152,7 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
                        default_suppression: Any = None, description: str | None = None,
                        weighted: bool = False, derives_k: Callable[..., int] | None = None,
                        samples_records: bool = False, secret_randomness: bool = False,
+                       shards: bool = True,
                        replace: bool = False) -> Any:
     """Register ``function`` as algorithm ``name`` (usable as a decorator).
 
@@ -195,6 +197,10 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
         from the operating system's cryptographic source (``secrets``), and
         no seed is recorded anywhere (``result.stats["seed"]`` is None), for
         ``seed=None`` as for no seed at all.
+    shards : bool
+        Whether a local recoding may run inside shards of a large table
+        (:mod:`kanon_graph.scale.sharding`); ``False``: it always runs on
+        the whole table (``stepwise``, whose steps count distinct tuples).
     replace : bool
         Allow replacing an existing registration.
 
@@ -223,7 +229,8 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
         _REGISTRY.add(name, AlgorithmInfo(name, fn, recoding, needs_hierarchies,
                                           supports_suppression, doc, supports_boundaries,
                                           default_suppression, bool(weighted), derives_k,
-                                          bool(samples_records), bool(secret_randomness)),
+                                          bool(samples_records), bool(secret_randomness),
+                                          bool(shards)),
                       replace=replace,
                       builtin_first=not str(fn.__module__).startswith("kanon_graph."))
         return fn

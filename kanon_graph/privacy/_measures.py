@@ -18,6 +18,7 @@ __all__ = [
     "recursive_cl_holds",
     "recursive_l",
     "emd_to_table",
+    "emd_of_histograms",
 ]
 
 _CHUNK = 4096
@@ -192,6 +193,35 @@ def emd_to_table(class_of, values, n_values=None, *, ordered, n_classes=None,
     q = q / max(q.sum(), 1)
     values = np.where(valid, np.searchsorted(present, values), 0)
     cls, val, counts = _pair_counts(class_of, values, n_classes, weights)
+    return emd_of_histograms(cls, val, counts, q, ordered=ordered, n_classes=n_classes)
+
+
+def emd_of_histograms(cls, val, counts, q, *, ordered, n_classes):
+    """EMD of each class's histogram to the distribution ``q`` (Li, Li & Venkatasubramanian 2007).
+
+    Parameters
+    ----------
+    cls, val, counts : ndarray of int
+        One (class, value, records) triple per distinct pair, sorted by
+        class; ``val`` indexes ``q``.
+    q : ndarray of float
+        The reference distribution over the ``m`` values (summing to 1),
+        in value order for the ordered distance.
+    ordered : bool
+    n_classes : int
+
+    Returns
+    -------
+    ndarray of float, shape (n_classes,)
+        0 for a class without a triple.
+
+    Examples
+    --------
+    >>> emd_of_histograms(np.array([0, 0]), np.array([0, 1]), np.array([3, 1]),
+    ...                   np.array([0.5, 0.5]), ordered=False, n_classes=1).tolist()
+    [0.25]
+    """
+    m_values = len(q)
     sizes = np.bincount(cls, weights=counts, minlength=n_classes)
     result = np.zeros(n_classes)
     starts = np.searchsorted(cls, np.arange(0, n_classes + _CHUNK, _CHUNK))

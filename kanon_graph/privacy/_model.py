@@ -18,6 +18,7 @@ whether they may spread a check's outcome through the lattice.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -95,7 +96,59 @@ class PrivacyModel:
             return False
         if int(budget) == 0:
             return True
+        return self.superset_closed
+
+    @property
+    def superset_closed(self):
+        """Whether every class containing a class that satisfies the model satisfies it too.
+
+        True for k-anonymity and distinct l-diversity: a class's size and its
+        number of distinct sensitive values only grow when records join it.
+        False for entropy and recursive (c, l)-diversity and t-closeness:
+        their measures read the proportions of the values, and a class that
+        satisfies them can take in records that break them (the union of two
+        classes that *both* satisfy them still does: Machanavajjhala et al.
+        2007, section 4; Li, Li & Venkatasubramanian 2007, section 4). A
+        search may spread "releases too few records" to more specific nodes
+        only with a superset-closed model (see :meth:`relaxation`).
+
+        Examples
+        --------
+        >>> PrivacyModel(5, l=2).superset_closed, PrivacyModel(5, t=0.2).superset_closed
+        (True, False)
+        """
         return self.t is None and (self.l is None or self.diversity == "distinct")
+
+    def relaxation(self):
+        """The strongest superset-closed model this one implies.
+
+        Every class satisfying this model satisfies the relaxation: itself
+        when :attr:`superset_closed`; k with distinct ``ceil(l)``-diversity
+        for entropy and recursive (c, l)-diversity (``exp(entropy)`` is at
+        most the number of distinct values, and ``r_1 < c (r_l + ... + r_m)``
+        needs ``l`` values; Machanavajjhala et al. 2007, Definitions 4.1 and
+        4.3); k alone for t-closeness. The records a node releases under the
+        relaxation bound those it releases under the model.
+
+        Examples
+        --------
+        >>> PrivacyModel(5, l=2.5, diversity="entropy").relaxation().l
+        3
+        >>> PrivacyModel(5, t=0.2, sensitive="s").relaxation()
+        PrivacyModel(k=5, l=None, diversity='distinct', c=1.0, t=None, sensitive='s', missing=None)
+        """
+        if self.superset_closed:
+            return self
+        l = None if self.l is None else math.ceil(self.l - 1e-9)
+        return PrivacyModel(self.k, l, "distinct", 1.0, None, self.sensitive, self.missing)
+
+    @property
+    def needs_whole_table(self):
+        """Whether a class is judged against the whole table (t-closeness), not alone.
+
+        Such a model cannot be checked inside a part of the table (a shard)
+        without the whole table's distribution."""
+        return self.t is not None
 
     @property
     def needs_sensitive(self):

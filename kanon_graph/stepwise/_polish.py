@@ -33,8 +33,16 @@ BATCH_ROUNDS = 8
 """Rounds of one move per class before moving tuple by tuple (mst's default)."""
 
 
-def polish(data, class_of, k):
-    """Refine ``class_of`` (every record placed, k-anonymity only) along the record graph.
+def polish(data, class_of, k, check=None):
+    """Refine ``class_of`` (every record placed) along the record graph.
+
+    With ``check`` (a :class:`~kanon_graph.privacy.ClassCheck` with l or t)
+    a move is kept only when both its classes still satisfy the model
+    afterwards, judged from the classes' sensitive histograms: the records
+    per (distinct tuple, sensitive value), summed over the tuples of each
+    class. The refinement then moves one tuple per class per round and
+    splits no class (:func:`~kanon_graph.records.refine.refine_classes`
+    with ``failing``); with k alone it runs as before.
 
     Returns ``(class_of, stats)``; ``class_of`` is returned unchanged when a
     class splits a distinct tuple (it cannot be a labelling of the graph).
@@ -46,9 +54,27 @@ def polish(data, class_of, k):
         return class_of, {"polish": "skipped: a class splits a distinct tuple"}
     cost = ClassCost(data, graph.codes, "loss")
     eu, ev = block_edges(data, graph.codes, free=INDEX)
-    labels, stats = refine_classes(cost, labels, graph.counts, eu, ev, k,
+    failing = None
+    if check is not None and check.sensitive:
+        failing = _histogram_failing(check, graph.node_of)
+    labels, stats = refine_classes(cost, labels, graph.counts, eu, ev, k, failing=failing,
                                    max_rounds=MAX_ROUNDS, batch_rounds=BATCH_ROUNDS)
     return labels[graph.node_of], {"polish_moves": int(stats["moves"]),
                                    "polish_splits": int(stats["splits"]),
                                    "loss_before_polish": float(stats["loss_before"]),
                                    "loss_after_polish": float(stats["loss_after"])}
+
+
+def _histogram_failing(check, node_of):
+    """``failing(labels)`` of the refinement, from per-(tuple, sensitive value) counts."""
+    weights = np.ones(len(node_of), dtype=np.int64) if check.weights is None else check.weights
+    width = int(check.values.max()) + 1 if len(check.values) else 1
+    pairs, inverse = np.unique(np.asarray(node_of, dtype=np.int64) * width + check.values,
+                               return_inverse=True)
+    counts = np.bincount(inverse.reshape(-1), weights=weights).astype(np.int64)
+    node, value = pairs // width, pairs % width
+
+    def failing(labels):
+        return check.failing(labels[node], value, counts, int(labels.max()) + 1)
+
+    return failing

@@ -1,4 +1,4 @@
-"""Step 2 of ``stepwise``: place the records left over, then split classes down their hierarchies.
+"""Step 2 of ``stepwise``: split classes down their hierarchies.
 
 A class released at a step's node is generalized as far as the node says for
 every record in it, but the release labels each class by the lowest common
@@ -13,8 +13,7 @@ goes on with the parts. This is Mondrian's top-down cut (LeFevre, DeWitt &
 Ramakrishnan, "Mondrian multidimensional k-anonymity", 2006) on hierarchy
 children, started from the steps' classes.
 
-:func:`place_leftovers` puts each record that no step could release into
-the class whose common ancestors it widens least, instead of suppressing it.
+The records no step could release are placed by :mod:`._leftovers`.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ import numpy as np
 
 from ..lattice.node_metrics import LossMetric
 
-__all__ = ["split_classes", "place_leftovers"]
+__all__ = ["split_classes", "class_levels"]
 
 
 def _lca_level(level_map, codes, start=0):
@@ -35,8 +34,8 @@ def _lca_level(level_map, codes, start=0):
     return len(level_map) - 1
 
 
-def split_classes(data, class_of, k):
-    """Cut classes down their hierarchies while every part keeps ``k`` records (k only).
+def split_classes(data, class_of, k, check=None):
+    """Cut classes down their hierarchies while every part keeps ``k`` records and the model.
 
     Parameters
     ----------
@@ -44,6 +43,9 @@ def split_classes(data, class_of, k):
     class_of : ndarray of int (n,)
         Classes of at least ``k`` records; ``-1`` rows are left alone.
     k : int
+    check : ClassCheck, optional
+        With l-diversity or t-closeness: a cut is taken only when the model
+        holds on every part (the cut of most gain that does, per class).
 
     Returns
     -------
@@ -76,7 +78,11 @@ def split_classes(data, class_of, k):
         rows = stack.pop()
         if len(rows) < 2 * k:
             continue
-        best = _best_cut(codes[rows], maps, costs, k)
+        best = None
+        for cut in _cuts(codes[rows], maps, costs, k):
+            if check is None or not check.sensitive or _parts_hold(check, rows, *cut):
+                best = cut
+                break
         if best is None:
             continue
         cuts += 1
@@ -92,9 +98,16 @@ def split_classes(data, class_of, k):
     return out, cuts
 
 
-def _best_cut(codes, maps, costs, k):
-    """``(child of every row, which children stand alone)`` of the best cut, or None."""
-    best = None
+def _parts_hold(check, rows, child, large):
+    """Does the model hold on every part of a cut (each large child, and the rest)?"""
+    part = np.where(large[child], child, len(large))
+    return not check.failing_rows(part, rows)[np.unique(part)].any()
+
+
+def _cuts(codes, maps, costs, k):
+    """The cuts that lower the loss, ``(child of every row, which children stand alone)``,
+    most gain first (ties: the earlier attribute)."""
+    found = []
     for j, (level_map, cost) in enumerate(zip(maps, costs)):
         col = codes[:, j]
         level = _lca_level(level_map, col)
@@ -123,70 +136,13 @@ def _best_cut(codes, maps, costs, k):
             at = _lca_level(level_map, left)
             after += rest * cost[at][level_map[at][left[0]]]
         gain = before - after
-        if gain > 1e-12 and (best is None or gain > best[0]):
-            best = (gain, child.reshape(-1), large)
-    return None if best is None else best[1:]
+        if gain > 1e-12:
+            found.append((-gain, j, child.reshape(-1), large))
+    found.sort(key=lambda cut: cut[:2])
+    return [cut[2:] for cut in found]
 
 
-def place_leftovers(data, class_of):
-    """Each record with class ``-1`` joins the class it widens least (by ARX cell loss).
-
-    Records are placed one at a time in row order; a class's common ancestors
-    grow with every record it takes. Returns the new ``class_of`` (unchanged
-    when no class exists).
-
-    Examples
-    --------
-    >>> import numpy as np, kanon_graph as kg
-    >>> data = kg.encode(kg.datasets.paper_003_table(), kg.datasets.paper_003_schema())
-    >>> start = np.array([0, 0, 0, 1, 1, 1, 2, 2, 2, -1])
-    >>> int(place_leftovers(data, start)[9]) in (0, 1, 2)
-    True
-    """
-    out = np.asarray(class_of, dtype=np.int64).copy()
-    left = np.flatnonzero(out < 0)
-    placed = out >= 0
-    if not len(left) or not placed.any():
-        return out
-    attrs = data.attributes
-    maps = [a.hierarchy.level_map for a in attrs]
-    costs = LossMetric(data, 0).cells
-    labels, first, sizes = np.unique(out[placed], return_index=True, return_counts=True)
-    rows = np.flatnonzero(placed)[first]
-    ref = np.column_stack([a.codes[rows] for a in attrs])          # a member of each class
-    order = np.flatnonzero(placed)[np.argsort(out[placed], kind="stable")]
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    level = np.column_stack([                                       # each class's ancestor level
-        _class_levels(m, a.codes[order], starts) for m, a in zip(maps, attrs)])
-    for r in left:
-        extra = np.zeros(len(labels))
-        new_levels = np.empty_like(level)
-        for j, (m, cost) in enumerate(zip(maps, costs)):
-            code = attrs[j].codes[r]
-            lv = level[:, j].copy()
-            while True:                                  # raise until the record fits
-                short = _differs(m, lv, ref[:, j], code)
-                if not short.any():
-                    break
-                lv[short] += 1
-            new_levels[:, j] = lv
-            old = np.array([cost[a][m[a][c]] for a, c in zip(level[:, j], ref[:, j])])
-            new = np.array([cost[a][m[a][c]] for a, c in zip(lv, ref[:, j])])
-            extra += (sizes + 1) * new - sizes * old
-        c = int(np.argmin(extra))
-        out[r] = labels[c]
-        level[c] = new_levels[c]
-        sizes[c] += 1
-    return out
-
-
-def _differs(level_map, levels, refs, code):
-    """Per class: does the record's ancestor at the class's level differ from the class's?"""
-    return np.array([level_map[lv][ref] != level_map[lv][code]
-                     for lv, ref in zip(levels, refs)], dtype=bool)
-
-
-def _class_levels(level_map, codes, starts):
+def class_levels(level_map, codes, starts):
     """The lowest level at which each class's values share one ancestor.
 
     ``codes`` are sorted by class; class ``i`` starts at ``starts[i]``.
