@@ -19,7 +19,8 @@ from kanon_graph.viz import hierarchy_figure, lattice_figure, metric_curves_figu
 PICTURES = ("hierarchy_location.png", "hierarchy_paper003_age.png", "lattice_paper003.png",
             "mst_paper003_k3.png", "metric_curves.png", "hierarchy_adult_occupation.png",
             "hierarchy_adult_education.png", "hierarchy_zip300.png",
-            "lattice_result_datafly.png")
+            "lattice_result_datafly.png", "hierarchy_register_postcode.png",
+            "hierarchy_register_diagnosis.png", "hierarchy_register_date_of_birth.png")
 
 #: Pages of the privacy report as headless Chromium renders them (docs/report.md); a
 #: browser takes them, not matplotlib: ``python tests/report_cases.py docs/img``.
@@ -44,6 +45,14 @@ def zip300():
     return masking([f"{z:05d}" for z in range(2100, 2400)], name="zip")
 
 
+def register_suggested(column):
+    """``hierarchy suggest``'s draft for a column of getting-started.md's 5,000 contacts."""
+    contacts = kg.datasets.make_register(5000)
+    schema = kg.Schema(quasi_identifiers=["postcode", "date_of_birth", "diagnosis", "referred",
+                                          "sex"])
+    return kg.hierarchy.suggest(contacts, schema)[column][0]
+
+
 #: Picture -> a function drawing its figure.
 FIGURES = {
     "hierarchy_location.png": lambda: hierarchy_figure(kg.datasets.paper_002_location()),
@@ -59,6 +68,8 @@ FIGURES = {
     "hierarchy_zip300.png": lambda: hierarchy_figure(zip300()),
     "lattice_result_datafly.png": lambda: lattice_figure(
         kg.anonymize(*paper_003(), k=3, algorithm="datafly")),
+    **{f"hierarchy_register_{c}.png": (lambda c=c: hierarchy_figure(register_suggested(c)))
+       for c in ("postcode", "diagnosis", "date_of_birth")},
 }
 
 

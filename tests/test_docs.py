@@ -268,3 +268,21 @@ def test_ci_runs_the_readme_test_command_before_any_extra():
     assert installs == ["python -m pip install --quiet --upgrade pip"], installs
     after = ci[ci.index(command):]
     assert "python -m pytest -q -m dask" in after and "python -m pytest -q -m slow" in after
+
+
+def test_register_walk_shows_what_its_commands_print(page_runs):
+    """getting-started.md's register walk: each output shown is in some command's real output."""
+    page = ROOT / "docs" / "getting-started.md"
+    text = page.read_text()
+    start = text.count("\n", 0, text.index("## A register exported from a spreadsheet"))
+    end = text.count("\n", 0, text.index("## The walk-through: a clinic"))
+    folder, done = page_runs[page]
+    assert done.returncode == 0, done.stderr[-4000:]
+    printed = [out for _, out in _cli_outputs(folder)] + [done.stdout]
+    shown = [code for lang, code, line in code_blocks(page)
+             if lang == "text" and start < line < end]
+    assert len(shown) >= 7
+    for block in shown:
+        lines = [x for x in block.splitlines()
+                 if x != "..." and not x.startswith("kanon-graph: warning:")]
+        assert any(all(x in out for x in lines) for out in printed), block
