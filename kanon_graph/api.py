@@ -72,8 +72,10 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int | None = None, *
         settles the choice (see :mod:`kanon_graph._auto`): for k-anonymity
         alone (no l, t or generalization boundaries) ``stepwise`` when every
         quasi-identifier has a hierarchy and the lattice has at most
-        100,000 nodes, ``mst`` when none has one, without trials. Elsewhere
-        every candidate that fits the data (``optimal`` with a 2%
+        100,000 nodes, ``mst`` when none has one, without trials; with
+        t-closeness and no l, ``stepwise`` under the same conditions, without
+        trials. Elsewhere every candidate that fits the data (with l and
+        every hierarchy, ``stepwise`` first; ``optimal`` with a 2%
         suppression budget when every quasi-identifier has a hierarchy and
         the lattice has at most 20,000 nodes, ``mondrian``, ``sd``, ``mst``)
         runs on the table, or on a seeded sample of 20,000 records, and the

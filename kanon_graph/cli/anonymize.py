@@ -90,7 +90,8 @@ def register(commands):
                       "'kanon-graph algorithms'), or auto (default): with k alone (no --l, "
                       "--t or --respect-boundaries) stepwise when every quasi-identifier "
                       "has a hierarchy (and the lattice is not huge), mst when none has "
-                      "one; otherwise trials of optimal, mondrian, sd and mst on up to "
+                      "one; with --t and no --l stepwise too; otherwise trials (with "
+                      "--l stepwise first) of optimal, mondrian, sd and mst on up to "
                       "20,000 rows, the lowest ARX loss running; --engine dask takes "
                       "optimal. The summary says which ran and why")
     add_privacy_arguments(anon)
