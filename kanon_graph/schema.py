@@ -237,7 +237,7 @@ class Schema:
     # -------------------------------------------------------------------- files
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready description (hierarchies by attribute name only)."""
-        out = {"quasi_identifiers": list(self.quasi_identifiers)}
+        out: dict[str, Any] = {"quasi_identifiers": list(self.quasi_identifiers)}
         for name in ("sensitive", "identifiers", "numeric", "categorical", "dates"):
             if getattr(self, name):
                 out[name] = list(getattr(self, name))
