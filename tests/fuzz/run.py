@@ -74,7 +74,15 @@ def impossible(case):
         if case.diversity == "distinct" and s.nunique() < case.l:
             return "l exceeds the distinct sensitive values"
         p = s.value_counts(normalize=True).to_numpy()
-        if case.diversity == "entropy" and np.exp(-(p * np.log(p)).sum()) < case.l - 1e-9:
+        # (auto's candidates without hierarchies cannot use a budget that way, and it
+        # refuses naming the algorithms that may: judged by the whole table, as before)
+        may_suppress = case.algorithm != AUTO and info.supports_suppression and (
+            case.suppression if case.suppression is not None
+            else getattr(info, "default_suppression", None))
+        # suppressing records of the commonest value raises the released records' entropy:
+        # only without suppression does the whole table's entropy bound every release
+        if case.diversity == "entropy" and not may_suppress \
+                and np.exp(-(p * np.log(p)).sum()) < case.l - 1e-9:
             return "entropy l exceeds the whole table's"
     return None
 
@@ -144,6 +152,10 @@ def run_case(case):
                 return Outcome(case, REFUSAL, _shape(error), str(error), seconds)
             return Outcome(case, CRASH, f"{case.algorithm}: feasible request refused "
                            f"({_shape(error)[:50]})", str(error), seconds)
+        if _clear_refusal(error) and "cannot meet the requested" in str(error):
+            # an algorithm declining a criterion it declares it does not support: a refusal,
+            # whether or not the request was possible at all
+            return Outcome(case, REFUSAL, _shape(error), str(error), seconds)
         if _clear_refusal(error):
             return Outcome(case, CRASH, f"{case.algorithm}: impossible request refused only "
                            f"inside the algorithm", str(error), seconds)
