@@ -215,9 +215,15 @@ def _child(queue, table, schema, name, k):
 
 def run_forked(table, schema, name, k, timeout):
     """:func:`measure` in a forked child, stopped after ``timeout`` seconds."""
+    return forked(_child, (table, schema, name, k), timeout)
+
+
+def forked(child, args, timeout):
+    """``child(queue, *args)`` in a forked process: what it puts on the queue, or an error
+    row when nothing came within ``timeout`` seconds."""
     ctx = mp.get_context("fork")
     queue = ctx.Queue()
-    proc = ctx.Process(target=_child, args=(queue, table, schema, name, k))
+    proc = ctx.Process(target=child, args=(queue, *args))
     started = time.perf_counter()
     proc.start()
     try:

@@ -54,7 +54,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing as mp
 import os
 import sys
 import time
@@ -164,20 +163,7 @@ def _child(queue, *args):
 
 def run_forked(table, schema, name, k, model, ordered, timeout):
     """:func:`measure` in a forked child, stopped after ``timeout`` seconds."""
-    ctx = mp.get_context("fork")
-    queue = ctx.Queue()
-    proc = ctx.Process(target=_child, args=(queue, table, schema, name, k, model, ordered))
-    started = time.perf_counter()
-    proc.start()
-    try:
-        out = queue.get(timeout=timeout)
-    except Exception:
-        out = {"error": f"stopped after {timeout:.0f} s", "seconds": time.perf_counter() - started}
-    proc.join(5)
-    if proc.is_alive():
-        proc.kill()
-        proc.join()
-    return out
+    return quality.forked(_child, (table, schema, name, k, model, ordered), timeout)
 
 
 def arx_row(table, schema, k, model, dist, warmups, timeout):
