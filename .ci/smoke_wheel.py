@@ -24,6 +24,7 @@ calls = {
     "census_schema": kg.datasets.census_schema,
     "make_census": lambda: kg.datasets.make_census(300, seed=0),
     "make_wide_binary": lambda: kg.datasets.make_wide_binary(50, 4, seed=0),
+    "make_register": lambda: kg.datasets.make_register(200, seed=0),
     "paper_001_table": kg.datasets.paper_001_table,
     "paper_002_location": kg.datasets.paper_002_location,
     "paper_003_hierarchies": kg.datasets.paper_003_hierarchies,
