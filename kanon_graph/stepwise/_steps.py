@@ -97,17 +97,30 @@ class _GeneralizationLoss:
     """Per node: the per-attribute cell loss of every record at that node, combined.
 
     The per-level means are :class:`~kanon_graph.lattice.node_metrics.LossMetric`'s
-    (weighted by the tuples' counts); ``"geometric"`` is its own combination.
+    (weighted by the tuples' counts), summed here from the records per code
+    (whole numbers) so that the rows and the weighted distinct tuples of one
+    table give the very same floats, hence the same node at every tie;
+    ``"geometric"`` is its own combination.
     """
 
     def __init__(self, data, combine):
         self.metric = LossMetric(data, 0)
+        self.metric.means = [_exact_means(attr, cells, data.weights, data.records)
+                             for attr, cells in zip(data.attributes, self.metric.cells)]
         self.combine = combine
 
     def lower_bound(self, nodes):
         if self.combine == "geometric":
             return self.metric.lower_bound(nodes)
         return np.mean([m[nodes[:, j]] for j, m in enumerate(self.metric.means)], axis=0)
+
+
+def _exact_means(attr, cells, weights, records):
+    """Per level: the mean over the records of ``cells[level][the code at that level]``."""
+    per_code = np.bincount(attr.codes, weights=weights, minlength=attr.n_codes)
+    leaves = np.arange(len(per_code))
+    return np.array([float(np.dot(per_code, cells[level][attr.hierarchy.level_map[level][leaves]]))
+                     / max(records, 1) for level in range(attr.height + 1)])
 
 
 def generalization_loss(data, nodes, combine="mean"):
