@@ -36,6 +36,7 @@ from ..exceptions import DataError, PrivacyError
 from ..recoding import SUPPRESSED
 from ._cluster import compute_all, runner_for
 from ._counts import add_counts, count_tuples
+from ._released import check_released_cells
 
 __all__ = ["is_dask_frame", "DaskInput", "collect_tuples", "run_on_dask"]
 
@@ -52,18 +53,24 @@ def is_dask_frame(table):
 def run_on_dask(function, table, schema, where, scheduler, progress, *args, **kwargs):
     """Run ``function`` (anonymize or apply_levels) on a Dask DataFrame's records.
 
-    The algorithm must recode globally; the release stays on Dask
-    (:meth:`DaskInput.release`).
+    The algorithm (or ``"auto"``'s choice) must count records by weight
+    (registered ``weighted``: the global ones, and the local ``stepwise``);
+    the release stays on Dask (:meth:`DaskInput.release`), checked from its
+    cells under the privacy model (``kwargs["options"]``: k, l, t).
     """
     from ..registry import algorithms, get_algorithm
 
     algorithm = kwargs.get("algorithm")
-    if where == "anonymize" and get_algorithm(algorithm).recoding != "global":
-        able = [n for n in algorithms() if get_algorithm(n).recoding == "global"
-                and not get_algorithm(n).samples_records]     # safepub needs the rows
-        raise ValueError(f"algorithm {algorithm!r} recodes locally; a Dask DataFrame takes "
-                         f"the global algorithms {able} (or .compute() it into pandas, where "
-                         f"local algorithms run in shards)")
+    if where == "anonymize" and algorithm != "auto" and not _on_tuples(get_algorithm(algorithm)):
+        info = get_algorithm(algorithm)
+        able = [n for n in algorithms() if _on_tuples(get_algorithm(n))
+                and get_algorithm(n).recoding == "global"]
+        kind = "recodes locally" if info.recoding == "local" else \
+            f"is a {info.recoding} that does not count records by weight"
+        raise ValueError(f"algorithm {algorithm!r} {kind}; on a Dask DataFrame the local "
+                         f"recoding is 'stepwise' (the default), and the global algorithms "
+                         f"are {able} (or .compute() it into pandas, where every algorithm "
+                         f"runs)")
     # one scheduler for the count, the search and the release's check: the given or current
     # Client, else dask's threads in this process (no cluster started)
     with runner_for(scheduler, where=where) as client:
@@ -75,7 +82,23 @@ def run_on_dask(function, table, schema, where, scheduler, progress, *args, **kw
         inner = dataclasses.replace(schema, identifiers=(), insensitive=None)
         counts = source.tuples[_COUNT].to_numpy(dtype=np.int64)
         result = function(source.records, inner, *args, weights=counts, **kwargs)
-        return source.release(result, where=where, client=client)
+        return source.release(result, where=where, client=client,
+                              model=_model_of(result, kwargs.get("options")))
+
+
+def _on_tuples(info):
+    """Can the algorithm run on a Dask table's counted tuples (no row per record)?"""
+    return info.weighted and info.recoding in ("global", "local") and not info.samples_records
+
+
+def _model_of(result, options):
+    """The privacy model ``result`` was made under, bound to its tuples (None: k alone)."""
+    if options is None or (options.l is None and options.t is None):
+        return None
+    from ..privacy import PrivacyModel
+
+    return PrivacyModel(result.k, options.l, options.diversity, options.c, options.t,
+                        options.sensitive).bind(result.release.data)
 
 
 def collect_tuples(ddf, columns, *, client, progress=None):
@@ -165,12 +188,15 @@ class DaskInput:
             records[column] = values.reset_index(drop=True)
         return cls(ddf, schema, columns, tuples, pd.DataFrame(records))
 
-    def release(self, result, *, where, client=None):
+    def release(self, result, *, where, client=None, model=None):
         """``result`` (made on ``records``) with its release as a lazy Dask DataFrame.
 
-        Every copy of a tuple must be released alike (a global recoding);
-        the released tuples are mapped onto each partition, and the class
-        sizes are recounted from the released cells.
+        Every copy of a tuple is released alike (a global recoding, or a
+        local one run on the counted tuples: ``stepwise``); the released
+        tuples are mapped onto each partition, and the class sizes (with
+        ``model``'s l or t, the classes' sensitive values too) are counted
+        again from the released cells and checked
+        (:func:`~kanon_graph.scale._released.check_released_cells`).
         """
         counts = self.tuples[_COUNT].to_numpy(dtype=np.int64)
         qis = list(self.schema.quasi_identifiers)
@@ -215,22 +241,10 @@ class DaskInput:
             shared = dask.delayed((mapping, dtypes), pure=True)
             table = self.ddf.map_partitions(_release_partition, shared, self.columns, qis,
                                             out_columns, bool(result.dropped), meta=meta)
-        # the class sizes read back from the released cells' texts, partition by partition,
-        # where the counts ran (``client``, else dask's threads here)
-        tasks = [dask.delayed(count_tuples, pure=True)(part, qis, text=True)
-                 for part in table.to_delayed()]
-        sizes = add_counts(compute_all(client, tasks), qis, _COUNT)
-        held = sizes[_COUNT].to_numpy(dtype=np.int64)
-        starred = np.logical_and.reduce([sizes[q].astype(str).to_numpy() == SUPPRESSED
-                                         for q in qis])
-        free = held[~starred] if result.suppressed else held
-        n_released = int(counts.sum() - result.dropped)
-        if int(held.sum()) != n_released or (len(free) and int(free.min()) < result.k
-                                             and result.verification.released):
-            raise PrivacyError(f"{where}: the release written partition by partition holds "
-                               f"{int(held.sum())} records in classes of at least "
-                               f"{int(free.min()) if len(free) else 0}; expected "
-                               f"{n_released} records in classes of at least {result.k}")
+        # k (and l, t) read back from the released cells, partition by partition, where the
+        # counts ran (``client``, else dask's threads here)
+        check_released_cells(table, qis, result, records=int(counts.sum() - result.dropped),
+                             where=where, client=client, model=model, source=self.tuples)
         stats = dict(result.stats, partitions=int(self.ddf.npartitions),
                      distinct_tuples=int(len(self.tuples)))
         return dataclasses.replace(result, table=table, classes=None, suppressed_rows=None,
