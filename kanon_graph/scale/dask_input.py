@@ -53,9 +53,10 @@ def is_dask_frame(table):
 def run_on_dask(function, table, schema, where, scheduler, progress, *args, **kwargs):
     """Run ``function`` (anonymize or apply_levels) on a Dask DataFrame's records.
 
-    The algorithm (or ``"auto"``'s choice) must count records by weight
-    (registered ``weighted``: the global ones, and the local ``stepwise``);
-    the release stays on Dask (:meth:`DaskInput.release`), checked from its
+    The algorithm (or ``"auto"``'s choice) must release every copy of a
+    tuple alike: a global recoding (one that does not count by weight gets
+    the tuples repeated into rows), or a local one registered ``weighted``
+    (``stepwise``); the release stays on Dask (:meth:`DaskInput.release`), checked from its
     cells under the privacy model (``kwargs["options"]``: k, l, t).
     """
     from ..registry import algorithms, get_algorithm
@@ -63,8 +64,8 @@ def run_on_dask(function, table, schema, where, scheduler, progress, *args, **kw
     algorithm = kwargs.get("algorithm")
     if where == "anonymize" and algorithm != "auto" and not _on_tuples(get_algorithm(algorithm)):
         info = get_algorithm(algorithm)
-        able = [n for n in algorithms() if _on_tuples(get_algorithm(n))
-                and get_algorithm(n).recoding == "global"]
+        able = [n for n in algorithms() if get_algorithm(n).recoding == "global"
+                and not get_algorithm(n).samples_records]     # safepub needs the rows
         kind = "recodes locally" if info.recoding == "local" else \
             f"is a {info.recoding} that does not count records by weight"
         raise ValueError(f"algorithm {algorithm!r} {kind}; on a Dask DataFrame the local "
@@ -87,8 +88,9 @@ def run_on_dask(function, table, schema, where, scheduler, progress, *args, **kw
 
 
 def _on_tuples(info):
-    """Can the algorithm run on a Dask table's counted tuples (no row per record)?"""
-    return info.weighted and info.recoding in ("global", "local") and not info.samples_records
+    """Does the algorithm release every copy of a tuple alike (a global recoding, or a local
+    one run on the counted tuples)?"""
+    return info.recoding == "global" or (info.recoding == "local" and info.weighted)
 
 
 def _model_of(result, options):
