@@ -1,4 +1,4 @@
-"""A ``dask.dataframe.DataFrame`` as input to the global algorithms.
+"""A ``dask.dataframe.DataFrame`` as input to ``stepwise`` and the global algorithms.
 
 The records are never collected. Each partition is reduced to its distinct
 quasi-identifier and sensitive tuples with their counts (by integer codes,
@@ -7,21 +7,25 @@ frequency set of the bottom lattice node, Morton et al. 2012, section 2.3),
 and the distinct tuples are encoded once with the ordinary
 :func:`~kanon_graph.encoding.encode`, which builds each column's dictionary
 from the tuples' values (and validates them). The algorithm then runs on
-those tuples with their counts as weights (an algorithm registered without
-``weighted`` gets them repeated into one row per record), never on the
-input's text or its other columns. A global recoding releases every copy of
-a tuple alike, so the release is a mapping from distinct tuples to released
-values, applied partition by partition (``result.table`` is a lazy Dask
-DataFrame: ``.to_parquet`` writes it without collecting it; each released
-quasi-identifier is a categorical of its label texts, as in memory). The
-release is checked once more from its own released cells (its class sizes
-are counted partition by partition) before it is returned. With no Client,
-both passes run on dask's threads in this process
-(:func:`~kanon_graph.scale._cluster.runner_for`).
+those tuples with their counts as weights (a global algorithm registered
+without ``weighted`` gets them repeated into one row per record), never on
+the input's text or its other columns. A global recoding releases every copy
+of a tuple alike, and so does the local recoding ``stepwise``, which counts
+by weight and runs on the tuples themselves (``auto``'s choice here,
+:mod:`kanon_graph._auto_counted`): the release is a mapping from distinct
+tuples to released values, applied partition by partition (per value when
+each value is released one way, else by whole tuple; ``result.table`` is a
+lazy Dask DataFrame: ``.to_parquet`` writes it without collecting it; each
+released quasi-identifier is a categorical of its label texts, as in
+memory). The release is checked once more from its own released cells before
+it is returned: its classes (with l or t, with their sensitive values) are
+counted partition by partition and checked under the privacy model
+(:mod:`kanon_graph.scale._released`). With no Client, the passes run on
+dask's threads in this process (:func:`~kanon_graph.scale._cluster.runner_for`).
 
-Local recoding may release two copies of a tuple differently; it is not
-offered on a Dask DataFrame (see :mod:`kanon_graph.scale.sharding` for large
-pandas tables).
+The other local recodings may release two copies of a tuple differently;
+they are not offered on a Dask DataFrame (see :mod:`kanon_graph.scale.sharding`
+for large pandas tables).
 """
 
 from __future__ import annotations
