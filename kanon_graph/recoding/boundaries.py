@@ -179,8 +179,8 @@ def cells_to_suppress(data, model, cells, suppression, where):
     """Records of cells that cannot satisfy ``model`` even as one class.
 
     Such cells can only be suppressed. They are, if the suppression budget
-    ``floor(suppression * records)`` allows (records counted by ``data.weights``); otherwise a ``ValueError`` names the
-    binding MAGVals.
+    ``floor(suppression * records)`` allows (records counted by
+    ``data.weights``); otherwise a ``ValueError`` names the binding MAGVals.
 
     Returns
     -------
@@ -214,8 +214,9 @@ def cells_to_suppress(data, model, cells, suppression, where):
         raise ValueError(
             f"{where}: with respect_boundaries, {dropped} record(s) in "
             f"{int(bad.sum())} MAGVal cell(s) cannot form a class satisfying {_criteria(model)}, "
-            f"e.g. {int(weights[rows].sum())} record(s) with MAGVal {_describe(data, rows)}; the suppression "
-            f"budget allows {budget}: raise 'suppression' or relax the boundaries")
+            f"e.g. {int(weights[rows].sum())} record(s) with MAGVal {_describe(data, rows)}; "
+            f"the suppression budget allows {budget}: raise 'suppression' or relax the "
+            f"boundaries")
     return out
 
 

@@ -5,9 +5,10 @@ forming a class where the model holds), :func:`place_leftovers` settles them:
 
 1. each *unit* -- the records of one quasi-identifier tuple together, in
    order of their first row (so the rows of a table and its weighted
-   distinct tuples, ``data.weights``, are settled alike) -- joins the class whose common ancestors it widens
-   least (by ARX cell loss) among the classes where the model still holds
-   with it in (with k alone every class qualifies);
+   distinct tuples, ``data.weights``, are settled alike) -- joins the class
+   whose common ancestors it widens least (by ARX cell loss) among the
+   classes where the model still holds with it in (with k alone every class
+   qualifies);
 2. a unit no class takes is suppressed while the suppression budget lasts
    (with t-closeness only when the classes still hold against the records
    left released, which is how the release is verified);
