@@ -148,7 +148,7 @@ def plan_run(data: EncodedTable, model: PrivacyModel, options: Options,
              trial: Partition | None = None) -> Plan:
     """Step 4a: what runs on what, refused early when it cannot meet the model."""
     info = get_algorithm(options.algorithm)
-    # a global algorithm that counts by weight runs on the distinct tuples
+    # an algorithm that counts by weight (global, or stepwise) runs on the distinct tuples
     work, back = for_algorithm(data, info.weighted and trial is None, options.algorithm,
                                sensitive=model.needs_sensitive)
     check_reachable(model, work, options.suppression, info, bool(options.respect_boundaries))

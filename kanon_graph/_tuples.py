@@ -1,8 +1,9 @@
 """Distinct tuples with counts: a table the search can run on instead of its rows.
 
 A global recoding releases every record holding the same quasi-identifier
-tuple alike, so an algorithm that counts records by weight can run on the
-distinct tuples of the encoded table, each weighted by the records that hold
+tuple alike, and so can a local recoding that counts by weight (``stepwise``:
+run on the tuples, it releases each tuple as a whole), so such an algorithm
+can run on the distinct tuples of the encoded table, each weighted by the records that hold
 it (the frequency set of the bottom lattice node, Morton et al. 2012,
 section 2.3). Per-class quantities (sizes, suppressed records, every
 information-loss metric of :mod:`kanon_graph.metrics._loss`) are then the
@@ -150,7 +151,8 @@ def onto_tuples(release: Release, tuples: EncodedTable, algorithm: str) -> Relea
     if len(starts) and (np.minimum.reduceat(class_of, starts)
                         != np.maximum.reduceat(class_of, starts)).any():
         raise PrivacyError(f"algorithm {algorithm!r} released copies of one tuple "
-                           f"differently; a table of counted tuples needs a global recoding")
+                           f"differently; a table of counted tuples needs a global recoding "
+                           f"or one registered weighted (stepwise)")
     return dataclasses.replace(release, data=tuples, class_of=class_of[starts])
 
 

@@ -17,7 +17,8 @@ import numpy.typing as npt
 import pandas as pd
 
 from ._arguments import DEFAULT_SEED
-from ._auto import AUTO_LATTICE_LIMIT, AUTO_SUPPRESSION, choose
+from ._auto import AUTO_LATTICE_LIMIT, choose
+from ._auto_counted import choose_counted
 from ._from_partition import apply_levels_counted, levels_result
 from ._pipeline import Options, run_pipeline
 from ._progress import Reporter, reporter
@@ -57,10 +58,12 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int | None = None, *
     ----------
     table : DataFrame or dask.dataframe.DataFrame
         A Dask DataFrame (optional extra ``kanon_graph[dask]``) is counted
-        partition by partition and never collected; it takes the global
-        algorithms, and ``result.table`` is then a lazy Dask DataFrame of
-        the release (``classes``, ``suppressed_rows`` and ``suppressed_mask``
-        are None). See :mod:`kanon_graph.scale.dask_input`.
+        partition by partition into its distinct tuples and never collected;
+        it takes the algorithms that count records by weight (the global
+        ones and the local ``stepwise``), and ``result.table`` is then a
+        lazy Dask DataFrame of the release (``classes``, ``suppressed_rows``
+        and ``suppressed_mask`` are None), checked for k, l and t from its
+        released cells on the workers. See :mod:`kanon_graph.scale.dask_input`.
     schema : Schema
     k : int
         Every released equivalence class holds at least ``k`` records.
@@ -79,8 +82,12 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int | None = None, *
         suppression budget when every quasi-identifier has a hierarchy and
         the lattice has at most 20,000 nodes, ``mondrian``, ``sd``, ``mst``)
         runs on the table, or on a seeded sample of 20,000 records, and the
-        one with the lowest mean ARX Loss runs. A Dask table takes
-        ``optimal``. ``result.algorithm`` names the choice;
+        one with the lowest mean ARX Loss runs. A Dask table runs
+        ``stepwise`` without trials where every quasi-identifier has a
+        hierarchy and the lattice has at most 100,000 nodes (with l: the
+        first of the in-memory trials, alone), else ``optimal`` with a 2%
+        suppression budget (:mod:`kanon_graph._auto_counted`).
+        ``result.algorithm`` names the choice;
         ``result.stats["auto"]`` says why, and lists what was tried with the
         measured loss and seconds of each. A warning says so when most
         quasi-identifiers of the chosen release are (almost) all ``*``.
@@ -183,24 +190,17 @@ def _anonymize_dask(table: Any, schema: Schema, options: Options,
         raise ValueError(f"algorithm {options.algorithm!r} draws records one by one at random: "
                          f"it needs a pandas table (one row per record), not a Dask "
                          f"DataFrame; compute() it first if it fits in memory")
-    auto = options.algorithm == "auto"       # a Dask table takes global algorithms: optimal
-    if auto:
-        suppression = AUTO_SUPPRESSION if options.suppression is None else options.suppression
-        options = replace(options, algorithm="optimal", suppression=suppression)
-    res = _on_dask(_anonymize_counted, table, schema, "anonymize", options.scheduler, report,
-                   algorithm=options.algorithm, missing=options.missing, options=options)
-    if auto:
-        res.stats["auto"] = {"chose": "optimal", "tried": [], "reason": (
-            f"a Dask table takes the global algorithms only; optimal with "
-            f"suppression {options.suppression:g}")}
-    return res
+    # "auto" is chosen on the counted tuples, without trials (_auto_counted.choose_counted)
+    return _on_dask(_anonymize_counted, table, schema, "anonymize", options.scheduler, report,
+                    algorithm=options.algorithm, missing=options.missing, options=options)
 
 
 def _anonymize_counted(table: pd.DataFrame, schema: Schema, *, weights: Any, options: Options,
                        **_: Any) -> AnonymizationResult:
     """:func:`anonymize` on a Dask table's distinct tuples, ``weights`` records each."""
     return run_pipeline(table, schema, replace(options, scheduler=None),
-                        progress=reporter(None, "anonymize"), weights=weights)
+                        progress=reporter(None, "anonymize"), weights=weights,
+                        choose=choose_counted)
 
 
 def apply_levels(table: pd.DataFrame | Any, schema: Schema,

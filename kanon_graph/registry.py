@@ -180,8 +180,13 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
     weighted : bool
         Whether it counts records by ``data.weights`` (records per row) when
         that is set: it then runs on a table's distinct tuples instead of
-        its rows (:mod:`kanon_graph._tuples`). Only a global recoding can
-        declare it.
+        its rows (:mod:`kanon_graph._tuples`), and a Dask table's counted
+        tuples reach it without being repeated into rows. A global recoding
+        can declare it, and so can a local recoding whose release may be a
+        function of the (quasi-identifier[, sensitive]) tuple: run on the
+        tuples it releases every copy of a tuple alike (``stepwise``, whose
+        steps, cuts and moves take whole tuples). A microaggregation cannot
+        (its aggregates are per record).
     derives_k : callable, optional
         ``derives_k(options, where) -> int``: the algorithm sets k itself from
         its own options (``safepub``: the k that epsilon and delta imply);
@@ -218,10 +223,11 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
     if recoding not in RECODINGS:
         raise ValueError(f"The 'recoding' parameter of register_algorithm must be one of "
                          f"{list(RECODINGS)}. Got {recoding!r}.")
-    if weighted and recoding != "global":
+    if weighted and recoding == "microaggregation":
         raise ValueError("The 'weighted' parameter of register_algorithm needs "
-                         "recoding='global': a local recoding may release two copies of "
-                         "a tuple differently")
+                         "recoding='global' or 'local' (a local recoding that releases "
+                         "every copy of a tuple alike): a microaggregation releases "
+                         "per-record aggregates")
 
     def decorate(fn: Callable[..., Partition]) -> Callable[..., Partition]:
         doc = description or (fn.__doc__ or name).strip().splitlines()[0]

@@ -73,5 +73,10 @@ def test_a_dask_table_takes_what_the_texts_say(tables):
                                                       "installed (pip install \"kanon_graph[dask]\")")
     table, hierarchical, _ = tables
     res = kg.anonymize(dd.from_pandas(table, npartitions=2), hierarchical, k=3)
-    assert f"A Dask table takes {res.algorithm}" in _flat(kg.anonymize.__doc__)
-    assert f"--engine dask takes {res.algorithm}" in _help_of_algorithm()
+    assert res.algorithm == "stepwise"
+    assert f"A Dask table runs {res.algorithm} without trials" in _flat(kg.anonymize.__doc__)
+    assert f"--engine dask runs {res.algorithm} without trials" in _help_of_algorithm()
+    # with l as well: the first of the in-memory trials, alone
+    res = kg.anonymize(dd.from_pandas(table, npartitions=2), hierarchical, k=3, l=2)
+    assert res.algorithm == "stepwise" and res.stats["auto"]["tried"] == []
+    assert "with l: the first of the in-memory trials, alone" in _docstring_of_algorithm()

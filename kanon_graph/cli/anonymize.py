@@ -92,8 +92,9 @@ def register(commands):
                       "has a hierarchy (and the lattice is not huge), mst when none has "
                       "one; with --t and no --l stepwise too; otherwise trials (with "
                       "--l stepwise first) of optimal, mondrian, sd and mst on up to "
-                      "20,000 rows, the lowest ARX loss running; --engine dask takes "
-                      "optimal. The summary says which ran and why")
+                      "20,000 rows, the lowest ARX loss running; --engine dask runs "
+                      "stepwise without trials when every quasi-identifier has a hierarchy "
+                      "(with --l too), else optimal. The summary says which ran and why")
     add_privacy_arguments(anon)
     add_dp_arguments(anon)
     anon.add_argument("--suppression", type=fraction, metavar="FRACTION",
@@ -116,8 +117,9 @@ def register(commands):
     anon.add_argument("--option", type=option, action="append", default=[],
                       metavar="NAME=VALUE", help="an option of the algorithm (repeatable)")
     anon.add_argument("--engine", choices=("pandas", "dask"), default="pandas",
-                      help="dask: read the input lazily (global algorithms) and write the "
-                      "release partition by partition (needs kanon_graph[dask])")
+                      help="dask: read the input lazily, count its distinct tuples on the "
+                      "workers, anonymize them (stepwise, or a global algorithm) and write "
+                      "the release partition by partition (needs kanon_graph[dask])")
     anon.add_argument("--scheduler", metavar="ADDRESS", help="a running Dask scheduler "
                       "(tcp://host:8786), or 'local' to start a LocalCluster of worker "
                       "processes (default: threads in this process); also shards and "

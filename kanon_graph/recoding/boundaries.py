@@ -179,8 +179,8 @@ def cells_to_suppress(data, model, cells, suppression, where):
     """Records of cells that cannot satisfy ``model`` even as one class.
 
     Such cells can only be suppressed. They are, if the suppression budget
-    ``floor(suppression * n)`` allows; otherwise a ``ValueError`` names the
-    binding MAGVals.
+    ``floor(suppression * records)`` allows (records counted by
+    ``data.weights``); otherwise a ``ValueError`` names the binding MAGVals.
 
     Returns
     -------
@@ -204,15 +204,19 @@ def cells_to_suppress(data, model, cells, suppression, where):
     out = bad[cells] if n_cells else np.zeros(0, dtype=bool)
     if not out.any():
         return out
-    budget = int(np.floor((suppression or 0.0) * data.n))
-    if int(out.sum()) > budget:
+    # records, not rows: a table of weighted tuples (``data.weights``) holds more
+    weights = np.ones(data.n, dtype=np.int64) if data.weights is None else data.weights
+    budget = int(np.floor((suppression or 0.0) * data.records))
+    dropped = int(weights[out].sum())
+    if dropped > budget:
         first = int(np.flatnonzero(bad)[0])
         rows = np.flatnonzero(cells == first)
         raise ValueError(
-            f"{where}: with respect_boundaries, {int(out.sum())} record(s) in "
+            f"{where}: with respect_boundaries, {dropped} record(s) in "
             f"{int(bad.sum())} MAGVal cell(s) cannot form a class satisfying {_criteria(model)}, "
-            f"e.g. {rows.size} record(s) with MAGVal {_describe(data, rows)}; the suppression "
-            f"budget allows {budget}: raise 'suppression' or relax the boundaries")
+            f"e.g. {int(weights[rows].sum())} record(s) with MAGVal {_describe(data, rows)}; "
+            f"the suppression budget allows {budget}: raise 'suppression' or relax the "
+            f"boundaries")
     return out
 
 

@@ -121,7 +121,7 @@ class ClassCost:
                        np.zeros(max(spos, 1) + 1, dtype=np.int64),
                        1 if metric == "discernibility" else 0)
         self.codes = np.ascontiguousarray(codes, dtype=np.int64)
-        self.norm = 1.0 if metric == "discernibility" else float(data.n * max(d, 1))
+        self.norm = 1.0 if metric == "discernibility" else float(data.records * max(d, 1))
 
     def of_labels(self, labels, counts):
         """Total cost of the classes ``labels`` (one per node), e.g. to check a kernel."""

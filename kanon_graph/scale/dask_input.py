@@ -1,4 +1,4 @@
-"""A ``dask.dataframe.DataFrame`` as input to the global algorithms.
+"""A ``dask.dataframe.DataFrame`` as input to ``stepwise`` and the global algorithms.
 
 The records are never collected. Each partition is reduced to its distinct
 quasi-identifier and sensitive tuples with their counts (by integer codes,
@@ -7,21 +7,25 @@ frequency set of the bottom lattice node, Morton et al. 2012, section 2.3),
 and the distinct tuples are encoded once with the ordinary
 :func:`~kanon_graph.encoding.encode`, which builds each column's dictionary
 from the tuples' values (and validates them). The algorithm then runs on
-those tuples with their counts as weights (an algorithm registered without
-``weighted`` gets them repeated into one row per record), never on the
-input's text or its other columns. A global recoding releases every copy of
-a tuple alike, so the release is a mapping from distinct tuples to released
-values, applied partition by partition (``result.table`` is a lazy Dask
-DataFrame: ``.to_parquet`` writes it without collecting it; each released
-quasi-identifier is a categorical of its label texts, as in memory). The
-release is checked once more from its own released cells (its class sizes
-are counted partition by partition) before it is returned. With no Client,
-both passes run on dask's threads in this process
-(:func:`~kanon_graph.scale._cluster.runner_for`).
+those tuples with their counts as weights (a global algorithm registered
+without ``weighted`` gets them repeated into one row per record), never on
+the input's text or its other columns. A global recoding releases every copy
+of a tuple alike, and so does the local recoding ``stepwise``, which counts
+by weight and runs on the tuples themselves (``auto``'s choice here,
+:mod:`kanon_graph._auto_counted`): the release is a mapping from distinct
+tuples to released values, applied partition by partition (per value when
+each value is released one way, else by whole tuple; ``result.table`` is a
+lazy Dask DataFrame: ``.to_parquet`` writes it without collecting it; each
+released quasi-identifier is a categorical of its label texts, as in
+memory). The release is checked once more from its own released cells before
+it is returned: its classes (with l or t, with their sensitive values) are
+counted partition by partition and checked under the privacy model
+(:mod:`kanon_graph.scale._released`). With no Client, the passes run on
+dask's threads in this process (:func:`~kanon_graph.scale._cluster.runner_for`).
 
-Local recoding may release two copies of a tuple differently; it is not
-offered on a Dask DataFrame (see :mod:`kanon_graph.scale.sharding` for large
-pandas tables).
+The other local recodings may release two copies of a tuple differently;
+they are not offered on a Dask DataFrame (see :mod:`kanon_graph.scale.sharding`
+for large pandas tables).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from ..exceptions import DataError, PrivacyError
 from ..recoding import SUPPRESSED
 from ._cluster import compute_all, runner_for
 from ._counts import add_counts, count_tuples
+from ._released import check_released_cells
 
 __all__ = ["is_dask_frame", "DaskInput", "collect_tuples", "run_on_dask"]
 
@@ -52,18 +57,25 @@ def is_dask_frame(table):
 def run_on_dask(function, table, schema, where, scheduler, progress, *args, **kwargs):
     """Run ``function`` (anonymize or apply_levels) on a Dask DataFrame's records.
 
-    The algorithm must recode globally; the release stays on Dask
-    (:meth:`DaskInput.release`).
+    The algorithm (or ``"auto"``'s choice) must release every copy of a
+    tuple alike: a global recoding (one that does not count by weight gets
+    the tuples repeated into rows), or a local one registered ``weighted``
+    (``stepwise``); the release stays on Dask (:meth:`DaskInput.release`), checked from its
+    cells under the privacy model (``kwargs["options"]``: k, l, t).
     """
     from ..registry import algorithms, get_algorithm
 
     algorithm = kwargs.get("algorithm")
-    if where == "anonymize" and get_algorithm(algorithm).recoding != "global":
+    if where == "anonymize" and algorithm != "auto" and not _on_tuples(get_algorithm(algorithm)):
+        info = get_algorithm(algorithm)
         able = [n for n in algorithms() if get_algorithm(n).recoding == "global"
                 and not get_algorithm(n).samples_records]     # safepub needs the rows
-        raise ValueError(f"algorithm {algorithm!r} recodes locally; a Dask DataFrame takes "
-                         f"the global algorithms {able} (or .compute() it into pandas, where "
-                         f"local algorithms run in shards)")
+        kind = "recodes locally" if info.recoding == "local" else \
+            f"is a {info.recoding} that does not count records by weight"
+        raise ValueError(f"algorithm {algorithm!r} {kind}; on a Dask DataFrame the local "
+                         f"recoding is 'stepwise' (the default), and the global algorithms "
+                         f"are {able} (or .compute() it into pandas, where every algorithm "
+                         f"runs)")
     # one scheduler for the count, the search and the release's check: the given or current
     # Client, else dask's threads in this process (no cluster started)
     with runner_for(scheduler, where=where) as client:
@@ -75,7 +87,24 @@ def run_on_dask(function, table, schema, where, scheduler, progress, *args, **kw
         inner = dataclasses.replace(schema, identifiers=(), insensitive=None)
         counts = source.tuples[_COUNT].to_numpy(dtype=np.int64)
         result = function(source.records, inner, *args, weights=counts, **kwargs)
-        return source.release(result, where=where, client=client)
+        return source.release(result, where=where, client=client,
+                              model=_model_of(result, kwargs.get("options")))
+
+
+def _on_tuples(info):
+    """Does the algorithm release every copy of a tuple alike (a global recoding, or a local
+    one run on the counted tuples)?"""
+    return info.recoding == "global" or (info.recoding == "local" and info.weighted)
+
+
+def _model_of(result, options):
+    """The privacy model ``result`` was made under, bound to its tuples (None: k alone)."""
+    if options is None or (options.l is None and options.t is None):
+        return None
+    from ..privacy import PrivacyModel
+
+    return PrivacyModel(result.k, options.l, options.diversity, options.c, options.t,
+                        options.sensitive).bind(result.release.data)
 
 
 def collect_tuples(ddf, columns, *, client, progress=None):
@@ -165,12 +194,15 @@ class DaskInput:
             records[column] = values.reset_index(drop=True)
         return cls(ddf, schema, columns, tuples, pd.DataFrame(records))
 
-    def release(self, result, *, where, client=None):
+    def release(self, result, *, where, client=None, model=None):
         """``result`` (made on ``records``) with its release as a lazy Dask DataFrame.
 
-        Every copy of a tuple must be released alike (a global recoding);
-        the released tuples are mapped onto each partition, and the class
-        sizes are recounted from the released cells.
+        Every copy of a tuple is released alike (a global recoding, or a
+        local one run on the counted tuples: ``stepwise``); the released
+        tuples are mapped onto each partition, and the class sizes (with
+        ``model``'s l or t, the classes' sensitive values too) are counted
+        again from the released cells and checked
+        (:func:`~kanon_graph.scale._released.check_released_cells`).
         """
         counts = self.tuples[_COUNT].to_numpy(dtype=np.int64)
         qis = list(self.schema.quasi_identifiers)
@@ -215,22 +247,10 @@ class DaskInput:
             shared = dask.delayed((mapping, dtypes), pure=True)
             table = self.ddf.map_partitions(_release_partition, shared, self.columns, qis,
                                             out_columns, bool(result.dropped), meta=meta)
-        # the class sizes read back from the released cells' texts, partition by partition,
-        # where the counts ran (``client``, else dask's threads here)
-        tasks = [dask.delayed(count_tuples, pure=True)(part, qis, text=True)
-                 for part in table.to_delayed()]
-        sizes = add_counts(compute_all(client, tasks), qis, _COUNT)
-        held = sizes[_COUNT].to_numpy(dtype=np.int64)
-        starred = np.logical_and.reduce([sizes[q].astype(str).to_numpy() == SUPPRESSED
-                                         for q in qis])
-        free = held[~starred] if result.suppressed else held
-        n_released = int(counts.sum() - result.dropped)
-        if int(held.sum()) != n_released or (len(free) and int(free.min()) < result.k
-                                             and result.verification.released):
-            raise PrivacyError(f"{where}: the release written partition by partition holds "
-                               f"{int(held.sum())} records in classes of at least "
-                               f"{int(free.min()) if len(free) else 0}; expected "
-                               f"{n_released} records in classes of at least {result.k}")
+        # k (and l, t) read back from the released cells, partition by partition, where the
+        # counts ran (``client``, else dask's threads here)
+        check_released_cells(table, qis, result, records=int(counts.sum() - result.dropped),
+                             where=where, client=client, model=model, source=self.tuples)
         stats = dict(result.stats, partitions=int(self.ddf.npartitions),
                      distinct_tuples=int(len(self.tuples)))
         return dataclasses.replace(result, table=table, classes=None, suppressed_rows=None,

@@ -41,8 +41,9 @@ def subset(data, rows):
     Returns
     -------
     EncodedTable
-        Its records are ``data``'s records ``rows`` in that order; codes still
-        index the full table's domains and hierarchies.
+        Its records are ``data``'s records ``rows`` in that order (with their
+        ``weights`` when ``data`` is weighted tuples); codes still index the
+        full table's domains and hierarchies.
     """
     rows = np.asarray(rows, dtype=np.int64)
     attributes = [dataclasses.replace(a, codes=a.codes[rows],
@@ -52,7 +53,8 @@ def subset(data, rows):
         data, table=data.table.iloc[rows].reset_index(drop=True), attributes=attributes,
         sensitive={name: codes[rows] for name, codes in data.sensitive.items()},
         row_labels=None if data.row_labels is None else data.row_labels[rows],
-        positions=None if data.positions is None else data.positions[rows], dropped=0)
+        positions=None if data.positions is None else data.positions[rows],
+        weights=None if data.weights is None else data.weights[rows], dropped=0)
 
 
 def _releasable(data, rows, model):

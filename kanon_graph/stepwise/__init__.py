@@ -27,6 +27,16 @@ histograms). The algorithm runs on the whole table, never in shards (its
 steps count distinct tuples); with generalization boundaries it runs inside
 each MAGVal cell.
 
+It counts records by weight everywhere (``data.weights``: the step searches'
+frequency sets, the cuts' class and child sizes, the left-over units and the
+suppression budget, the graph moves' node multiplicities, the model's
+histograms), and is registered ``weighted``: the facade runs it on the
+table's distinct quasi-identifier tuples (with l or t, the distinct
+(quasi-identifier, sensitive) tuples), each weighted by its records
+(:mod:`kanon_graph._tuples`), and spreads the release back to the rows; so
+every copy of a tuple is released alike, and a Dask table's counted tuples
+are anonymized without one row per record (:mod:`kanon_graph.scale.dask_input`).
+
 Every class is released at the lowest common ancestors of its values
 (:func:`kanon_graph.recoding.recode_partition`), and the facade verifies the
 release from its cells, as for every algorithm.
@@ -136,10 +146,11 @@ def stepwise(data, model, *, rng=None, suppression=None, step=STEP, combine="mea
     kept = np.flatnonzero(~drop)
     check = ClassCheck(model, subset(data, kept)) if len(kept) else None
     class_of = np.full(data.n, -1, dtype=np.int64)
-    totals = {"cells": 0, "suppressed": int(drop.sum())}
+    dropped = int(drop.sum()) if data.weights is None else int(data.weights[drop].sum())
+    totals = {"cells": 0, "suppressed": dropped}
     # t is verified against every released record, which a cell does not see: a cell
     # merges its left-over records rather than suppress them
-    budget = 0 if model.t is not None else budget - int(drop.sum())
+    budget = 0 if model.t is not None else budget - dropped
     for cell in np.unique(cells[kept]):
         inside = np.flatnonzero(cells[kept] == cell)
         rows = kept[inside]
@@ -192,7 +203,10 @@ def _refine(data, class_of, model, check, cuts, moves):
     return np.asarray(class_of, dtype=np.int64), stats
 
 
+# weighted: it runs on the distinct (QI[, sensitive]) tuples, each with its records (a Dask
+# table's counted tuples as well); its release is then a function of the tuple
 register_algorithm("stepwise", stepwise, recoding="local", needs_hierarchies=True,
                    supports_suppression=True, supports_boundaries=True, shards=False,
+                   weighted=True,
                    description="full-domain steps (ARX's local recoding scheme), hierarchy "
                                "cuts and record-graph moves")

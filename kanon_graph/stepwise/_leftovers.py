@@ -3,11 +3,12 @@
 When no node releases the records left (fewer than ``k`` of them, or none
 forming a class where the model holds), :func:`place_leftovers` settles them:
 
-1. each *unit* -- k alone: each record, in row order; with l-diversity or
-   t-closeness: the records of one quasi-identifier tuple together, in order
-   of their first row -- joins the class whose common ancestors it widens
-   least (by ARX cell loss) among the classes where the model still holds
-   with it in (with k alone every class qualifies);
+1. each *unit* -- the records of one quasi-identifier tuple together, in
+   order of their first row (so the rows of a table and its weighted
+   distinct tuples, ``data.weights``, are settled alike) -- joins the class
+   whose common ancestors it widens least (by ARX cell loss) among the
+   classes where the model still holds with it in (with k alone every class
+   qualifies);
 2. a unit no class takes is suppressed while the suppression budget lasts
    (with t-closeness only when the classes still hold against the records
    left released, which is how the release is verified);
@@ -21,6 +22,8 @@ forming a class where the model holds), :func:`place_leftovers` settles them:
 This is how ``mst`` treats its small classes too (merge with the class of
 least loss, Venkata Ramana & Valli Kumari 2013, section 6), while ARX
 suppresses every record its last step cannot release (Prasser et al. 2020).
+Records are counted by ``data.weights`` throughout (class sizes, units, the
+budget).
 """
 
 from __future__ import annotations
@@ -178,7 +181,7 @@ def place_leftovers(data, class_of, check=None, budget=0, model=None):
     checked = sensitive and not check.model.superset_closed
     members = np.split(order, starts[1:]) if checked else None
     unplaced = []
-    for unit in _units(codes, left, sensitive):
+    for unit in _units(codes, left):
         new_levels, new = tables.widen(level, ref, codes[unit], per_class)
         m = _records(data, unit)
         extra = tables.extra(sizes, m, old, new)
@@ -207,10 +210,8 @@ def _records(data, rows):
     return len(rows) if data.weights is None else int(data.weights[rows].sum())
 
 
-def _units(codes, left, together):
-    """The leftover records one by one, or grouped by tuple (in order of first row)."""
-    if not together:
-        return [left[i:i + 1] for i in range(len(left))]
+def _units(codes, left):
+    """The leftover records grouped by quasi-identifier tuple (in order of first row)."""
     _, first, inverse = np.unique(codes[left], axis=0, return_index=True, return_inverse=True)
     inverse = inverse.reshape(-1)
     groups = np.argsort(inverse, kind="stable")
@@ -256,7 +257,8 @@ def _merge_until_holds(data, out, rest, check, tables):
         level = tables.levels(members, np.zeros(1, dtype=np.int64))
         _, new = tables.widen(level, codes[members[:1]], codes[rest])
         old = tables.costs(level, codes[members[:1]])
-        extra.append(tables.extra(np.array([len(members)]), len(rest), old, new)[0])
+        extra.append(tables.extra(np.array([_records(data, members)]), _records(data, rest),
+                                  old, new)[0])
     target = labels[int(np.argmin(extra))]
     out[rest] = target
     merged = 0
@@ -271,9 +273,11 @@ def _merge_until_holds(data, out, rest, check, tables):
         level = tables.levels(sort, starts)
         _, new = tables.widen(level, codes[sort[starts]], codes[mine])
         old = tables.costs(level, codes[sort[starts]])
-        sizes = np.bincount(inverse)
+        sizes = np.bincount(inverse, weights=None if data.weights is None
+                            else data.weights[others])
+        m = _records(data, mine)
         own = tables.costs(tables.levels(mine, np.zeros(1, dtype=np.int64)), codes[mine[:1]])
-        cost = tables.extra(sizes, len(mine), old, new) - len(mine) * sum(o[0] for o in own)
+        cost = tables.extra(sizes, m, old, new) - m * sum(o[0] for o in own)
         out[out == labels[int(np.argmin(cost))]] = target
         merged += 1
     return merged

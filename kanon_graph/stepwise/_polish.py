@@ -44,6 +44,9 @@ def polish(data, class_of, k, check=None):
     splits no class (:func:`~kanon_graph.records.refine.refine_classes`
     with ``failing``); with k alone it runs as before.
 
+    Records are counted by ``data.weights`` when it is set (the multiplicity
+    of a node is then the records of its rows).
+
     Returns ``(class_of, stats)``; ``class_of`` is returned unchanged when a
     class splits a distinct tuple (it cannot be a labelling of the graph).
     """
@@ -57,7 +60,10 @@ def polish(data, class_of, k, check=None):
     failing = None
     if check is not None and check.sensitive:
         failing = _histogram_failing(check, graph.node_of)
-    labels, stats = refine_classes(cost, labels, graph.counts, eu, ev, k, failing=failing,
+    # records per node: the graph counts rows, a table of weighted tuples holds more
+    counts = graph.counts if data.weights is None else np.bincount(
+        graph.node_of, weights=data.weights, minlength=graph.n_nodes).astype(np.int64)
+    labels, stats = refine_classes(cost, labels, counts, eu, ev, k, failing=failing,
                                    max_rounds=MAX_ROUNDS, batch_rounds=BATCH_ROUNDS)
     return labels[graph.node_of], {"polish_moves": int(stats["moves"]),
                                    "polish_splits": int(stats["splits"]),

@@ -37,6 +37,10 @@ def _lca_level(level_map, codes, start=0):
 def split_classes(data, class_of, k, check=None):
     """Cut classes down their hierarchies while every part keeps ``k`` records and the model.
 
+    Records are counted by ``data.weights`` when it is set (rows are then
+    distinct tuples, each holding that many records): class and child sizes,
+    and the loss a cut saves, are those of the records.
+
     Parameters
     ----------
     data : EncodedTable
@@ -66,6 +70,8 @@ def split_classes(data, class_of, k, check=None):
     maps = [a.hierarchy.level_map for a in attrs]
     costs = LossMetric(data, 0).cells          # costs[j][level][code]: ARX cell loss
     codes = np.column_stack([a.codes for a in attrs])
+    weights = np.ones(data.n, dtype=np.int64) if data.weights is None \
+        else np.asarray(data.weights, dtype=np.int64)
     out = np.asarray(class_of, dtype=np.int64).copy()
     if not len(out):
         return out, 0
@@ -76,10 +82,10 @@ def split_classes(data, class_of, k, check=None):
     cuts = 0
     while stack:
         rows = stack.pop()
-        if len(rows) < 2 * k:
+        if int(weights[rows].sum()) < 2 * k:
             continue
         best = None
-        for cut in _cuts(codes[rows], maps, costs, k):
+        for cut in _cuts(codes[rows], weights[rows], maps, costs, k):
             if check is None or not check.sensitive or _parts_hold(check, rows, *cut):
                 best = cut
                 break
@@ -104,20 +110,21 @@ def _parts_hold(check, rows, child, large):
     return not check.failing_rows(part, rows)[np.unique(part)].any()
 
 
-def _cuts(codes, maps, costs, k):
+def _cuts(codes, weights, maps, costs, k):
     """The cuts that lower the loss, ``(child of every row, which children stand alone)``,
-    most gain first (ties: the earlier attribute)."""
+    most gain first (ties: the earlier attribute); ``weights``: records per row."""
     found = []
     for j, (level_map, cost) in enumerate(zip(maps, costs)):
         col = codes[:, j]
         level = _lca_level(level_map, col)
         if level == 0:
             continue
-        before = len(col) * cost[level][level_map[level][col[0]]]
-        values, child, counts = np.unique(level_map[level - 1][col], return_inverse=True,
-                                          return_counts=True)
+        before = int(weights.sum()) * cost[level][level_map[level][col[0]]]
+        values, child = np.unique(level_map[level - 1][col], return_inverse=True)
         if len(values) < 2:
             continue
+        child = child.reshape(-1)
+        counts = np.bincount(child, weights=weights, minlength=len(values)).astype(np.int64)
         large = counts >= k
         rest = int(counts[~large].sum())
         if 0 < rest < k:                         # the smallest large children join the rest
@@ -137,7 +144,7 @@ def _cuts(codes, maps, costs, k):
             after += rest * cost[at][level_map[at][left[0]]]
         gain = before - after
         if gain > 1e-12:
-            found.append((-gain, j, child.reshape(-1), large))
+            found.append((-gain, j, child, large))
     found.sort(key=lambda cut: cut[:2])
     return [cut[2:] for cut in found]
 

@@ -63,6 +63,7 @@ few records left and take a more general one).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 
@@ -97,17 +98,35 @@ class _GeneralizationLoss:
     """Per node: the per-attribute cell loss of every record at that node, combined.
 
     The per-level means are :class:`~kanon_graph.lattice.node_metrics.LossMetric`'s
-    (weighted by the tuples' counts); ``"geometric"`` is its own combination.
+    (weighted by the tuples' counts), summed here from the records per code
+    (whole numbers) so that the rows and the weighted distinct tuples of one
+    table give the very same floats, hence the same node at every tie;
+    ``"geometric"`` is its own combination.
     """
 
-    def __init__(self, data, combine):
-        self.metric = LossMetric(data, 0)
+    def __init__(self, data, combine, base=None):
+        if base is None:
+            self.metric = LossMetric(data, 0)
+            # per attribute: the cell loss of each leaf code at each level, (levels, codes)
+            self.leaf_costs = [np.stack([cells[level][a.hierarchy.level_map[level]]
+                                         for level in range(a.height + 1)])
+                               for a, cells in zip(data.attributes, self.metric.cells)]
+        else:                           # one step's records: the tables of the whole table
+            self.metric, self.leaf_costs = copy.copy(base.metric), base.leaf_costs
+        self.metric.means = [_exact_means(a, costs, data.weights, data.records)
+                             for a, costs in zip(data.attributes, self.leaf_costs)]
         self.combine = combine
 
     def lower_bound(self, nodes):
         if self.combine == "geometric":
             return self.metric.lower_bound(nodes)
         return np.mean([m[nodes[:, j]] for j, m in enumerate(self.metric.means)], axis=0)
+
+
+def _exact_means(attr, leaf_costs, weights, records):
+    """Per level: the mean over the records of the cell loss of their code at that level."""
+    per_code = np.bincount(attr.codes, weights=weights, minlength=leaf_costs.shape[1])
+    return leaf_costs @ per_code / max(records, 1)
 
 
 def generalization_loss(data, nodes, combine="mean"):
@@ -168,7 +187,8 @@ def release_steps(data, model, *, step=STEP, combine="mean", check=None, progres
     if check is None:
         check = ClassCheck(model, data)
     lattice = Lattice(data.heights, names=data.names)
-    space = NodeSpace(lattice, _GeneralizationLoss(data, combine))
+    whole = _GeneralizationLoss(data, combine)
+    space = NodeSpace(lattice, whole)
     nodes = space.nodes
     failed = np.zeros(space.total, dtype=np.int8)   # 1: releases too few while need >= marked
     marked = math.inf                               # the need the marks were made at
@@ -187,7 +207,7 @@ def release_steps(data, model, *, step=STEP, combine="mean", check=None, progres
             soft[:] = 0
             marked = need
         counter = _NodeCounter(sub, model, check, remaining)
-        bound = _GeneralizationLoss(sub, combine).lower_bound(nodes)
+        bound = _GeneralizationLoss(sub, combine, whole).lower_bound(nodes)
         found, more = _first_releasing(space, bound, failed, counter, need, soft)
         checked += more
         if found is None:

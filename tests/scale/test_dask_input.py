@@ -75,8 +75,10 @@ def test_missing_rows_dropped_on_request(census, dask_client):
 def test_local_algorithms_are_refused_with_the_alternatives(census, dask_client):
     table, schema = census
     ddf = dd.from_pandas(table, npartitions=2)
-    with pytest.raises(ValueError, match="'mst' recodes locally.*'optimal'"):
+    with pytest.raises(ValueError, match="'mst' recodes locally.*'stepwise'.*'optimal'"):
         kg.anonymize(ddf, schema, k=5, algorithm="mst", scheduler=dask_client)
+    with pytest.raises(ValueError, match="'mdav' is a microaggregation.*'stepwise'"):
+        kg.anonymize(ddf, schema, k=5, algorithm="mdav", scheduler=dask_client)
     with pytest.raises(ValueError, match="'suppress' parameter of apply_levels"):
         kg.apply_levels(ddf, schema, [1] * 8, suppress=np.zeros(1200, bool),
                         scheduler=dask_client)

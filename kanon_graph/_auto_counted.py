@@ -1,0 +1,68 @@
+"""``algorithm="auto"`` on a Dask table: what runs on its counted tuples, without trials.
+
+:func:`kanon_graph.anonymize` on a ``dask.dataframe.DataFrame`` calls
+:func:`choose_counted` in place of :func:`kanon_graph._auto.choose`: the
+table is counted into its distinct (quasi-identifier, sensitive) tuples on
+the workers (:mod:`kanon_graph.scale.dask_input`) and the client never holds
+one row per record, so no trial (which runs on records, or a sample of
+them) runs. The rule follows what the quality suite teaches in memory
+(:func:`kanon_graph._auto.taught`).
+"""
+
+from __future__ import annotations
+
+from ._auto import (AUTO_SUPPRESSION, SENSITIVE_TRIAL, STEPWISE_LATTICE_LIMIT, _TAUGHT_REASONS,
+                    AutoChoice, _lattice_nodes, taught)
+from .registry import get_algorithm
+
+__all__ = ["choose_counted"]
+
+
+def choose_counted(data, model, options, progress=None):
+    """``auto`` on a Dask table's counted tuples (:func:`kanon_graph.anonymize` on Dask).
+
+    No trials: a trial runs on records (or a sample of them), and a Dask
+    table's client holds one row per distinct tuple. ``stepwise`` runs
+    (counting by weight, :mod:`kanon_graph.stepwise`) wherever it can: every
+    quasi-identifier has a hierarchy and the lattice has at most
+    :data:`STEPWISE_LATTICE_LIMIT` nodes. That is what :func:`taught` runs
+    in memory for k alone and for k with t-closeness; with l-diversity (or
+    generalization boundaries) the in-memory ``auto`` runs trials, with
+    ``stepwise`` first (:data:`SENSITIVE_TRIAL`), and a Dask table runs that
+    first trial alone. Elsewhere ``optimal`` (a global recoding) with
+    :data:`AUTO_SUPPRESSION` unless a budget is given, as before local
+    recoding ran on Dask. ``options``: :class:`kanon_graph._pipeline.Options`.
+    """
+    extra = dict(options.extra)
+    bounded = bool(options.respect_boundaries)
+    name = taught(data, model, respect_boundaries=bounded, options=extra)
+    lacking = [a.name for a in data.attributes if a.hierarchy is None]
+    nodes = _lattice_nodes(data)
+    try:
+        info = get_algorithm(SENSITIVE_TRIAL)
+    except ValueError:                                # unregistered by the user
+        info = None
+    fits = info is not None and not lacking and nodes <= STEPWISE_LATTICE_LIMIT \
+        and (not extra or set(extra) <= set(info.options()))
+    on_dask = "a Dask table, whose client holds one row per distinct tuple: "
+    if name == "stepwise":
+        key = "stepwise-t" if model.t is not None else "stepwise"
+        reason = on_dask + "as in memory, " + _TAUGHT_REASONS[key]
+    elif fits:
+        name = SENSITIVE_TRIAL
+        why = "l-diversity" if model.l is not None else \
+            "generalization boundaries" if bounded else "this model"
+        reason = (on_dask + f"stepwise, the first of the trials the in-memory auto runs with "
+                  f"{why}, without the trials (they need the records)")
+    else:
+        name = "optimal"
+        suppression = AUTO_SUPPRESSION if options.suppression is None else options.suppression
+        cause = (f"{lacking} have no hierarchy" if lacking else
+                 f"the lattice has {nodes} nodes, more than {STEPWISE_LATTICE_LIMIT}"
+                 if nodes > STEPWISE_LATTICE_LIMIT else "stepwise does not take the options")
+        return AutoChoice(name, suppression, None, {
+            "chose": name, "rows": data.n, "tried": [],
+            "reason": (f"{on_dask}stepwise cannot run ({cause}); the global optimal with "
+                       f"suppression {suppression:g}")})
+    return AutoChoice(name, options.suppression, None,
+                      {"chose": name, "reason": reason, "rows": data.n, "tried": []})
