@@ -27,7 +27,10 @@ Tables:
 
 ``--summary`` prints, from the CSV, each sharded run against the whole
 table's (Loss change and CPU change in percent), as the markdown table of
-docs/large-data.md, without running anything.
+docs/large-data.md, without running anything; ``--k``, ``--n`` and
+``--shards`` then narrow it to the runs named. ``--evidence`` prints the
+entries of ``SHARD_EVIDENCE`` (``kanon_graph/scale/shard_rule.py``) from
+the CSV.
 
 Usage::
 
@@ -35,7 +38,8 @@ Usage::
         [--tables census,census-flat,patients-flat] [--n 20000,50000,100000,200000]
         [--k 10,5,20] [--shards 10000,25000,50000] [--timeout 900]
         [--out docs/bench/shards.csv]
-    python benchmarks/bench_shards.py --summary [--out docs/bench/shards.csv]
+    python benchmarks/bench_shards.py --summary [--k 10] [--n 200000] [--shards 50000]
+    python benchmarks/bench_shards.py --evidence
 """
 
 from __future__ import annotations
@@ -146,8 +150,8 @@ def run(args):
                                 continue
                             out = forked(_child, (tname, n, algorithm, k, shard_size),
                                          args.timeout)
-                            row.update({name: out.get(name, "") for name in FIELDS if name not in row},
-                                       baseline_mb=round(baseline))
+                            row.update({name: out.get(name, "") for name in FIELDS
+                                        if name not in row}, baseline_mb=round(baseline))
                             if row["loss"] != "":
                                 row["loss"] = f"{row['loss']:.6f}"
                             for name in ("cpu_s", "wall_s", "peak_mb", "load_before",
@@ -190,8 +194,12 @@ def comparisons(rows):
     return out
 
 
-def summary(path):
-    rows = read_rows(path)
+def summary(path, ks=None, ns=None, shard_sizes=None):
+    """The markdown table of :func:`comparisons`, narrowed to ``ks``, ``ns`` and ``shard_sizes``."""
+    rows = [r for r in read_rows(path)
+            if (ks is None or int(r["k"]) in ks) and (ns is None or int(r["n"]) in ns)
+            and (shard_sizes is None or int(r["shard_size"]) in shard_sizes
+                 or int(r["shard_size"]) >= int(r["n"]))]
     print(f"# from {path} ({len(rows)} runs); Loss = res.metrics['loss']; CPU s under the "
           f"load shown")
     print("| algorithm | table | rows | k | shards (size) | whole Loss | sharded Loss | Loss "
@@ -211,6 +219,35 @@ def summary(path):
               f"{e['whole_load']} / {e['load']} |")
 
 
+def evidence(path):
+    """Print ``SHARD_EVIDENCE``'s entries (kanon_graph/scale/shard_rule.py) from the CSV.
+
+    Per algorithm: every comparison with shards of the default 50,000, and at
+    50,000 rows those with shards of 25,000; the largest census table at
+    k = 10 first (the one a report cites); ``whole_limit`` the largest table
+    whose whole run finished, or None where shards never saved a tenth of the
+    whole run's CPU time (no size at which shards would pay for their Loss).
+    """
+    rows = read_rows(path)
+    for name in sorted({r["algorithm"] for r in rows}):
+        chosen = [e for e in comparisons([r for r in rows if r["algorithm"] == name])
+                  if e["whole_loss"] is not None
+                  and (e["shard_size"] == 50_000
+                       or (e["n"], e["shard_size"]) == (50_000, 25_000))]
+        chosen.sort(key=lambda e: (e["table"] != "census", e["k"] != 10, -e["n"], e["table"],
+                                   e["k"]))
+        limit = max(int(r["n"]) for r in rows if r["algorithm"] == name and not r["error"]
+                    and int(r["shard_size"]) >= int(r["n"]))
+        print(f'    "{name}": ShardEvidence((')
+        for e in chosen:
+            print(f'        ShardCost("{e["table"]}", {e["n"]:_}, {e["k"]}, {e["shard_size"]:_}, '
+                  f'{e["shards"]}, {e["whole_loss"]:.4f}, {e["loss"]:.4f}, '
+                  f'{e["whole_cpu_s"]:.1f}, {e["cpu_s"]:.1f},\n'
+                  f'                  "{e["whole_load"]} / {e["load"]}"),')
+        saves = any(e["cpu_s"] < 0.9 * e["whole_cpu_s"] for e in chosen)
+        print(f"    ), whole_limit={f'{limit:_}' if saves else None}),")
+
+
 def _ints(text):
     return [int(x) for x in text.split(",") if x]
 
@@ -221,20 +258,26 @@ def main(argv=None):
                         type=lambda s: s.split(","))
     parser.add_argument("--tables", default="census,census-flat,patients-flat",
                         type=lambda s: s.split(","))
-    parser.add_argument("--n", default="20000,50000,100000,200000", type=_ints)
-    parser.add_argument("--k", default="10,5,20", type=_ints)
-    parser.add_argument("--shards", default="10000,25000,50000", type=_ints)
+    parser.add_argument("--n", type=_ints, help="default 20000,50000,100000,200000")
+    parser.add_argument("--k", type=_ints, help="default 10,5,20")
+    parser.add_argument("--shards", type=_ints, help="default 10000,25000,50000")
     parser.add_argument("--timeout", default=900.0, type=float)
     parser.add_argument("--out", default=str(Path(__file__).resolve().parent.parent
                                              / "docs" / "bench" / "shards.csv"))
     parser.add_argument("--summary", action="store_true",
                         help="print the comparison from --out and run nothing")
+    parser.add_argument("--evidence", action="store_true",
+                        help="print shard_rule.SHARD_EVIDENCE's entries from --out")
     args = parser.parse_args(argv)
-    if args.summary:
-        summary(args.out)
-    else:
+    narrow = (args.k, args.n, args.shards)         # --summary: only what was named
+    args.n = args.n or [20_000, 50_000, 100_000, 200_000]
+    args.k = args.k or [10, 5, 20]
+    args.shards = args.shards or [10_000, 25_000, 50_000]
+    if args.evidence:
+        return evidence(args.out)
+    if not args.summary:
         run(args)
-        summary(args.out)
+    summary(args.out, *narrow)
 
 
 if __name__ == "__main__":
