@@ -77,6 +77,10 @@ def patients_flat(n):
     return T.patients(n), T.patients_schema()
 
 
+#: The whole table counts as runnable up to the largest size whose whole run took at
+#: most this many CPU seconds (a few minutes, under the load of the run).
+WHOLE_CPU_LIMIT = 300
+
 TABLES = {"census": census, "census-flat": census_flat, "patients-flat": patients_flat}
 
 
@@ -179,13 +183,14 @@ def comparisons(rows):
         entry = {"table": key[0], "n": key[1], "algorithm": key[2], "k": key[3],
                  "shard_size": int(r["shard_size"]), "shards": int(r["shards"]),
                  "loss": float(r["loss"]), "cpu_s": float(r["cpu_s"]),
+                 "peak_mb": float(r["peak_mb"]),
                  "load": f"{float(r['load_before']):.1f}-{float(r['load_after']):.1f}"}
         if w is None or w["error"]:
             entry.update(whole_loss=None, whole_cpu_s=None, loss_change=None, cpu_change=None,
                          whole_error=(w or {}).get("error", "not run"))
         else:
             wl, wc = float(w["loss"]), float(w["cpu_s"])
-            entry.update(whole_loss=wl, whole_cpu_s=wc,
+            entry.update(whole_loss=wl, whole_cpu_s=wc, whole_peak_mb=float(w["peak_mb"]),
                          loss_change=100 * (entry["loss"] - wl) / wl,
                          cpu_change=100 * (entry["cpu_s"] - wc) / wc,
                          whole_load=f"{float(w['load_before']):.1f}-{float(w['load_after']):.1f}",
@@ -203,20 +208,20 @@ def summary(path, ks=None, ns=None, shard_sizes=None):
     print(f"# from {path} ({len(rows)} runs); Loss = res.metrics['loss']; CPU s under the "
           f"load shown")
     print("| algorithm | table | rows | k | shards (size) | whole Loss | sharded Loss | Loss "
-          "change | whole CPU s | sharded CPU s | CPU change | load |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "change | whole CPU s | sharded CPU s | CPU change | peak MB | load |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for e in sorted(comparisons(rows), key=lambda e: (e["algorithm"], e["table"], e["n"],
                                                        e["k"], -e["shard_size"])):
         shards = f"{e['shards']} (<= {e['shard_size']:,})"
         if e["whole_loss"] is None:
             print(f"| {e['algorithm']} | {e['table']} | {e['n']:,} | {e['k']} | {shards} | "
                   f"({e['whole_error']}) | {e['loss']:.4f} | | | {e['cpu_s']:.1f} | | "
-                  f"{e['load']} |")
+                  f"- / {e['peak_mb']:.0f} | {e['load']} |")
             continue
         print(f"| {e['algorithm']} | {e['table']} | {e['n']:,} | {e['k']} | {shards} | "
               f"{e['whole_loss']:.4f} | {e['loss']:.4f} | {e['loss_change']:+.1f}% | "
               f"{e['whole_cpu_s']:.1f} | {e['cpu_s']:.1f} | {e['cpu_change']:+.0f}% | "
-              f"{e['whole_load']} / {e['load']} |")
+              f"{e['whole_peak_mb']:.0f} / {e['peak_mb']:.0f} | {e['whole_load']} / {e['load']} |")
 
 
 def evidence(path):
@@ -225,8 +230,9 @@ def evidence(path):
     Per algorithm: every comparison with shards of the default 50,000, and at
     50,000 rows those with shards of 25,000; the largest census table at
     k = 10 first (the one a report cites); ``whole_limit`` the largest table
-    whose whole run finished, or None where shards never saved a tenth of the
-    whole run's CPU time (no size at which shards would pay for their Loss).
+    whose whole run finished within :data:`WHOLE_CPU_LIMIT` CPU seconds, or
+    None where shards never saved a tenth of the whole run's CPU time (no
+    size at which shards would pay for their Loss).
     """
     rows = read_rows(path)
     for name in sorted({r["algorithm"] for r in rows}):
@@ -237,7 +243,8 @@ def evidence(path):
         chosen.sort(key=lambda e: (e["table"] != "census", e["k"] != 10, -e["n"], e["table"],
                                    e["k"]))
         limit = max(int(r["n"]) for r in rows if r["algorithm"] == name and not r["error"]
-                    and int(r["shard_size"]) >= int(r["n"]))
+                    and int(r["shard_size"]) >= int(r["n"])
+                    and float(r["cpu_s"]) <= WHOLE_CPU_LIMIT)
         print(f'    "{name}": ShardEvidence((')
         for e in chosen:
             print(f'        ShardCost("{e["table"]}", {e["n"]:_}, {e["k"]}, {e["shard_size"]:_}, '
