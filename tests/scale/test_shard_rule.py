@@ -99,11 +99,14 @@ def test_auto_runs_the_winner_whole_where_the_measurements_say_so(monkeypatch):
 
     monkeypatch.setattr(shard_rule, "DEFAULT_SHARD_SIZE", 300)
     monkeypatch.setattr(_auto, "AUTO_SAMPLE", 400)
-    table, schema = _census(900)
-    res = kg.anonymize(table, schema, k=5, l=2)          # l-diversity: trials
-    assert res.stats["auto"]["rows"] == 400
-    if res.algorithm in SHARD_EVIDENCE:
-        assert "shards" not in res.stats and res.stats["sharding"].startswith("whole table")
+    table, full = _census(900)
+    # age without a hierarchy, the rest with: trials of mondrian, sd and mst
+    schema = kg.Schema(quasi_identifiers=list(full.quasi_identifiers),
+                       sensitive=list(full.sensitive), numeric=["age"],
+                       hierarchies={q: h for q, h in full.hierarchies.items() if q != "age"})
+    res = kg.anonymize(table, schema, k=5)
+    assert res.stats["auto"]["rows"] == 400 and res.algorithm in SHARD_EVIDENCE
+    assert "shards" not in res.stats and res.stats["sharding"].startswith("whole table")
 
 
 def _csv_rows():
