@@ -250,7 +250,7 @@ def evidence(path):
         print(f'    "{name}": ShardEvidence((')
         for e in chosen:
             print(f'        ShardCost("{e["table"]}", {e["n"]:_}, {e["k"]}, {e["shard_size"]:_}, '
-                  f'{e["shards"]}, {e["whole_loss"]:.4f}, {e["loss"]:.4f}, '
+                  f'{e["shards"]}, {e["whole_loss"]:.6f}, {e["loss"]:.6f}, '
                   f'{e["whole_cpu_s"]:.1f}, {e["cpu_s"]:.1f},\n'
                   f'                  "{e["whole_load"]} / {e["load"]}"),')
         saves = any(e["cpu_s"] < 0.9 * e["whole_cpu_s"] for e in chosen)

@@ -19,8 +19,9 @@ Shards cost quality: a class cannot join records across a cut.
 ``benchmarks/bench_shards.py`` measured it (docs/bench/shards.csv; issue
 41): on census, hierarchy-free census and the continuous patients table,
 shards of 10,000 to 50,000 records raised the Loss of ``mst``, ``sd`` and
-``mondrian`` by several percent to several times over, for at most a
-halving of the CPU time. So a table is sharded only where
+``mondrian`` by several percent to several times over (within 1% in one
+run of 67, at no lower CPU time), for at most 65% less CPU time (``mst``
+at 500,000 rows; ``mondrian`` none). So a table is sharded only where
 :mod:`kanon_graph.scale.shard_rule` says so: when the caller gives a
 ``shard_size``, or beyond the largest table the algorithm's whole run was
 measured on. :data:`DEFAULT_SHARD_SIZE` is the size of the shards then.

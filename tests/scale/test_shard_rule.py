@@ -122,8 +122,8 @@ def test_the_evidence_is_the_benchmarks_rows():
         for c in evidence.costs:
             whole = rows[(c.table, c.rows, name, c.k, c.rows)]
             shards = rows[(c.table, c.rows, name, c.k, c.shard_size)]
-            assert float(whole["loss"]) == pytest.approx(c.whole_loss, abs=5.1e-5)
-            assert float(shards["loss"]) == pytest.approx(c.sharded_loss, abs=5.1e-5)
+            assert float(whole["loss"]) == pytest.approx(c.whole_loss, abs=1e-9)
+            assert float(shards["loss"]) == pytest.approx(c.sharded_loss, abs=1e-9)
             assert float(whole["cpu_s"]) == pytest.approx(c.whole_cpu, abs=0.051)
             assert float(shards["cpu_s"]) == pytest.approx(c.sharded_cpu, abs=0.051)
             assert int(shards["shards"]) == c.shards
