@@ -6,8 +6,9 @@ every timing: the figures are only comparable on a quiet machine.
 
 ``local``
     ``make_census`` in memory, k=5: ``mst`` and ``sd`` at 100,000 and
-    1,000,000 rows through the default sharding (50,000-record shards, in
-    this process), with the mean Loss and peak RSS.
+    1,000,000 rows with the default shards (since issue 41
+    :mod:`kanon_graph.scale.shard_rule`'s: the whole table at 100,000 rows,
+    50,000-record shards at 1,000,000), with the mean Loss and peak RSS.
 ``dask``
     ``make_census`` written as 16 Parquet partitions, ``optimal`` k=5
     through Dask (LocalCluster of 2 workers, 4 GiB limit each) and in

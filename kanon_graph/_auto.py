@@ -31,7 +31,9 @@ the table is larger; each trial release is scored with one formula, the
 mean over the quasi-identifiers of ARX's per-attribute Loss
 (:func:`mean_loss`, the figure the quality suite reports), and the candidate
 with the lowest loss wins (ties: the earlier candidate). On a sample the winner then
-runs on the whole table, and that release is verified like every other.
+runs on the whole table, and that release is verified like every other. Whether
+it runs in shards is :mod:`kanon_graph.scale.shard_rule`'s rule (shards only where
+measured to cost no Loss, or beyond the largest table measured whole).
 
 The choice depends only on the table, the parameters and the seed, never on
 the clock: trial times are measured and reported (``res.stats["auto"]``),

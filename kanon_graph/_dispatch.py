@@ -2,24 +2,33 @@
 
 :func:`kanon_graph.anonymize` and the ``auto`` trials (:mod:`kanon_graph._auto`)
 hand the algorithm the registry found to :func:`run_algorithm`, which decides
-how it runs: a local algorithm on many records inside shards
-(:mod:`kanon_graph.scale.sharding`, in this process or as Dask tasks), any
-other as one call, with the ``scheduler`` and ``progress`` it declares it takes.
+how it runs: in shards (:mod:`kanon_graph.scale.sharding`, in this process or
+as Dask tasks) where :func:`kanon_graph.scale.shard_rule.plan_shards` says so,
+otherwise as one call, with the ``scheduler`` and ``progress`` it declares it
+takes. The rule is the same whether ``auto`` chose the algorithm or the
+caller named it: a local recoding runs in shards only where
+``benchmarks/bench_shards.py`` measured the shards within 1% of the whole
+table's Loss at lower CPU time (issue 41), or beyond the largest table its
+whole run was measured on; a ``shard_size`` of the caller's always wins. The
+partition's ``stats["sharding"]`` says which, with the measured cost.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from typing import TYPE_CHECKING, Any, Callable
 
-from .scale.sharding import DEFAULT_SHARD_SIZE, run_sharded
+from .registry import Partition
+from .scale.shard_rule import ShardPlan, plan_shards, sharded_text
+from .scale.sharding import run_sharded
 
 if TYPE_CHECKING:
     import numpy as np
 
     from .encoding import EncodedTable
     from .privacy import PrivacyModel
-    from .registry import AlgorithmInfo, Partition
+    from .registry import AlgorithmInfo
 
 __all__ = ["run_algorithm"]
 
@@ -33,18 +42,20 @@ def run_algorithm(info: AlgorithmInfo, data: EncodedTable, model: PrivacyModel, 
                   rng: np.random.Generator | None, suppression: float | None,
                   options: dict[str, Any], shard_size: int | None = None,
                   scheduler: Any = None, progress: Any = None) -> Partition:
-    """Run a registered algorithm on ``data``, sharded when it is local and large.
+    """Run a registered algorithm on ``data``, in shards where the measurements say so.
 
-    A local algorithm on more than ``shard_size`` records runs through
-    :func:`~kanon_graph.scale.sharding.run_sharded` (as Dask tasks when
-    ``scheduler`` is given, in this process otherwise); everything else runs
-    as one call, with ``scheduler`` passed on to an algorithm that takes one
-    (``rv-distributed``). Never sharded: an algorithm registered with
-    ``shards=False`` (``stepwise``), and, when the caller gave no
+    :func:`~kanon_graph.scale.shard_rule.plan_shards` decides: a caller's
+    ``shard_size`` always wins; never sharded are an algorithm registered
+    with ``shards=False`` (``stepwise``) and, when the caller gave no
     ``shard_size``, a model that judges a class against the whole table
-    (t-closeness, :attr:`~kanon_graph.privacy.PrivacyModel.needs_whole_table`):
-    a shard does not see the whole table, so the default runs it unsharded
-    rather than refuse it.
+    (t-closeness, :attr:`~kanon_graph.privacy.PrivacyModel.needs_whole_table`:
+    a shard does not see the whole table, so it runs unsharded rather than
+    being refused); ``mst``, ``sd`` and ``mondrian`` run whole wherever
+    their whole run was measured (:data:`~kanon_graph.scale.shard_rule.SHARD_EVIDENCE`).
+    In shards, :func:`~kanon_graph.scale.sharding.run_sharded` runs them
+    (as Dask tasks when ``scheduler`` is given, in this process otherwise);
+    otherwise one call, with ``scheduler`` passed on to an algorithm that
+    takes one (``rv-distributed``).
 
     Parameters
     ----------
@@ -55,8 +66,8 @@ def run_algorithm(info: AlgorithmInfo, data: EncodedTable, model: PrivacyModel, 
     options : dict
         The algorithm's options.
     shard_size : int, optional
-        Default :data:`~kanon_graph.scale.sharding.DEFAULT_SHARD_SIZE`
-        (none with t-closeness).
+        The caller's: more records than this run in shards of at most this
+        many. None: the rule of :mod:`kanon_graph.scale.shard_rule`.
     scheduler : None, str or distributed.Client
     progress : Reporter or callable, optional
         ``progress(done, total, text)`` per shard when sharded; otherwise
@@ -66,22 +77,34 @@ def run_algorithm(info: AlgorithmInfo, data: EncodedTable, model: PrivacyModel, 
     Returns
     -------
     Partition
+        With ``stats["sharding"]`` (a sentence) when the rule was asked about
+        more than :data:`~kanon_graph.scale.sharding.DEFAULT_SHARD_SIZE`
+        records or a ``shard_size`` cut the table.
     """
-    if shard_size is None:
-        whole = getattr(model, "needs_whole_table", False)
-        shard_size = data.n if whole else DEFAULT_SHARD_SIZE
-    if info.recoding == "local" and info.shards and data.n > shard_size:
+    plan = plan_shards(info, data.n, shard_size=shard_size,
+                       whole_table_model=getattr(model, "needs_whole_table", False))
+    if plan.shard_size is not None:
         if scheduler is None:
-            return run_sharded(info.function, data, model, rng=rng, suppression=suppression,
-                               shard_size=shard_size, progress=progress, **options)
-        from .scale._cluster import client_for
+            part = run_sharded(info.function, data, model, rng=rng, suppression=suppression,
+                               shard_size=plan.shard_size, progress=progress, **options)
+        else:
+            from .scale._cluster import client_for
 
-        with client_for(scheduler, where="anonymize") as client:
-            return run_sharded(info.function, data, model, rng=rng, suppression=suppression,
-                               shard_size=shard_size, client=client, progress=progress,
-                               **options)
+            with client_for(scheduler, where="anonymize") as client:
+                part = run_sharded(info.function, data, model, rng=rng,
+                                   suppression=suppression, shard_size=plan.shard_size,
+                                   client=client, progress=progress, **options)
+        return _noted(part, plan)
     if scheduler is not None and _accepts(info.function, "scheduler"):
         options = dict(options, scheduler=scheduler)
     if progress and info.reports_progress():
         options = dict(options, progress=progress)
-    return info.function(data, model, rng=rng, suppression=suppression, **options)
+    return _noted(info.function(data, model, rng=rng, suppression=suppression, **options), plan)
+
+
+def _noted(part: Partition, plan: ShardPlan) -> Partition:
+    """``part`` with ``stats["sharding"]``: how the run went and what sharding measured."""
+    text = sharded_text(plan, part.stats) if isinstance(part, Partition) else None
+    if text is not None:
+        part = dataclasses.replace(part, stats={**part.stats, "sharding": text})
+    return part

@@ -135,10 +135,15 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int | None = None, *
         summary and report name no seed). An integer seed reproduces its
         release: for tests only, never for a release that leaves the building.
     shard_size : int, optional
-        A local recoding algorithm on more records than this (default
-        50,000) runs inside shards of at most this many records, cut at
-        medians of the quasi-identifiers; classes never cross shards and
-        the release is verified as a whole (:mod:`kanon_graph.scale.sharding`).
+        A local recoding algorithm on more records than this runs inside
+        shards of at most this many records, cut at medians of the
+        quasi-identifiers; classes never cross shards and the release is
+        verified as a whole (:mod:`kanon_graph.scale.sharding`). Default:
+        the rule of :mod:`kanon_graph.scale.shard_rule` -- the whole table
+        wherever shards were measured to cost Loss (``mst``, ``sd`` and
+        ``mondrian`` up to the largest table measured whole), shards of
+        50,000 beyond; ``result.stats["sharding"]`` says which, with the
+        measured cost.
     scheduler : None, str or distributed.Client
         Where distributed work runs: a Dask table's partitions, the shards
         above as Dask tasks, and ``rv-distributed``'s subsets. ``None``:

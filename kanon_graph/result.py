@@ -213,6 +213,8 @@ class AnonymizationResult:
         if self.stats.get("auto"):                       # algorithm="auto" said why
             auto = self.stats["auto"]
             lines.append(f"auto chose {auto['chose']}: {auto['reason']}")
+        if self.stats.get("sharding"):                   # whole or shards, and the cost
+            lines.append(self.stats["sharding"])
         dp = self.stats.get("dp")
         if dp:                                           # safepub: the guarantee and its k
             withheld = ("left out of the publication (withheld='drop')"

@@ -3,7 +3,7 @@
 import pytest
 
 import kanon_graph as kg
-from kanon_graph import _dispatch
+from kanon_graph.scale import shard_rule
 
 
 def _census(n):
@@ -12,8 +12,12 @@ def _census(n):
 
 def test_t_closeness_is_not_sharded_when_no_shard_size_is_given(monkeypatch):
     """On main a local algorithm on more records than the default shard size refused t
-    ("a shard does not see the whole table"); shards come only from the caller now."""
-    monkeypatch.setattr(_dispatch, "DEFAULT_SHARD_SIZE", 300)
+    ("a shard does not see the whole table"); shards come only from the caller now.
+    (mst's measured whole-table limit set below 900 rows, so that k and l would shard.)"""
+    monkeypatch.setattr(shard_rule, "DEFAULT_SHARD_SIZE", 300)
+    measured = shard_rule.SHARD_EVIDENCE["mst"]
+    monkeypatch.setitem(shard_rule.SHARD_EVIDENCE, "mst",
+                        shard_rule.ShardEvidence(measured.costs, whole_limit=600))
     table, schema = _census(900)
     res = kg.anonymize(table, schema, k=5, t=0.3, algorithm="mst")
     assert res.verification.holds and "shards" not in res.stats
@@ -37,7 +41,7 @@ def test_stepwise_never_runs_in_shards():
 
 
 def test_the_default_takes_t_closeness_without_options(monkeypatch):
-    monkeypatch.setattr(_dispatch, "DEFAULT_SHARD_SIZE", 300)
+    monkeypatch.setattr(shard_rule, "DEFAULT_SHARD_SIZE", 300)
     table, schema = _census(900)
     res = kg.anonymize(table, schema, k=5, t=0.2)
     assert res.verification.holds and res.suppressed == 0

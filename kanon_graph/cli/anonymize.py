@@ -124,8 +124,9 @@ def register(commands):
                       "(tcp://host:8786), or 'local' to start a LocalCluster of worker "
                       "processes (default: threads in this process); also shards and "
                       "rv-distributed's subsets")
-    anon.add_argument("--shard-size", type=int, metavar="N", help="largest shard of a local "
-                      "algorithm (default 50000)")
+    anon.add_argument("--shard-size", type=int, metavar="N", help="run a local algorithm in "
+                      "shards of at most N records (default: the whole table, unless "
+                      "measured shards cost no quality; docs/large-data.md)")
     anon.add_argument("-o", "--output", required=True, metavar="OUT.csv",
                       help="the release: CSV, or Parquet for a .parquet name; with --engine "
                       "dask a folder (Parquet) or 'out/part-*.csv'")

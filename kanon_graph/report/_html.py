@@ -79,6 +79,8 @@ def _summary(c):
             ("sensitive", ", ".join(s["sensitive"]) or "none")]
     if s["dropped"]:
         rows.insert(1, ("dropped before anonymizing (missing value)", s["dropped"]))
+    if s.get("sharding"):
+        rows.append(("sharding", s["sharding"]))
     return _table(["", "value"], rows)
 
 

@@ -90,6 +90,8 @@ def content_of_result(result, *, sampling_fraction=None, threshold=0.2, call=Non
     if result.stats.get("dp"):
         content["privacy"]["differential_privacy"] = dp_statement(result.stats["dp"],
                                                                      result.stats.get("seed"))
+    if result.stats.get("sharding"):      # whole table or shards, with the measured cost
+        content["summary"]["sharding"] = result.stats["sharding"]
     # the release's input already lacks the rows anonymize(missing="drop") dropped
     content["summary"]["dropped"] = int(result.dropped)
     content["suppression"]["dropped_for_missing_values"] = int(result.dropped)

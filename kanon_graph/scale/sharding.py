@@ -14,6 +14,17 @@ A cut is taken only when both sides could be released on their own: at
 least ``k`` records each, and each l-diverse as one class when l-diversity
 is asked. t-closeness compares a class with the whole table's distribution,
 which a shard does not see, so it is not sharded.
+
+Shards cost quality: a class cannot join records across a cut.
+``benchmarks/bench_shards.py`` measured it (docs/bench/shards.csv; issue
+41): on census, hierarchy-free census and the continuous patients table,
+shards of 10,000 to 50,000 records raised the Loss of ``mst``, ``sd`` and
+``mondrian`` by several percent to several times over (within 1% in one
+run of 67, at no lower CPU time), for at most 65% less CPU time (``mst``
+at 500,000 rows; ``mondrian`` none). So a table is sharded only where
+:mod:`kanon_graph.scale.shard_rule` says so: when the caller gives a
+``shard_size``, or beyond the largest table the algorithm's whole run was
+measured on. :data:`DEFAULT_SHARD_SIZE` is the size of the shards then.
 """
 
 from __future__ import annotations
@@ -26,7 +37,8 @@ from ..registry import Partition
 
 __all__ = ["DEFAULT_SHARD_SIZE", "shard_records", "subset", "run_sharded"]
 
-#: Largest shard, in records, when none is given.
+#: Largest shard, in records, when :mod:`kanon_graph.scale.shard_rule` shards a table
+#: the caller gave no ``shard_size`` for.
 DEFAULT_SHARD_SIZE = 50_000
 
 
