@@ -16,9 +16,12 @@ were not run) in 15 of the 21 runs; ``mst`` was lower in the other six
 commands in docs/performance.md). A trial of
 ``mst`` would cost more than the whole ``stepwise`` run. When *no*
 quasi-identifier has a hierarchy (and the model is k-anonymity alone),
-``auto`` runs :data:`FLAT_TAUGHT` (``mst``) without trials: the lowest loss
-in 10 of the 12 hierarchy-free tuning runs of the suite, where the trials
-cost about twice its time. With **t-closeness** (and no l-diversity),
+``auto`` runs :data:`FLAT_TAUGHT` (``flat``, :mod:`kanon_graph.flat`) without
+trials: the records of tuples held by k records kept as they are, the rest
+clustered by ``mst`` (the lowest loss in 10 of the 12 hierarchy-free tuning
+runs of the suite, where the trials cost about twice its time), or by
+``mondrian`` on all of them at once when they are too many for ``mst``'s
+shards to keep their loss (``benchmarks/bench_flat_scale.py``). With **t-closeness** (and no l-diversity),
 every quasi-identifier with a hierarchy and the same lattice limit,
 ``auto`` runs ``stepwise`` without trials as well (below the trials' choice
 in 11 of the 12 t runs of the tuning tables, :func:`taught`).
@@ -83,14 +86,20 @@ STEPWISE_LATTICE_LIMIT = 100_000
 #: ``clinic-flat`` at k = 5, 10, 20) ``mst`` had the lowest mean Loss in 10
 #: of 12 runs; ``sd`` was lower on clinic-flat at k = 10 and 20, by 0.2% and
 #: 0.6%. The trials (mondrian, sd and mst on up to 20,000 records, then the
-#: winner) took about twice the CPU time of ``mst`` alone.
-FLAT_TAUGHT = "mst"
+#: winner) took about twice the CPU time of ``mst`` alone. ``flat`` is
+#: ``mst`` on those tables (its frequent tuples aside) and, past
+#: :data:`kanon_graph.flat.MST_LIMIT` rare records, ``mondrian`` on the whole
+#: rest instead of ``mst`` in dozens of shards (issue 41: the figures are in
+#: docs/performance.md, "auto without hierarchies").
+FLAT_TAUGHT = "flat"
 
 _TAUGHT_REASONS = {
     "stepwise": "every quasi-identifier has a hierarchy and the model is k-anonymity: "
                 "stepwise, below ARX's local recoding on every table of the quality suite",
-    "mst": "no quasi-identifier has a hierarchy and the model is k-anonymity: mst, the "
-           "lowest loss on 10 of the 12 hierarchy-free runs of the quality suite",
+    "flat": "no quasi-identifier has a hierarchy and the model is k-anonymity: flat, "
+            "tuples held by k records kept and the rest by mst (the lowest loss on 10 of "
+            "the 12 hierarchy-free runs of the quality suite), or by mondrian on the whole "
+            "rest where mst would run in many shards",
     "stepwise-t": "every quasi-identifier has a hierarchy and the model is k with "
                   "t-closeness: stepwise, below the trials' choice in 11 of the 12 t runs "
                   "of the tuning tables (benchmarks/tune_sensitive.py)",
@@ -210,7 +219,7 @@ def taught(data, model, *, respect_boundaries=False, options=None):
 
     ``"stepwise"`` when every quasi-identifier has a hierarchy and the
     lattice has at most :data:`STEPWISE_LATTICE_LIMIT` nodes; :data:`FLAT_TAUGHT`
-    (``"mst"``) when none has one; either for k-anonymity alone, without
+    (``"flat"``) when none has one; either for k-anonymity alone, without
     generalization boundaries, and only if the algorithm takes ``options``.
     With t-closeness (and no l-diversity), ``"stepwise"`` under the same
     conditions: on the tuning tables (adult, fars, patients, clinic; t = 0.2

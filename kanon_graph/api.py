@@ -75,7 +75,7 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int | None = None, *
         settles the choice (see :mod:`kanon_graph._auto`): for k-anonymity
         alone (no l, t or generalization boundaries) ``stepwise`` when every
         quasi-identifier has a hierarchy and the lattice has at most
-        100,000 nodes, ``mst`` when none has one, without trials; with
+        100,000 nodes, ``flat`` when none has one, without trials; with
         t-closeness and no l, ``stepwise`` under the same conditions, without
         trials. Elsewhere every candidate that fits the data (with l and
         every hierarchy, ``stepwise`` first; ``optimal`` with a 2%

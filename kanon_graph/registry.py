@@ -124,6 +124,7 @@ BUILTIN_ALGORITHMS: dict[str, tuple[str, ...]] = {
     "bottom-up": ("kanon_graph.baselines.bottom_up",),
     "boundaries": ("kanon_graph.constrained.boundaries",),
     "datafly": ("kanon_graph.baselines.datafly",),
+    "flat": ("kanon_graph.flat",),
     "incognito": ("kanon_graph.baselines.incognito",),
     "k-member": ("kanon_graph.baselines.kmember",),
     "mondrian": ("kanon_graph.baselines.mondrian",),

@@ -75,7 +75,7 @@ def test_every_public_name_resolves():
 def test_builtin_table_names_the_module_that_registers_each_algorithm():
     from kanon_graph import registry
     assert set(registry.BUILTIN_ALGORITHMS) <= set(registry.algorithms())
-    assert len(registry.BUILTIN_ALGORITHMS) == 18       # safepub and mdav (issue 34)
+    assert len(registry.BUILTIN_ALGORITHMS) == 19       # safepub and mdav (issue 34), flat (issue 41)
     for name, modules in registry.BUILTIN_ALGORITHMS.items():
         function = registry.get_algorithm(name).function
         assert any(function.__module__ == m or function.__module__.startswith(m + ".")
@@ -100,7 +100,7 @@ def test_a_plugin_registering_a_builtin_name_meets_the_builtin_first():
                           "count": len(kg.algorithms())}))
     """)
     assert "already registered" in report["first"]
-    assert report["replaced"] is True and report["count"] == 19
+    assert report["replaced"] is True and report["count"] == 20
 
 
 def test_record_distance_sd_is_found_without_loading_clustering_first():

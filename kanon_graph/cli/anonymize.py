@@ -89,7 +89,7 @@ def register(commands):
     anon.add_argument("--algorithm", default="auto", help="a registered algorithm (see "
                       "'kanon-graph algorithms'), or auto (default): with k alone (no --l, "
                       "--t or --respect-boundaries) stepwise when every quasi-identifier "
-                      "has a hierarchy (and the lattice is not huge), mst when none has "
+                      "has a hierarchy (and the lattice is not huge), flat when none has "
                       "one; with --t and no --l stepwise too; otherwise trials (with "
                       "--l stepwise first) of optimal, mondrian, sd and mst on up to "
                       "20,000 rows, the lowest ARX loss running; --engine dask runs "
