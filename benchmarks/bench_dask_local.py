@@ -43,23 +43,9 @@ import warnings
 import kanon_graph as kg
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_scale import _write_parquet  # noqa: E402
+from bench_scale import _load, _rss_mib, _timed, _write_parquet  # noqa: E402
 
 ISSUE_LOSS = 0.0163
-
-
-def _load():
-    return "load %.1f %.1f %.1f" % os.getloadavg()
-
-
-def _rss_mib():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def _timed(fn):
-    wall, cpu = time.perf_counter(), time.process_time()
-    out = fn()
-    return out, time.perf_counter() - wall, time.process_time() - cpu
 
 
 def _files(n, folder):
