@@ -37,7 +37,6 @@ import os
 import resource
 import subprocess
 import sys
-import time
 import warnings
 
 import kanon_graph as kg
