@@ -20,7 +20,7 @@ round medians, and the ratio is printed with both levels, beside issue 32's targ
 1.0x ARX on wall time). ``--hierarchies arx``
 uses ARX's Adult hierarchy files (``$KANON_GRAPH_DATA/adult``) for both. The
 phases are timed by wrapping the functions the facade's pipeline
-(``kanon_graph._pipeline``) calls, so the
+(``kanon_graph.pipeline.run``) calls, so the
 measured path is the real one:
 
 * ``encode``: validation and encoding of the table;
@@ -49,7 +49,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import kanon_graph as kg
-from kanon_graph import _pipeline
+from kanon_graph.pipeline import run as _pipeline
 from kanon_graph.recoding._release import Release
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

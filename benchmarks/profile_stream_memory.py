@@ -57,7 +57,7 @@ def main(argv=None):
     print(f"# load average before: {bench_memory.load()}")
     print(f"{'start':<22} {status()}")
     warnings.simplefilter("ignore")
-    import kanon_graph._pipeline as pipeline
+    import kanon_graph.pipeline.run as pipeline
     from kanon_graph.cli import build_parser
     from kanon_graph.cli._common import Progress, give_back_free_memory
     from kanon_graph.cli._stream import count_tuples, run_counted

@@ -39,7 +39,7 @@ from unittest import mock
 import numpy as np
 
 import kanon_graph as kg
-from kanon_graph import _auto
+from kanon_graph.auto import choice as _auto
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import heldout  # noqa: E402  (benchmarks/heldout.py)

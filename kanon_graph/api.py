@@ -1,8 +1,8 @@
 """The public entry points: anonymize, apply_levels, evaluate, constraint_violations.
 
-:func:`anonymize` gathers its options once (:class:`kanon_graph._pipeline.Options`)
-and runs the named steps of :mod:`kanon_graph._pipeline`: check the input,
-encode, choose (``auto``, :mod:`kanon_graph._auto`), run (on tuples or rows),
+:func:`anonymize` gathers its options once (:class:`kanon_graph.pipeline.run.Options`)
+and runs the named steps of :mod:`kanon_graph.pipeline.run`: check the input,
+encode, choose (``auto``, :mod:`kanon_graph.auto.choice`), run (on tuples or rows),
 release, verify from the cells, return. Validation happens there, once;
 algorithms receive clean encoded data.
 """
@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any, Union
 import numpy.typing as npt
 import pandas as pd
 
-from ._arguments import DEFAULT_SEED
-from ._auto import AUTO_LATTICE_LIMIT, choose
-from ._auto_counted import choose_counted
-from ._from_partition import apply_levels_counted, levels_result
-from ._pipeline import Options, run_pipeline
+from .pipeline.arguments import DEFAULT_SEED
+from .auto.choice import AUTO_LATTICE_LIMIT, choose
+from .auto.counted import choose_counted
+from .pipeline.from_partition import apply_levels_counted, levels_result
+from .pipeline.run import Options, run_pipeline
 from ._progress import Reporter, reporter
-from ._evaluate import _on_dask, evaluate, is_dask_frame
+from .pipeline.evaluate import _on_dask, evaluate, is_dask_frame
 from .privacy.constraints import Violation, constraint_violations
 from .registry import get_algorithm
 from .result import AnonymizationResult
@@ -72,7 +72,7 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int | None = None, *
     algorithm : str, default "auto"
         A registered algorithm (:func:`kanon_graph.algorithms` lists them),
         or ``"auto"``, which runs what the quality suite taught where it
-        settles the choice (see :mod:`kanon_graph._auto`): for k-anonymity
+        settles the choice (see :mod:`kanon_graph.auto.choice`): for k-anonymity
         alone (no l, t or generalization boundaries) ``stepwise`` when every
         quasi-identifier has a hierarchy and the lattice has at most
         100,000 nodes, ``flat`` when none has one, without trials; with
@@ -86,7 +86,7 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int | None = None, *
         ``stepwise`` without trials where every quasi-identifier has a
         hierarchy and the lattice has at most 100,000 nodes (with l: the
         first of the in-memory trials, alone), else ``optimal`` with a 2%
-        suppression budget (:mod:`kanon_graph._auto_counted`).
+        suppression budget (:mod:`kanon_graph.auto.counted`).
         ``result.algorithm`` names the choice;
         ``result.stats["auto"]`` says why, and lists what was tried with the
         measured loss and seconds of each. A warning says so when most

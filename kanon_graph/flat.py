@@ -2,7 +2,7 @@
 
 ``kg.anonymize(..., algorithm="flat")``, and ``auto``'s choice when no
 quasi-identifier has a hierarchy and the model is k-anonymity
-(:data:`kanon_graph._auto.FLAT_TAUGHT`). A table of at most
+(:data:`kanon_graph.auto.choice.FLAT_TAUGHT`). A table of at most
 :data:`WHOLE_MST` records (the size up to which the facade runs ``mst`` in
 one piece) goes to ``mst`` as it is: the release is ``mst``'s, as it was
 before ``flat`` existed. A larger table runs in two parts:
@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._dispatch import run_algorithm
+from .pipeline.dispatch import run_algorithm
 from ._progress import reporter
 from .encoding import combine_codes
 from .registry import Partition, get_algorithm, register_algorithm

@@ -181,7 +181,7 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
     weighted : bool
         Whether it counts records by ``data.weights`` (records per row) when
         that is set: it then runs on a table's distinct tuples instead of
-        its rows (:mod:`kanon_graph._tuples`), and a Dask table's counted
+        its rows (:mod:`kanon_graph.pipeline.tuples`), and a Dask table's counted
         tuples reach it without being repeated into rows. A global recoding
         can declare it, and so can a local recoding whose release may be a
         function of the (quasi-identifier[, sensitive]) tuple: run on the

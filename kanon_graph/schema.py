@@ -16,7 +16,7 @@ and a *kind*, ``numeric``, ``date`` or ``categorical``, inferred from the
 column unless given (a numeric dtype or text that is all plain numbers is
 numeric; a ``datetime64`` dtype or text that is all ISO dates such as
 ``1944-12-14`` is a date, and so is text such as ``13/03/1961`` whose
-day/month order the cells tell (:mod:`kanon_graph._date_text`); digit codes of one width with a leading zero, such
+day/month order the cells tell (:mod:`kanon_graph.cells.date_text`); digit codes of one width with a leading zero, such
 as ZIP ``02139``, are categorical codes). A quasi-identifier may have a
 :class:`~kanon_graph.Hierarchy`; one without falls back to the
 hierarchy-free definitions (numeric ranges ``[min-max]``, date intervals
@@ -34,7 +34,7 @@ from typing import Any
 
 import pandas as pd
 
-from ._cells import column_kind
+from .cells.kinds import column_kind
 from .exceptions import SchemaError
 from .hierarchy import Hierarchy, read_hierarchy
 
@@ -184,7 +184,7 @@ class Schema:
     def kind(self, column: str, table: pd.DataFrame | None = None) -> str:
         """``"numeric"``, ``"date"`` or ``"categorical"``: declared, else from ``table``.
 
-        The rule is :func:`kanon_graph._cells.column_kind`, shared with the
+        The rule is :func:`kanon_graph.cells.kinds.column_kind`, shared with the
         encoder and the CLI.
         """
         if table is not None and column in table.columns:

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import kanon_graph as kg
-from kanon_graph import _auto
+from kanon_graph.auto import choice as _auto
 from kanon_graph.cli import main
 from kanon_graph.metrics import arx_loss
 

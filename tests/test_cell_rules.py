@@ -1,4 +1,4 @@
-"""One rule for what a cell is (kanon_graph._cells): missing cells, numeric sensitive order."""
+"""One rule for what a cell is (kanon_graph.cells.kinds): missing cells, numeric sensitive order."""
 
 import numpy as np
 import pandas as pd

@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 
 import kanon_graph as kg
-from kanon_graph import _auto, flat
+from kanon_graph import flat
+from kanon_graph.auto import choice as _auto
 
 QIS = ["sex", "age", "race", "education"]
 

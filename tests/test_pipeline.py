@@ -1,4 +1,4 @@
-"""The named steps of kanon_graph._pipeline, each on its own (issue 33 item 3)."""
+"""The named steps of kanon_graph.pipeline.run, each on its own (issue 33 item 3)."""
 
 from dataclasses import replace
 
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import kanon_graph as kg
-from kanon_graph import _pipeline as p
+from kanon_graph.pipeline import run as p
 from kanon_graph._progress import reporter
 from kanon_graph.exceptions import PrivacyError, SchemaError
 

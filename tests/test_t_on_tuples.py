@@ -13,7 +13,7 @@ import pytest
 
 import kanon_graph as kg
 from kanon_graph import privacy
-from kanon_graph._tuples import collapse
+from kanon_graph.pipeline.tuples import collapse
 from kanon_graph.privacy import PrivacyModel
 
 # class x holds s = 1, 3 and class y s = 2, 4 (three times each): against Q, uniform

@@ -1,4 +1,4 @@
-"""Distinct tuples with counts (kanon_graph._tuples): the search on tuples, the release on rows."""
+"""Distinct tuples with counts (kanon_graph.pipeline.tuples): the search on tuples, the release on rows."""
 
 import dataclasses
 
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import kanon_graph as kg
-from kanon_graph import _tuples
+from kanon_graph.pipeline import tuples as _tuples
 from kanon_graph.encoding import encode
 from kanon_graph.exceptions import PrivacyError
 from kanon_graph.privacy import PrivacyModel

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._cells import is_text_column, missing_mask, parse_number
-from .._date_text import cell_problem, column_date_format, date_reading
+from ..cells.kinds import is_text_column, missing_mask, parse_number
+from ..cells.date_text import cell_problem, column_date_format, date_reading
 from ._parser import DataProblem
 
 __all__ = ["check_cells", "floats_as_text", "not_a_date"]
@@ -113,7 +113,7 @@ def _check_numbers(series, column, args, text):
 def _check_dates(series, column, text, fmt=None):
     """Name the first cell of a --dates column that is no date, with its line.
 
-    Each cell alone (:func:`~kanon_graph._date_text.cell_problem`); which
+    Each cell alone (:func:`~kanon_graph.cells.date_text.cell_problem`); which
     field is the day is the whole column's question, asked by the library.
     """
     present = ~pd.isna(series).to_numpy()

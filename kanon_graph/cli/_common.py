@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._cells import is_iso_date_column, is_text_column, parse_date
-from .._date_text import check_date_format
+from ..cells.kinds import is_iso_date_column, is_text_column, parse_date
+from ..cells.date_text import check_date_format
 from .._progress import TqdmBar
 from ..hierarchy import load_hierarchies
 from ..io import numeric_columns, read_input_table

@@ -37,8 +37,8 @@ import sys
 import numpy as np
 import pandas as pd
 
-from .._cells import is_numeric_column, missing_mask, parse_number
-from .._date_text import cell_problem
+from ..cells.kinds import is_numeric_column, missing_mask, parse_number
+from ..cells.date_text import cell_problem
 from ..io import is_parquet
 from ..io.chunks import CHUNK_ROWS, iter_text_chunks
 from ._common import (DataProblem, _check_columns, _missing_as_nan, encoding_of,
@@ -343,7 +343,7 @@ def run_counted(counted, args, progress):
     returns; the written cells are counted again in
     :func:`kanon_graph.cli._stream_write.write_release`.
     """
-    from .._pipeline import Options, run_pipeline
+    from ..pipeline.run import Options, run_pipeline
     from .._progress import reporter
 
     options = Options(args.k, algorithm=args.algorithm, l=args.l, diversity=args.diversity,

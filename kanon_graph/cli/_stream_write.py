@@ -12,7 +12,7 @@ published: the released rows are grouped by their quasi-identifier cells,
 chunk by chunk, and every class not suppressed must hold at least k rows,
 the rows must be every record the release covers, and the suppressed rows
 within the budget (``kanon-graph anonymize`` in memory checks the same,
-:func:`kanon_graph._from_partition.check_release`).
+:func:`kanon_graph.pipeline.from_partition.check_release`).
 
 Order: the in-memory command writes row ``order_of(n, seed)[i]`` of the
 release as row ``i`` (:func:`kanon_graph.io.release.order_of`). Here each

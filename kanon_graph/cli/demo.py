@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._auto import auto_text
+from ..auto.choice import auto_text
 from ..api import anonymize
 from ..registry import algorithms, get_algorithm
 from ._common import frame_text, metric_lines

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from .._cells import parse_number
-from .._date_text import date_reading, how_to_say
+from ..cells.kinds import parse_number
+from ..cells.date_text import date_reading, how_to_say
 from ..hierarchy import dates, intervals, masking, read_hierarchy, suggest, write_hierarchy
 from ..io import read_table
 from ..io.write import write_text

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._pipeline import Options, run_pipeline
+from ..pipeline.run import Options, run_pipeline
 from .._progress import reporter
 from ..exceptions import SchemaError
 from ..privacy import k_anonymity
@@ -155,7 +155,7 @@ def sensitivity_release(table, schema, request, *, weights, threshold, k, l=None
                  hierarchies={c: h for c, h in schema.hierarchies.items() if c in qis},
                  numeric=[c for c in schema.numeric if c in columns],
                  categorical=[c for c in schema.categorical if c in columns])
-    # the steps of kanon_graph.anonymize (kanon_graph._pipeline), with the "boundaries"
+    # the steps of kanon_graph.anonymize (kanon_graph.pipeline.run), with the "boundaries"
     # algorithm: verified from the released cells before it is returned
     asked = Options(k, algorithm="boundaries", l=l, diversity=diversity, sensitive=sensitive,
                     suppression=suppression, respect_boundaries=respect_boundaries,

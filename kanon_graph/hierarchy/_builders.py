@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .._cells import parse_number
+from ..cells.kinds import parse_number
 from ..exceptions import HierarchyError
 from ._tree import Hierarchy
 

@@ -24,8 +24,8 @@ from typing import Any
 
 import pandas as pd
 
-from .._cells import date_text, parse_date
-from .._date_text import column_date_format
+from ..cells.kinds import date_text, parse_date
+from ..cells.date_text import column_date_format
 from ..exceptions import DataError, HierarchyError
 from ._tree import Hierarchy
 
@@ -68,7 +68,7 @@ def dates(values: Iterable[Any], *,
     values : iterable of dates or date text
         The leaves (duplicates ignored): ``datetime64`` values, ``date`` /
         ``datetime`` objects or text such as ``1944-12-14`` or ``13/03/1961``
-        (read as a date column's cells are: :mod:`kanon_graph._date_text`).
+        (read as a date column's cells are: :mod:`kanon_graph.cells.date_text`).
         A text leaf keeps its own text; a date object is written ``YYYY-MM-DD``.
     levels : sequence of str
         Level names, finest first (see the module docstring); each period

@@ -2,7 +2,7 @@
 
 Global algorithms need a hierarchy for every quasi-identifier. Rather than
 ask a user to write four by hand, :func:`suggest` builds a first draft from
-the data, by the column's kind (:func:`kanon_graph._cells.column_kind`):
+the data, by the column's kind (:func:`kanon_graph.cells.kinds.column_kind`):
 
 * **numeric**: nested bands of round widths (1, 2, 5 times a power of ten,
   each width dividing the next: 5, 10, 20, 100, ...), the finest giving
@@ -39,7 +39,7 @@ from typing import Protocol
 import numpy as np
 import pandas as pd
 
-from .._cells import column_kind, is_code_column, parse_number
+from ..cells.kinds import column_kind, is_code_column, parse_number
 from ..exceptions import HierarchyError, SchemaError
 from ._builders import intervals, masking
 from ._dates import dates

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._cells import is_number_text, is_numeric_column
+from ..cells.kinds import is_number_text, is_numeric_column
 from ..exceptions import DataError
 from ._encoding import ascii_safe, check_no_utf8_bom, is_utf8, text_codec
 from ._parquet import read_parquet
@@ -362,7 +362,7 @@ def numeric_columns(frame: pd.DataFrame, columns: Iterable[str] | None = None) -
     """The columns whose present cells are all plain numbers without leading zeros.
 
     A column with no present cell, or a code such as ZIP ``02139``, is not
-    numeric. The rule is the encoder's (:mod:`kanon_graph._cells`), so a
+    numeric. The rule is the encoder's (:mod:`kanon_graph.cells.kinds`), so a
     column found here is the column the library infers numeric.
     """
     return [column for column in (frame.columns if columns is None else columns)

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .._cells import parse_number
+from ..cells.kinds import parse_number
 
 __all__ = ["ORDER_STREAM", "fresh_order_seed", "order_of", "order_seed_from", "formula_cells",
            "publishable", "Publishable", "plain_dictionaries", "file_count", "file_of_rows",

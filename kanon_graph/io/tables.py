@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from pandas.api.types import is_string_dtype
 
-from .._cells import one_kind
+from ..cells.kinds import one_kind
 from ..exceptions import DataError
 from .write import atomic_file
 
@@ -44,7 +44,7 @@ def write_table(table: pd.DataFrame, path: str | os.PathLike[str], *, sep: str =
     ``parquet`` extra, pyarrow): every column keeps its dtype, so released
     quasi-identifiers are text and the other columns what they were, except a
     column holding ``*`` beside numbers or dates (``safepub``'s withheld rows),
-    written as text (:func:`kanon_graph._cells.one_kind`).
+    written as text (:func:`kanon_graph.cells.kinds.one_kind`).
     ``format`` (``"csv"`` or ``"parquet"``) overrides the choice by suffix.
     """
     from .read import is_parquet

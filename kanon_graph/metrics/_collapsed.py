@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .._date_text import date_reading
+from ..cells.date_text import date_reading
 from ._loss import arx_loss_per_attribute
 
 __all__ = ["COLLAPSED", "collapse_notes", "collapse_lines"]

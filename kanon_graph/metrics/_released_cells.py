@@ -19,8 +19,8 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .._cells import date_days, missing_mask, parse_date
-from .._encode_cells import _date_cells, _factorize, _numeric_cells
+from ..cells.kinds import date_days, missing_mask, parse_date
+from ..encoding.cells import _date_cells, _factorize, _numeric_cells
 from ..encoding import MISSING
 from ..exceptions import DataError
 from ..recoding._release import AttributeRelease

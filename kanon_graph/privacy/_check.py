@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._row_keys import _row_keys, _text_codes  # noqa: F401  (_text_codes: tests)
+from ..encoding.row_keys import _row_keys, _text_codes  # noqa: F401  (_text_codes: tests)
 from ..exceptions import SchemaError
 from . import _measures as m
 

@@ -14,7 +14,7 @@ Mateo-Sanz 2002, section 2; Domingo-Ferrer and Torra 2005, section 3):
   first in domain order among equally frequent ones.
 
 A released number or date lies within its class's range, as the release
-check (:func:`kanon_graph._from_partition.check_cover`) demands: a mean or
+check (:func:`kanon_graph.pipeline.from_partition.check_cover`) demands: a mean or
 median that floating-point rounding (the mean of three ``0.1`` computed as
 their sum over 3 is ``0.10000000000000002``) or rounding to a date's
 resolution carried past the class's smallest or largest value is that value.
@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from .._cells import date_days, parse_date
+from ..cells.kinds import date_days, parse_date
 from ._release import AttributeRelease, Release, _classes_from_keys, _sizes, merge_coinciding
 
 __all__ = ["AGGREGATES", "recode_aggregate", "aggregate_space", "AggregateSpace"]

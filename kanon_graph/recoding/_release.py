@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._cells import date_text, parse_date
+from ..cells.kinds import date_text, parse_date
 from ..encoding import MISSING, combine_codes
 from ._value_labels import quoted, set_label
 

@@ -218,7 +218,7 @@ def _check_threshold(value):
 
 def _keys(table, quasi_identifiers):
     """Class id per row by the cells' texts, and the all-``*`` (suppressed) mask."""
-    from .._row_keys import _row_keys
+    from ..encoding.row_keys import _row_keys
 
     return _row_keys(table, quasi_identifiers)
 

@@ -12,7 +12,7 @@ dictionaries into one and adds the counts of equal tuples.
 
 Two cells are one value as ``groupby(dropna=False)`` has them: equal values,
 and every missing cell of a column alike. With ``text=True`` a cell is its
-text (:func:`~kanon_graph._row_keys._text_codes`): how a reader of a released
+text (:func:`~kanon_graph.encoding.row_keys._text_codes`): how a reader of a released
 table tells its classes apart.
 """
 
@@ -23,7 +23,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from .._row_keys import _text_codes
+from ..encoding.row_keys import _text_codes
 from ..encoding import combine_codes
 
 __all__ = ["Counted", "count_tuples", "add_counts"]

@@ -13,7 +13,7 @@ sensitive value) and never one per record, checks:
 * l and t: the privacy model's own check (:meth:`PrivacyModel.verify
   <kanon_graph.privacy.PrivacyModel.verify>`), on the counted classes
   weighted by their records -- the check the in-memory pipeline runs on its
-  released cells (:func:`kanon_graph._from_partition.check_release`).
+  released cells (:func:`kanon_graph.pipeline.from_partition.check_release`).
 
 A record whose quasi-identifiers are all ``*`` counts as suppressed when the
 run suppressed records (as the written table shows it). Any failure raises
@@ -27,7 +27,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from .._row_keys import _text_codes
+from ..encoding.row_keys import _text_codes
 from ..encoding import combine_codes
 from ..exceptions import PrivacyError
 from ..recoding import SUPPRESSED

@@ -12,7 +12,7 @@ without ``weighted`` gets them repeated into one row per record), never on
 the input's text or its other columns. A global recoding releases every copy
 of a tuple alike, and so does the local recoding ``stepwise``, which counts
 by weight and runs on the tuples themselves (``auto``'s choice here,
-:mod:`kanon_graph._auto_counted`): the release is a mapping from distinct
+:mod:`kanon_graph.auto.counted`): the release is a mapping from distinct
 tuples to released values, applied partition by partition (per value when
 each value is released one way, else by whole tuple; ``result.table`` is a
 lazy Dask DataFrame: ``.to_parquet`` writes it without collecting it; each
@@ -35,7 +35,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from .._cells import column_kind as _kind, missing_mask as _missing_mask
+from ..cells.kinds import column_kind as _kind, missing_mask as _missing_mask
 from ..exceptions import DataError, PrivacyError
 from ..recoding import SUPPRESSED
 from ._cluster import compute_all, runner_for

@@ -33,7 +33,7 @@ suppression budget, the graph moves' node multiplicities, the model's
 histograms), and is registered ``weighted``: the facade runs it on the
 table's distinct quasi-identifier tuples (with l or t, the distinct
 (quasi-identifier, sensitive) tuples), each weighted by its records
-(:mod:`kanon_graph._tuples`), and spreads the release back to the rows; so
+(:mod:`kanon_graph.pipeline.tuples`), and spreads the release back to the rows; so
 every copy of a tuple is released alike, and a Dask table's counted tuples
 are anonymized without one row per record (:mod:`kanon_graph.scale.dask_input`).
 

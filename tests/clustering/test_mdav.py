@@ -6,6 +6,7 @@ import pytest
 
 import kanon_graph as kg
 from kanon_graph.clustering._mdav_kernels import mdav_classes
+from kanon_graph.auto.choice import AUTO_CANDIDATES
 from kanon_graph.exceptions import PrivacyError
 from kanon_graph.privacy import PrivacyModel
 from kanon_graph.recoding import recode_aggregate
@@ -207,7 +208,7 @@ def test_cli_writes_numbers_that_stay_k_anonymous(tmp_path, capsys):
 
 
 def test_auto_never_chooses_mdav():
-    assert "mdav" not in kg._auto.AUTO_CANDIDATES
+    assert "mdav" not in AUTO_CANDIDATES
 
 
 def test_evaluate_and_the_report_read_a_microaggregation():

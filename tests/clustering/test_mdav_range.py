@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kanon_graph as kg
-from kanon_graph._cells import parse_date
+from kanon_graph.cells.kinds import parse_date
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 

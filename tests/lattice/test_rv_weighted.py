@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import kanon_graph as kg
-from kanon_graph._tuples import collapse
+from kanon_graph.pipeline.tuples import collapse
 from kanon_graph.lattice.rv.values import research_values
 from kanon_graph.lattice.rv.weights import correlation_weights
 

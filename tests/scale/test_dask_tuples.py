@@ -4,7 +4,8 @@ import pandas as pd
 import pytest
 
 import kanon_graph as kg
-from kanon_graph import _pipeline, _tuples
+from kanon_graph.pipeline import run as _pipeline
+from kanon_graph.pipeline import tuples as _tuples
 
 dd = pytest.importorskip("dask.dataframe", reason="the optional Dask extra is not installed "
                                                   "(pip install \"kanon_graph[dask]\")")

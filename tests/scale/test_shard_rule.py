@@ -95,7 +95,7 @@ def test_a_shard_size_the_caller_gives_always_wins():
 
 def test_auto_runs_the_winner_whole_where_the_measurements_say_so(monkeypatch):
     """Trials on a sample, then the winner on the whole table: by the same rule."""
-    from kanon_graph import _auto
+    from kanon_graph.auto import choice as _auto
 
     monkeypatch.setattr(shard_rule, "DEFAULT_SHARD_SIZE", 300)
     monkeypatch.setattr(_auto, "AUTO_SAMPLE", 400)

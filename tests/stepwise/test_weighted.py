@@ -11,13 +11,14 @@ rows: equal, not merely no worse.
 """
 
 import copy
+import dataclasses
 
 import numpy as np
 import pandas as pd
 import pytest
 
 import kanon_graph as kg
-from kanon_graph._tuples import collapse
+from kanon_graph.pipeline.tuples import collapse, expand
 from kanon_graph.privacy import ClassCheck, PrivacyModel
 from kanon_graph.scale.sharding import subset
 from kanon_graph.stepwise import stepwise
@@ -55,7 +56,7 @@ def test_the_tuples_release_is_the_rows_release(seed, options):
 
 def test_split_classes_counts_records_by_weight():
     data = kg.encode(kg.datasets.paper_003_table(), kg.datasets.paper_003_schema())
-    heavy = kg._tuples.dataclasses.replace(data, weights=np.full(data.n, 3, dtype=np.int64))
+    heavy = dataclasses.replace(data, weights=np.full(data.n, 3, dtype=np.int64))
     one = np.zeros(data.n, dtype=np.int64)
     # 10 rows, 30 records: k = 6 cuts only when the records are counted
     assert split_classes(data, one, 6)[1] == 0
@@ -64,7 +65,7 @@ def test_split_classes_counts_records_by_weight():
     sizes = np.bincount(labels, weights=heavy.weights)
     assert sizes[sizes > 0].min() >= 6 and sizes.sum() == 30
     # as on the rows repeated three times
-    rows = kg._tuples.expand(heavy)
+    rows = expand(heavy)
     expanded, _ = split_classes(rows, np.zeros(rows.n, dtype=np.int64), 6)
     assert _same_classes(labels[np.repeat(np.arange(data.n), 3)], expanded)
 

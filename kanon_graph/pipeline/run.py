@@ -1,7 +1,7 @@
 """The steps of one anonymization, each a function of its own, and the options said once.
 
 :func:`kanon_graph.anonymize` is :func:`run_pipeline` with ``auto``'s choice
-handed in (:mod:`kanon_graph._auto` sits above this module, with the other
+handed in (:mod:`kanon_graph.auto.choice` sits above this module, with the other
 composite algorithms); :mod:`kanon_graph.constrained` runs the same steps with
 its own algorithm. The steps, in order:
 
@@ -24,27 +24,27 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._arguments import DEFAULT_SEED, check_options, check_seed
-from ._dispatch import run_algorithm
-from ._from_partition import (build_result, check_cover, check_release, recode_release,
+from .arguments import DEFAULT_SEED, check_options, check_seed
+from .dispatch import run_algorithm
+from .from_partition import (build_result, check_cover, check_release, recode_release,
                               collapse_notes, warn_if_collapsed)
-from ._progress import Reporter
-from ._tuples import for_algorithm
-from .encoding import encode
-from .exceptions import PrivacyError, SchemaError
-from .privacy.constraints import constraint_violations
-from .privacy.parameters import check_fraction, check_int, privacy_model
-from .privacy.reachability import check_reachable
-from .registry import AlgorithmInfo, Partition, algorithms, get_algorithm
+from .._progress import Reporter
+from .tuples import for_algorithm
+from ..encoding import encode
+from ..exceptions import PrivacyError, SchemaError
+from ..privacy.constraints import constraint_violations
+from ..privacy.parameters import check_fraction, check_int, privacy_model
+from ..privacy.reachability import check_reachable
+from ..registry import AlgorithmInfo, Partition, algorithms, get_algorithm
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .encoding import EncodedTable
-    from .privacy import PrivacyModel, Verification
-    from .recoding import Release
-    from .result import AnonymizationResult
-    from .schema import Schema
+    from ..encoding import EncodedTable
+    from ..privacy import PrivacyModel, Verification
+    from ..recoding import Release
+    from ..result import AnonymizationResult
+    from ..schema import Schema
 
 __all__ = ["Options", "Plan", "run_pipeline", "check_input", "encode_input", "plan_run",
            "run_algorithm_step", "release_partition", "verify_cells", "result_of"]
@@ -231,7 +231,7 @@ def run_pipeline(table: pd.DataFrame, schema: Schema, options: Options, *,
     """Anonymize a pandas table (``weights``: a Dask table's counted tuples), step by step.
 
     ``choose(data, model, options, progress)`` picks the algorithm of
-    ``algorithm="auto"`` (reporting its trials) and returns its ``AutoChoice`` (:mod:`kanon_graph._auto`, handed in by the
+    ``algorithm="auto"`` (reporting its trials) and returns its ``AutoChoice`` (:mod:`kanon_graph.auto.choice`, handed in by the
     facade); without it ``options.algorithm`` must name a registered algorithm.
     """
     started = time.perf_counter()

@@ -9,7 +9,7 @@ domain holds the dates' own texts, marked ``date=True`` so that a range is
 released as a date interval.
 
 Which column is numeric, a date or categorical, and which cell is missing,
-is decided in :mod:`kanon_graph._cells` (the CLI and :mod:`kanon_graph.io`
+is decided in :mod:`kanon_graph.cells.kinds` (the CLI and :mod:`kanon_graph.io`
 use the same rule).
 """
 
@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._cells import column_kind, missing_mask
-from ._encode_cells import _date_cells, _factorize, _numeric_cells
-from ._encode_inferred import _inferred
-from ._encode_missing import MISSING, sensitive_with_missing, with_missing
-from .exceptions import DataError
-from .hierarchy import Hierarchy
-from .schema import Schema
+from ..cells.kinds import column_kind, missing_mask
+from .cells import _date_cells, _factorize, _numeric_cells
+from .inferred import _inferred
+from .missing import MISSING, sensitive_with_missing, with_missing
+from ..exceptions import DataError
+from ..hierarchy import Hierarchy
+from ..schema import Schema
 
 __all__ = ["EncodedAttribute", "EncodedTable", "encode", "MISSING"]
 
@@ -134,7 +134,7 @@ class EncodedTable:
         ``missing="keep"``).
     weights : ndarray of int64 or None
         Records per row, when each row stands for a distinct tuple held by
-        that many records (:mod:`kanon_graph._tuples`); None: one record per
+        that many records (:mod:`kanon_graph.pipeline.tuples`); None: one record per
         row. ``n`` counts rows, ``records`` counts records.
     sensitive_missing : dict of str to int
         With ``missing="keep"``, the code (0) of the missing value in each

@@ -13,8 +13,8 @@ import dataclasses
 
 import numpy as np
 
-from ._encode_cells import _date_cells, _factorize, _numeric_cells
-from .hierarchy import Hierarchy
+from .cells import _date_cells, _factorize, _numeric_cells
+from ..hierarchy import Hierarchy
 
 __all__ = ["MISSING", "missing_leaf", "with_missing", "sensitive_with_missing"]
 

@@ -16,9 +16,9 @@ import numpy.typing as npt
 import pandas as pd
 
 if TYPE_CHECKING:
-    from .metrics.evaluate import Evaluation
-    from .result import AnonymizationResult
-    from .schema import Schema
+    from ..metrics.evaluate import Evaluation
+    from ..result import AnonymizationResult
+    from ..schema import Schema
 
 __all__ = ["evaluate", "is_dask_frame"]
 
@@ -27,13 +27,13 @@ def is_dask_frame(table: Any) -> bool:
     """A Dask DataFrame? (Dask, and the module that runs on it, load only for one.)"""
     if type(table).__module__.split(".")[0] not in ("dask", "dask_expr"):
         return False
-    from .scale.dask_input import is_dask_frame as dask_frame
+    from ..scale.dask_input import is_dask_frame as dask_frame
 
     return bool(dask_frame(table))
 
 
 def _on_dask(*args: Any, **kwargs: Any) -> AnonymizationResult:
-    from .scale.dask_input import run_on_dask
+    from ..scale.dask_input import run_on_dask
 
     return cast("AnonymizationResult", run_on_dask(*args, **kwargs))
 
@@ -85,12 +85,12 @@ def evaluate(original: pd.DataFrame | Any, released: pd.DataFrame | Any, schema:
             raise ValueError("The 'missing' parameter of evaluate must be 'error' on Dask "
                              "DataFrames (rows are aligned partition by partition). Got "
                              f"{missing!r}.")
-        from .scale.dask_evaluate import evaluate_dask
+        from ..scale.dask_evaluate import evaluate_dask
 
         return cast("Evaluation", evaluate_dask(
             original, released, schema, k, l=l, diversity=diversity, c=c, t=t,
             sensitive=sensitive, metrics=metrics, suppressed=suppressed, target=target))
-    from .metrics.evaluate import evaluate as evaluate_pandas
+    from ..metrics.evaluate import evaluate as evaluate_pandas
 
     return evaluate_pandas(original, released, schema, k, l=l, diversity=diversity, c=c, t=t,
                            sensitive=sensitive, metrics=metrics, suppressed=suppressed,

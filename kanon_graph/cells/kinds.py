@@ -10,11 +10,11 @@ cell is a date and which cell is missing:
   when every present cell is a number without a leading zero: ``02139`` is a
   code, not a quantity;
 * a *date* is ISO 8601 (``1944-12-14``, ``1944-12-14T08:30``) or text in a
-  date format such as ``%d/%m/%Y`` (:mod:`kanon_graph._date_text`); a
+  date format such as ``%d/%m/%Y`` (:mod:`kanon_graph.cells.date_text`); a
   ``datetime64`` column is a date column, and so is a text column whose every
   present cell is an ISO date written with dashes (:func:`is_iso_date_column`),
   or a date in one format whose day/month order the cells tell
-  (``13/03/1961``: day first; :func:`~kanon_graph._date_text.date_reading`);
+  (``13/03/1961``: day first; :func:`~kanon_graph.cells.date_text.date_reading`);
 * a *code* column holds digit strings of one width, at least one with a
   leading zero (ZIP ``02139``, ``007``): categorical, and generalized by
   masking its trailing digits when no hierarchy is given
@@ -34,7 +34,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from ._date_text import ISO_DATE as _ISO_DATE, date_reading, parse_iso, parse_with
+from .date_text import ISO_DATE as _ISO_DATE, date_reading, parse_iso, parse_with
 
 __all__ = ["NUMBER", "parse_number", "is_number_text", "is_numeric_column",
            "is_text_column", "is_date_column", "parse_date", "date_text", "column_kind",

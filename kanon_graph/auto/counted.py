@@ -1,19 +1,19 @@
 """``algorithm="auto"`` on a Dask table: what runs on its counted tuples, without trials.
 
 :func:`kanon_graph.anonymize` on a ``dask.dataframe.DataFrame`` calls
-:func:`choose_counted` in place of :func:`kanon_graph._auto.choose`: the
+:func:`choose_counted` in place of :func:`kanon_graph.auto.choice.choose`: the
 table is counted into its distinct (quasi-identifier, sensitive) tuples on
 the workers (:mod:`kanon_graph.scale.dask_input`) and the client never holds
 one row per record, so no trial (which runs on records, or a sample of
 them) runs. The rule follows what the quality suite teaches in memory
-(:func:`kanon_graph._auto.taught`).
+(:func:`kanon_graph.auto.choice.taught`).
 """
 
 from __future__ import annotations
 
-from ._auto import (AUTO_SUPPRESSION, SENSITIVE_TRIAL, STEPWISE_LATTICE_LIMIT, _TAUGHT_REASONS,
-                    AutoChoice, _lattice_nodes, taught)
-from .registry import get_algorithm
+from .choice import (AUTO_SUPPRESSION, SENSITIVE_TRIAL, STEPWISE_LATTICE_LIMIT, TAUGHT_REASONS,
+                    AutoChoice, lattice_nodes, taught)
+from ..registry import get_algorithm
 
 __all__ = ["choose_counted"]
 
@@ -31,13 +31,13 @@ def choose_counted(data, model, options, progress=None):
     ``stepwise`` first (:data:`SENSITIVE_TRIAL`), and a Dask table runs that
     first trial alone. Elsewhere ``optimal`` (a global recoding) with
     :data:`AUTO_SUPPRESSION` unless a budget is given, as before local
-    recoding ran on Dask. ``options``: :class:`kanon_graph._pipeline.Options`.
+    recoding ran on Dask. ``options``: :class:`kanon_graph.pipeline.run.Options`.
     """
     extra = dict(options.extra)
     bounded = bool(options.respect_boundaries)
     name = taught(data, model, respect_boundaries=bounded, options=extra)
     lacking = [a.name for a in data.attributes if a.hierarchy is None]
-    nodes = _lattice_nodes(data)
+    nodes = lattice_nodes(data)
     try:
         info = get_algorithm(SENSITIVE_TRIAL)
     except ValueError:                                # unregistered by the user
@@ -47,7 +47,7 @@ def choose_counted(data, model, options, progress=None):
     on_dask = "a Dask table, whose client holds one row per distinct tuple: "
     if name == "stepwise":
         key = "stepwise-t" if model.t is not None else "stepwise"
-        reason = on_dask + "as in memory, " + _TAUGHT_REASONS[key]
+        reason = on_dask + "as in memory, " + TAUGHT_REASONS[key]
     elif fits:
         name = SENSITIVE_TRIAL
         why = "l-diversity" if model.l is not None else \

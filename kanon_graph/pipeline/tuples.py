@@ -31,12 +31,12 @@ from typing import TYPE_CHECKING, Callable
 import numpy as np
 import pandas as pd
 
-from .encoding import combine_codes
-from .exceptions import PrivacyError
+from ..encoding import combine_codes
+from ..exceptions import PrivacyError
 
 if TYPE_CHECKING:
-    from .encoding import EncodedTable
-    from .recoding._release import Release
+    from ..encoding import EncodedTable
+    from ..recoding._release import Release
 
 __all__ = ["collapse", "spread", "expand", "onto_tuples", "for_algorithm"]
 

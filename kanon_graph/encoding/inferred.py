@@ -2,7 +2,7 @@
 
 ISO date text becomes a date, date text such as ``13/03/1961`` too when its
 cells tell the day from the month, digit codes with leading zeros are masked
-from the right when no hierarchy is given (:mod:`kanon_graph._cells`); date
+from the right when no hierarchy is given (:mod:`kanon_graph.cells.kinds`); date
 text whose day/month order nobody can tell stays text, with a warning that
 says how to tell it, and date text that cannot be read (two orders at once,
 two-digit years) is an error. Each inference is one
@@ -17,10 +17,10 @@ import re
 import sys
 import warnings
 
-from ._cells import is_code_column, is_text_column
-from ._date_text import column_date_format, date_reading, how_to_say
-from .exceptions import DataError, InferenceWarning
-from .hierarchy import masking
+from ..cells.kinds import is_code_column, is_text_column
+from ..cells.date_text import column_date_format, date_reading, how_to_say
+from ..exceptions import DataError, InferenceWarning
+from ..hierarchy import masking
 
 def _inferred(distinct, column, kind, hierarchy, where):
     """Say what was inferred of an undeclared column; a code column's masking hierarchy.

@@ -2,7 +2,7 @@
 
 Numbers keep their own texts and exact values, dates their texts and day
 numbers, categories their sorted distinct values; the kinds themselves are
-decided in :mod:`kanon_graph._cells`.
+decided in :mod:`kanon_graph.cells.kinds`.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._cells import date_days, date_text, is_text_column, parse_date, parse_number
-from ._date_text import column_date_format
-from .exceptions import DataError
+from ..cells.kinds import date_days, date_text, is_text_column, parse_date, parse_number
+from ..cells.date_text import column_date_format
+from ..exceptions import DataError
 
 
 def _factorize(series):
@@ -79,7 +79,7 @@ def _date_cells(series, column, where, fmt=None):
     text). A text cell keeps its own text; a ``datetime64`` or date object
     is written ``YYYY-MM-DD`` (with the time when it is not midnight). Text
     is read in ``fmt`` when given, else in the one format its cells allow
-    (:func:`~kanon_graph._date_text.column_date_format`: ISO 8601, or
+    (:func:`~kanon_graph.cells.date_text.column_date_format`: ISO 8601, or
     ``13/03/1961`` day first...); the format read is returned (``None``: ISO).
     """
     inverse, uniques = pd.factorize(series)

@@ -21,23 +21,23 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ._arguments import level_vector
-from .encoding import encode
-from .exceptions import PrivacyError
-from .privacy import PrivacyModel
-from .privacy._check import released_classes
-from .privacy.parameters import check_int
-from .metrics._collapsed import COLLAPSED, collapse_notes  # noqa: F401  (COLLAPSED re-exported)
-from .metrics._loss import arx_loss_per_attribute
-from .recoding import recode_aggregate, recode_levels, recode_partition
-from .result import AnonymizationResult
+from .arguments import level_vector
+from ..encoding import encode
+from ..exceptions import PrivacyError
+from ..privacy import PrivacyModel
+from ..privacy._check import released_classes
+from ..privacy.parameters import check_int
+from ..metrics._collapsed import COLLAPSED, collapse_notes  # noqa: F401  (COLLAPSED re-exported)
+from ..metrics._loss import arx_loss_per_attribute
+from ..recoding import recode_aggregate, recode_levels, recode_partition
+from ..result import AnonymizationResult
 
 if TYPE_CHECKING:
-    from .encoding import EncodedTable
-    from .privacy._model import Verification
-    from .recoding._release import Release
-    from .registry import Partition
-    from .schema import Schema
+    from ..encoding import EncodedTable
+    from ..privacy._model import Verification
+    from ..recoding._release import Release
+    from ..registry import Partition
+    from ..schema import Schema
 
 __all__ = ["recode_release", "check_cover", "check_release", "level_labels", "build_result",
            "levels_result", "apply_levels_counted"]
@@ -164,7 +164,7 @@ def warn_if_collapsed(release: Release, algorithm: str, k: int, stats: dict) -> 
     """Warn when most quasi-identifiers of ``release`` are (almost) all ``*``, for any algorithm.
 
     Adds the collapsed attributes to ``stats`` (``collapsed``) and says what
-    would keep more; ``auto`` has its own wording (:mod:`kanon_graph._auto`).
+    would keep more; ``auto`` has its own wording (:mod:`kanon_graph.auto.choice`).
     Each quasi-identifier given (almost) nothing of, whatever the others, is
     in ``stats["collapsed_notes"]`` with its cause and remedy
     (:func:`~kanon_graph.metrics._collapsed.collapse_notes`).
@@ -212,7 +212,7 @@ def build_result(data: EncodedTable, release: Release, verification: Verificatio
     suppressed_rows = np.asarray(table.index)[suppressed_mask]
     levels = dict(zip(data.names, release.levels)) if release.levels is not None else None
     labels = level_labels(data, release.levels) if release.levels is not None else None
-    from .metrics import compute_metrics     # the metrics package loads on the first result
+    from ..metrics import compute_metrics     # the metrics package loads on the first result
 
     values = compute_metrics(release, k, metrics)
     return AnonymizationResult(

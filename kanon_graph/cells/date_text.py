@@ -25,7 +25,7 @@ import datetime as _dt
 import re
 from typing import NamedTuple
 
-from .exceptions import DataError
+from ..exceptions import DataError
 
 __all__ = ["ISO_DATE", "parse_iso", "parse_with", "DateReading", "date_reading",
            "column_date_format", "check_date_format", "how_to_say", "cell_problem"]

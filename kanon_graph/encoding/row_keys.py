@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .encoding import combine_codes
+from .table import combine_codes
 
 __all__ = ["_row_keys", "_text_codes"]
 

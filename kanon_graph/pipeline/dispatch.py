@@ -1,6 +1,6 @@
 """How the facade runs a registered algorithm: as one call, or sharded.
 
-:func:`kanon_graph.anonymize` and the ``auto`` trials (:mod:`kanon_graph._auto`)
+:func:`kanon_graph.anonymize` and the ``auto`` trials (:mod:`kanon_graph.auto.choice`)
 hand the algorithm the registry found to :func:`run_algorithm`, which decides
 how it runs: in shards (:mod:`kanon_graph.scale.sharding`, in this process or
 as Dask tasks) where :func:`kanon_graph.scale.shard_rule.plan_shards` says so,
@@ -19,16 +19,16 @@ import dataclasses
 import inspect
 from typing import TYPE_CHECKING, Any, Callable
 
-from .registry import Partition
-from .scale.shard_rule import ShardPlan, plan_shards, sharded_text
-from .scale.sharding import run_sharded
+from ..registry import Partition
+from ..scale.shard_rule import ShardPlan, plan_shards, sharded_text
+from ..scale.sharding import run_sharded
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from .encoding import EncodedTable
-    from .privacy import PrivacyModel
-    from .registry import AlgorithmInfo
+    from ..encoding import EncodedTable
+    from ..privacy import PrivacyModel
+    from ..registry import AlgorithmInfo
 
 __all__ = ["run_algorithm"]
 
@@ -88,7 +88,7 @@ def run_algorithm(info: AlgorithmInfo, data: EncodedTable, model: PrivacyModel, 
             part = run_sharded(info.function, data, model, rng=rng, suppression=suppression,
                                shard_size=plan.shard_size, progress=progress, **options)
         else:
-            from .scale._cluster import client_for
+            from ..scale._cluster import client_for
 
             with client_for(scheduler, where="anonymize") as client:
                 part = run_sharded(info.function, data, model, rng=rng,

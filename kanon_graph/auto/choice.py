@@ -52,18 +52,18 @@ from typing import Any
 
 import numpy as np
 
-from .exceptions import PrivacyError
-from .metrics._loss import arx_loss_per_attribute
-from .privacy.reachability import check_reachable
-from .recoding import recode_levels, recode_partition
-from .registry import Partition, get_algorithm
-from ._dispatch import run_algorithm
-from ._from_partition import COLLAPSED
-from .scale.sharding import subset
+from ..exceptions import PrivacyError
+from ..metrics._loss import arx_loss_per_attribute
+from ..privacy.reachability import check_reachable
+from ..recoding import recode_levels, recode_partition
+from ..registry import Partition, get_algorithm
+from ..pipeline.dispatch import run_algorithm
+from ..pipeline.from_partition import COLLAPSED
+from ..scale.sharding import subset
 
 __all__ = ["AUTO_CANDIDATES", "SENSITIVE_TRIAL", "AUTO_LATTICE_LIMIT", "AUTO_SAMPLE", "AUTO_SUPPRESSION",
            "AUTO_COLLAPSED", "STEPWISE_LATTICE_LIMIT", "FLAT_TAUGHT", "AutoChoice", "candidates", "taught",
-           "measure", "mean_loss", "auto_text"]
+           "TAUGHT_REASONS", "lattice_nodes", "measure", "mean_loss", "auto_text"]
 
 #: The algorithms ``auto`` tries, in order (the order breaks ties): the exact
 #: full-domain optimum when every quasi-identifier has a hierarchy, the fast
@@ -93,7 +93,7 @@ STEPWISE_LATTICE_LIMIT = 100_000
 #: docs/performance.md, "auto without hierarchies").
 FLAT_TAUGHT = "flat"
 
-_TAUGHT_REASONS = {
+TAUGHT_REASONS = {
     "stepwise": "every quasi-identifier has a hierarchy and the model is k-anonymity: "
                 "stepwise, below ARX's local recoding on every table of the quality suite",
     "flat": "no quasi-identifier has a hierarchy and the model is k-anonymity: flat, "
@@ -152,7 +152,7 @@ class AutoChoice:
         warn_if_collapsed(release, stats, k)
 
 
-def _lattice_nodes(data):
+def lattice_nodes(data):
     """Nodes of the table's generalization lattice (the product of heights + 1)."""
     return int(np.prod([a.height + 1 for a in data.attributes], dtype=object))
 
@@ -182,7 +182,7 @@ def candidates(data, *, suppression=None, respect_boundaries=False, options=None
     """
     runnable, skipped = [], []
     lacking = [a.name for a in data.attributes if a.hierarchy is None]
-    nodes = _lattice_nodes(data)
+    nodes = lattice_nodes(data)
     if model is not None and model.needs_sensitive and not respect_boundaries \
             and not lacking and nodes <= STEPWISE_LATTICE_LIMIT:
         try:
@@ -235,7 +235,7 @@ def taught(data, model, *, respect_boundaries=False, options=None):
                                       and all(with_hierarchy)):
         return None                     # l-diversity: trials, stepwise first (FARS)
     if all(with_hierarchy):
-        name = "stepwise" if _lattice_nodes(data) <= STEPWISE_LATTICE_LIMIT else None
+        name = "stepwise" if lattice_nodes(data) <= STEPWISE_LATTICE_LIMIT else None
     elif not any(with_hierarchy):
         name = FLAT_TAUGHT
     else:
@@ -284,7 +284,7 @@ def measure(data, model, *, seed, suppression=None, respect_boundaries=None, opt
     name = taught(data, model, respect_boundaries=bool(respect_boundaries), options=options)
     if name is not None:
         key = f"{name}-t" if model.t is not None else name
-        reason = _TAUGHT_REASONS.get(key, f"{name}: the quality suite's choice")
+        reason = TAUGHT_REASONS.get(key, f"{name}: the quality suite's choice")
         return AutoChoice(name, suppression, None,
                           {"chose": name, "reason": reason, "rows": data.n, "tried": []})
     runnable, skipped = candidates(data, suppression=suppression,
@@ -348,8 +348,8 @@ def mean_loss(release):
 
 
 def choose(data, model, options, progress=None):
-    """The pipeline's choice step (:func:`kanon_graph._pipeline.run_pipeline`): :func:`measure`
-    with the options of :class:`kanon_graph._pipeline.Options`."""
+    """The pipeline's choice step (:func:`kanon_graph.pipeline.run.run_pipeline`): :func:`measure`
+    with the options of :class:`kanon_graph.pipeline.run.Options`."""
     return measure(data, model, seed=options.seed, suppression=options.suppression,
                    respect_boundaries=options.respect_boundaries, options=dict(options.extra),
                    shard_size=options.shard_size, scheduler=options.scheduler,

@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from .exceptions import SchemaError
-from .privacy.parameters import check_int as _check_int
+from ..exceptions import SchemaError
+from ..privacy.parameters import check_int as _check_int
 
 if TYPE_CHECKING:
-    from .encoding import EncodedTable
-    from .registry import AlgorithmInfo
+    from ..encoding import EncodedTable
+    from ..registry import AlgorithmInfo
 
 __all__ = ["level_vector", "check_seed", "check_options", "DEFAULT_SEED"]
 
@@ -33,7 +33,7 @@ class _DefaultSeed:
 
 #: ``anonymize``'s default seed: 0 (a reproducible release), except for an algorithm that
 #: declares ``secret_randomness`` (``safepub``), which draws from the operating system's
-#: cryptographic source and records nothing (``_pipeline._k_and_seed``).
+#: cryptographic source and records nothing (``pipeline.run._k_and_seed``).
 DEFAULT_SEED: Any = _DefaultSeed()
 
 
