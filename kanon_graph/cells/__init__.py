@@ -6,3 +6,5 @@ zero-padded code or text, and which cell is missing) that the reader
 the command line all share; :mod:`.date_text` reads date text in its
 formats (ISO, day-first, month-first) and says which one it used.
 """
+
+__all__: list[str] = []     # its modules are the house's own; nothing is re-exported

@@ -7,3 +7,5 @@ the shard rule says so (:mod:`.dispatch`); its partition or levels become a
 release that is checked from its released cells (:mod:`.from_partition`).
 :mod:`.evaluate` sends the facade's ``evaluate`` to pandas or Dask.
 """
+
+__all__: list[str] = []     # its modules are the house's own; nothing is re-exported
