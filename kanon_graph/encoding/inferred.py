@@ -86,8 +86,9 @@ def _masked(distinct, column, where):
     return hierarchy
 
 
-#: The package's folder: a frame whose file is under it is the library's.
-_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+#: The package's folder (this module is in its encoding/): a frame whose file is under it
+#: is the library's.
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def _outside():
