@@ -140,7 +140,24 @@ def schema_from_args(args):
     if anywhere is not None:                 # every declared date column without its own
         schema = dataclasses.replace(schema, date_formats={
             **{c: anywhere for c in schema.dates}, **schema.date_formats})
+    _check_date_formats(args, schema)
     return schema
+
+
+def _check_date_formats(args, schema):
+    """One ``--date-format`` per column, each naming a quasi-identifier or the sensitive column."""
+    given = {}
+    for column, fmt in getattr(args, "date_format", None) or ():
+        if column in given and given[column] != fmt:
+            which = f"column {column!r}" if column else "every column (FORMAT alone)"
+            raise DataProblem(f"--date-format is given twice for {which}: {given[column]!r} "
+                              f"and {fmt!r}; give one")
+        given[column] = fmt
+    used = list(schema.quasi_identifiers) + list(schema.sensitive)
+    for column in given:
+        if column is not None and column not in used:
+            raise DataProblem(f"--date-format names column {column!r}, which is neither a "
+                              f"quasi-identifier nor the sensitive column ({', '.join(used)})")
 
 
 def read_input(args, progress, path=None):

@@ -254,6 +254,9 @@ def run_pipeline(table: pd.DataFrame, schema: Schema, options: Options, *,
     stats = dict(partition.stats, seed=options.seed if options.record_seed else None)
     if data.missing_kept:
         stats["missing_kept"] = dict(data.missing_kept)
+    formats = {a.name: a.date_format or "ISO 8601" for a in data.attributes if a.date}
+    if formats:                         # the format each date column was read in
+        stats["date_formats"] = formats
     if choice is not None:
         stats["auto"] = dict(choice.stats)
         choice.warn(release, stats["auto"], model.k)
