@@ -7,8 +7,10 @@ Every user mistake ends the command with one line on stderr,
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -203,6 +205,27 @@ def _formatted_dates(schema, table, undeclared, numeric, args):
             found[column] = anywhere
     return dataclasses.replace(schema, date_formats={**found, **schema.date_formats}) \
         if found else schema
+
+
+@contextlib.contextmanager
+def warnings_of(command, called="evaluate"):
+    """Within, a library warning that names the function ``called`` names ``command``.
+
+    ``kanon-graph report`` measures through :func:`kanon_graph.evaluate`, whose
+    warnings start ``evaluate:``; the command line says ``report:``.
+    """
+    shown = warnings.showwarning
+    lead = f"{called}: "
+
+    def show(message, category, *rest, **kwargs):
+        text = str(message)
+        if text.startswith(lead):
+            message = f"{command}: {text[len(lead):]}"
+        shown(message, category, *rest, **kwargs)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield
 
 
 def give_back_free_memory():

@@ -34,7 +34,7 @@ from ..encoding import encode
 from ..exceptions import PrivacyError, SchemaError
 from ..privacy.constraints import constraint_violations
 from ..privacy.parameters import check_fraction, check_int, privacy_model
-from ..privacy.reachability import check_reachable
+from ..privacy.reachability import check_reachable, check_values
 from ..registry import AlgorithmInfo, Partition, algorithms, get_algorithm
 
 if TYPE_CHECKING:
@@ -140,6 +140,7 @@ def encode_input(table: pd.DataFrame, schema: Schema, options: Options,
     most = max(data.records, o.k) if o.k_derived else data.records
     model = privacy_model(o.k, o.l, o.diversity, o.c, o.t, o.sensitive, most,
                           "anonymize").bind(data)
+    check_values(model, data)           # said once, before auto's trials or any algorithm
     secret = options.seed is None and not options.record_seed      # the OS's, unrecorded
     return data, model, options if secret else replace(options, seed=check_seed(options.seed))
 
