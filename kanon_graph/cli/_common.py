@@ -169,8 +169,9 @@ def read_input(args, progress, path=None):
     in quasi-identifier and sensitive columns the empty cell (and each
     ``--na-values`` text) becomes missing. A quasi-identifier whose cells are
     all plain numbers is declared numeric in the schema (still given as text);
-    a numeric sensitive column is given as exact numbers, so t-closeness
-    orders it by value. ``text`` is the :class:`~kanon_graph.io.TextTable`
+    a sensitive column of numbers is left undeclared: the library infers it
+    numeric by the same rule (t-closeness orders it by value) and says so.
+    ``text`` is the :class:`~kanon_graph.io.TextTable`
     (file lines for messages; the cells to write back unchanged).
     """
     path = args.input if path is None else path
@@ -185,7 +186,10 @@ def read_input(args, progress, path=None):
     numeric = list(schema.numeric) + numeric_columns(table, undeclared)
     schema = _formatted_dates(schema, table, undeclared, numeric, args)
     table = check_cells(table, text, schema, args, numeric)
-    schema = dataclasses.replace(schema, numeric=numeric)
+    # an undeclared sensitive column of numbers stays undeclared: the library infers it
+    # numeric by the same rule, and says that t then takes the ordered distance
+    schema = dataclasses.replace(schema, numeric=[c for c in numeric if c in schema.numeric
+                                                  or c not in schema.sensitive])
     give_back_free_memory()
     return table, schema, text
 
