@@ -58,6 +58,14 @@ def test_report_says_report_in_its_warnings(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "warning: report: column 'dob'" in err
     assert "evaluate:" not in err
+    shuffled = tmp_path / "s.csv"                  # and its errors say 'report:' too
+    assert main(["anonymize", str(data), "--qi", "age,dob", "-k", "3", "--order-seed", "1",
+                 "--algorithm", "mondrian", "-o", str(shuffled), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["report", str(data), str(shuffled), "--qi", "age,dob", "-k", "3",
+                 "-o", str(tmp_path / "r.html"), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "error: report: released value" in err and "evaluate:" not in err
 
 
 def test_a_warning_clears_the_progress_bar_line_first(tmp_path, capsys, monkeypatch):

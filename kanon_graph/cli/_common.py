@@ -213,10 +213,10 @@ def _formatted_dates(schema, table, undeclared, numeric, args):
 
 @contextlib.contextmanager
 def warnings_of(command, called="evaluate"):
-    """Within, a library warning that names the function ``called`` names ``command``.
+    """Within, a library warning or error that names the function ``called`` names ``command``.
 
     ``kanon-graph report`` measures through :func:`kanon_graph.evaluate`, whose
-    warnings start ``evaluate:``; the command line says ``report:``.
+    warnings and errors start ``evaluate:``; the command line says ``report:``.
     """
     shown = warnings.showwarning
     lead = f"{called}: "
@@ -229,7 +229,12 @@ def warnings_of(command, called="evaluate"):
 
     with warnings.catch_warnings():
         warnings.showwarning = show
-        yield
+        try:
+            yield
+        except ValueError as exc:
+            if not str(exc).startswith(lead):
+                raise
+            raise type(exc)(f"{command}: {str(exc)[len(lead):]}") from None
 
 
 def give_back_free_memory():
