@@ -119,9 +119,10 @@ def check_values(model, data):
     >>> data = encode(pd.DataFrame({"age": [30, 31, 32], "x": ["a"] * 3}),
     ...               kg.Schema(quasi_identifiers=["age"], sensitive=["x"]))
     >>> check_values(PrivacyModel(2, l=2, sensitive="x").bind(data), data)
+    ... # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: distinct l=2 cannot be reached on sensitive attribute 'x': the column holds 1 distinct value ('a', in all 3 records), so a class achieves only 1 at best, and distinct l=2 needs 2 in every class: no release of any algorithm holds it
+    ValueError: distinct l=2 ...: the column holds 1 distinct value ('a', in all 3 records), ...
     """
     if model.l is None or not model.needs_sensitive:
         return
