@@ -31,7 +31,8 @@ import threading
 from collections.abc import Callable
 from typing import IO, Any, Union
 
-__all__ = ["Reporter", "TqdmBar", "reporter", "ProgressLike", "TICK", "FALLBACK_COLUMNS"]
+__all__ = ["Reporter", "TqdmBar", "reporter", "ProgressLike", "TICK", "FALLBACK_COLUMNS",
+           "write_line"]
 
 #: Seconds between two redraws of an open bar (the elapsed time moves).
 TICK = 1.0
@@ -129,6 +130,22 @@ class TqdmBar:
             self._stop.set()
             self._ticker.join()
             self._ticker = None
+
+
+def write_line(text: str, stream: IO[str] | None = None) -> None:
+    """Write ``text`` as a line of its own on ``stream`` (default ``sys.stderr``).
+
+    An open bar on the same terminal is cleared first and drawn again
+    below the line (tqdm's ``write``), so a warning printed during a long
+    step does not land on the bar's line. Without tqdm loaded no bar is
+    open, and the line is simply printed.
+    """
+    stream = stream if stream is not None else sys.stderr
+    tqdm = sys.modules.get("tqdm")
+    if tqdm is None:
+        print(text, file=stream)
+    else:
+        tqdm.tqdm.write(text, file=stream)
 
 
 def _columns(stream: Any) -> int | None:

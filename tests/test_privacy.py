@@ -205,7 +205,8 @@ def test_describe_when_nothing_is_released(data):
     v = PrivacyModel(3, l=2, t=0.2).bind(data).verify(np.full(10, -1), data)
     assert v.holds and v.l_achieved is None and v.t_achieved is None
     assert v.describe() == ("holds: k=3 (smallest class 0), distinct l=2 (achieved none "
-                            "released), t=0.2 (largest EMD none released), 10 suppressed")
+                            "released), t=0.2 (equal distance, largest EMD none released), 10 "
+                            "suppressed")
 
 
 def test_model_and_dataframe_checks_agree(data, released):

@@ -65,7 +65,7 @@ def test_every_kind_of_l_is_recounted(monkeypatch, diversity):
 def test_released_cells_that_break_t_are_refused(monkeypatch):
     _split_by_value(monkeypatch, "y")
     with pytest.raises(PrivacyError, match=r"counted on its released cells: .*t=0.2 "
-                                           r"\(largest EMD 0.5000\)"):
+                                           r"\(equal distance, largest EMD 0.5000\)"):
         kg.anonymize(TABLE, SCHEMA, k=2, t=0.2, algorithm="optimal")
 
 

@@ -329,8 +329,12 @@ def measure(data, model, *, seed, suppression=None, respect_boundaries=None, opt
     if progress:
         progress(len(runnable), len(runnable), "auto: trials done")
     if best is None:
-        reasons = "; ".join(f"{t['algorithm']}: {t['skipped']}" for t in tried)
-        raise ValueError(f"algorithm='auto' found no algorithm that fits: {reasons}")
+        said: dict[str, list[str]] = {}          # one reason once, with all it stopped
+        for t in tried:
+            said.setdefault(t["skipped"], []).append(t["algorithm"])
+        reasons = "; ".join(f"{', '.join(names)}: {why}" for why, names in said.items())
+        on = "" if whole else f" (trials on {trial_data.records} of the {data.records} records)"
+        raise ValueError(f"algorithm='auto' found no algorithm that fits{on}: {reasons}")
     order = {n: i for i, n in enumerate((SENSITIVE_TRIAL, *AUTO_CANDIDATES))}
     tried.sort(key=lambda t: order.get(t["algorithm"], len(order)))     # candidate order
     loss, name, budget, partition = best

@@ -5,14 +5,20 @@ wherever it occurs. A column of other date text is read in one *format*, a
 :meth:`datetime.datetime.strptime` format such as ``%d/%m/%Y``:
 
 * the shapes read without being told are ``dd/mm/yyyy`` and ``mm/dd/yyyy``
-  with ``/``, ``.`` or ``-`` between the fields, and ``yyyy/mm/dd``, each
+  with ``/``, ``.`` or ``-`` between the fields, and ``yyyy/mm/dd`` and
+  ``yyyy/dd/mm``, each
   optionally followed by a time ``HH:MM`` or ``HH:MM:SS`` (after a blank or
   a ``T``); a day or a month may have one digit (``1/3/1961``);
 * which field is the day is decided from the column's cells: a first field
   above 12 in some cell makes the column day first, a second field above 12
-  month first; both seen is an error naming two such cells; when every cell
-  could be read either way (both fields at most 12), nobody can tell, and the
-  user says it (``Schema(dates={column: "%d/%m/%Y"})``, ``--date-format``);
+  month first (after a leading year: a second field above 12 makes it
+  ``yyyy/dd/mm``, a third ``yyyy/mm/dd``); both seen is an error naming two
+  such cells; when every cell could be read either way (both fields at most
+  12), nobody can tell, and the user says it
+  (``Schema(dates={column: "%d/%m/%Y"})``, ``--date-format``);
+* a column of one such format but for a cell that is no date in it
+  (``31/02/2020``, or ``13.03.1961`` among ``dd/mm/yyyy`` cells) is not read
+  as dates: :func:`date_reading` names that cell, and the encoder says so;
 * a two-digit year (``13/03/61``) is refused: the century would be a guess.
 
 :func:`date_reading` says what a column's distinct texts are;
@@ -28,7 +34,8 @@ from typing import NamedTuple
 from ..exceptions import DataError
 
 __all__ = ["ISO_DATE", "parse_iso", "parse_with", "DateReading", "date_reading",
-           "column_date_format", "check_date_format", "how_to_say", "cell_problem"]
+           "column_date_format", "check_date_format", "how_to_say", "cell_problem",
+           "swapped"]
 
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$")
 _TIME = r"(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?"
@@ -68,6 +75,15 @@ def parse_with(text: str, fmt: str) -> _dt.datetime | None:
     return None
 
 
+def swapped(fmt: str) -> str:
+    """``fmt`` with its day and month fields swapped: the other reading of the same text.
+
+    >>> swapped("%d/%m/%Y"), swapped("%Y/%m/%d %H:%M")
+    ('%m/%d/%Y', '%Y/%d/%m %H:%M')
+    """
+    return fmt.replace("%d", "\0").replace("%m", "%d").replace("\0", "%m")
+
+
 def cell_problem(text, fmt: str | None = None) -> str | None:
     """Why one cell of a date column is no date (``None``: it is one in some order).
 
@@ -80,9 +96,15 @@ def cell_problem(text, fmt: str | None = None) -> str | None:
     if not isinstance(text, str):
         return None
     if fmt is not None:
-        return None if parse_with(text, fmt) is not None else f"which is not a date in {fmt}"
+        if parse_with(text, fmt) is not None:
+            return None
+        other = swapped(fmt)
+        if other != fmt and parse_with(text, other) is not None:
+            return f"which is not a date in {fmt} but is one in {other}"
+        return f"which is not a date in {fmt}"
     bare = text.strip()
-    if parse_iso(bare) is not None or (_YEAR_FIRST.match(bare) and parse_with(bare, "%Y/%m/%d")):
+    if parse_iso(bare) is not None or (_YEAR_FIRST.match(bare) and (
+            parse_with(bare, "%Y/%m/%d") or parse_with(bare, "%Y/%d/%m"))):
         return None
     match = _DAY_MONTH.match(bare)
     if match:
@@ -115,12 +137,22 @@ class DateReading(NamedTuple):
 def date_reading(texts) -> DateReading:
     """Read a column's distinct present texts as dates.
 
+    ``dd/mm/yyyy`` and ``mm/dd/yyyy`` are told apart by a field above 12,
+    and so are ``yyyy/mm/dd`` and ``yyyy/dd/mm``. A column of one date shape
+    but for a cell that is no date in the column's format (``31/02/2020``, or
+    a second separator: ``13.03.1961`` among ``dd/mm/yyyy``) is ``"none"``
+    with that format and that cell (``examples``), so a reader can name it.
+
     >>> date_reading(["13/03/1961", "01/02/1970"])
     DateReading(status='format', format='%d/%m/%Y', examples=())
     >>> date_reading(["03.13.1961", "01.02.1970"]).format
     '%m.%d.%Y'
     >>> date_reading(["01/02/1970", "03/04/1961"]).status
     'ambiguous'
+    >>> date_reading(["1961/13/03", "1970/01/02"]).format
+    '%Y/%d/%m'
+    >>> date_reading(["13/03/1961", "31/02/1970"])
+    DateReading(status='none', format='%d/%m/%Y', examples=('31/02/1970',))
     >>> date_reading(["13/03/61"]).status
     'two-digit'
     """
@@ -129,10 +161,10 @@ def date_reading(texts) -> DateReading:
         return DateReading("none")
     if all(parse_iso(t) is not None for t in texts):
         return DateReading("iso")
-    if all(_YEAR_FIRST.match(t.strip()) for t in texts):
-        fmt = "%Y/%m/%d"
-        bad = next((t for t in texts if parse_with(t, fmt) is None), None)
-        return DateReading("none", examples=(bad,)) if bad else DateReading("format", fmt)
+    year_first = [_YEAR_FIRST.match(t.strip()) for t in texts]
+    if all(year_first):
+        ymd, ydm = "%Y/%m/%d", "%Y/%d/%m"      # a second field above 12 is a day
+        return _ordered(texts, year_first, (2, ydm), (3, ymd), ymd)
     if not (_DAY_MONTH.match(texts[0].strip()) or _SHORT_YEAR.match(texts[0].strip())):
         return DateReading("none")         # most text columns end here, after one cell
     matches = [_DAY_MONTH.match(t.strip()) for t in texts]
@@ -142,19 +174,35 @@ def date_reading(texts) -> DateReading:
                                      for m, t in zip(matches, texts)):
             return DateReading("two-digit", examples=(short,))
         return DateReading("none")
-    seps = {m.group(2) for m in matches}
-    if len(seps) > 1:
-        return DateReading("none")
-    sep = seps.pop()
-    day_first = next((t for t, m in zip(texts, matches) if int(m.group(1)) > 12), None)
-    month_first = next((t for t, m in zip(texts, matches) if int(m.group(3)) > 12), None)
-    if day_first is not None and month_first is not None:
-        return DateReading("conflict", examples=(day_first, month_first))
-    fmt = f"%m{sep}%d{sep}%Y" if month_first is not None else f"%d{sep}%m{sep}%Y"
+    seps = [m.group(2) for m in matches]
+    sep = max(sorted(set(seps)), key=seps.count)      # the column's own separator
+    odd = next((t for t, s in zip(texts, seps) if s != sep), None)
+    if odd is not None:                                # a second separator: that cell
+        kept = [(t, m) for t, m in zip(texts, matches) if m.group(2) == sep]
+        texts, matches = [t for t, _ in kept], [m for _, m in kept]
+    dmy, mdy = f"%d{sep}%m{sep}%Y", f"%m{sep}%d{sep}%Y"
+    reading = _ordered(texts, matches, (1, dmy), (3, mdy), dmy)
+    return reading if odd is None else DateReading("none", reading.format, (odd,))
+
+
+def _ordered(texts, matches, first, second, either):
+    """The reading of date cells by the day field: ``first`` and ``second`` are
+    ``(field, format)``, the format when that field, above 12 in some cell, is the
+    day; ``either`` the format when no cell tells (``"ambiguous"``; both: a conflict)."""
+    big = [(int(m.group(first[0])) > 12, int(m.group(second[0])) > 12) for m in matches]
+    neither = next((t for t, (a, b) in zip(texts, big) if a and b), None)
+    if neither is not None:                     # no day/month in either order
+        return DateReading("none", examples=(neither,))
+    by_first = next((t for t, m in zip(texts, matches) if int(m.group(first[0])) > 12), None)
+    by_second = next((t for t, m in zip(texts, matches) if int(m.group(second[0])) > 12),
+                     None)
+    if by_first is not None and by_second is not None:
+        return DateReading("conflict", examples=(by_first, by_second))
+    fmt = first[1] if by_first is not None else second[1] if by_second is not None else either
     bad = next((t for t in texts if parse_with(t, fmt) is None), None)
     if bad is not None:
-        return DateReading("none", examples=(bad,))
-    if day_first is None and month_first is None:
+        return DateReading("none", fmt, examples=(bad,))
+    if by_first is None and by_second is None:
         return DateReading("ambiguous", fmt, examples=(texts[0],))
     return DateReading("format", fmt)
 
@@ -163,9 +211,7 @@ def how_to_say(column: str, fmt: str | None = None, *, builder: bool = False) ->
     """How a user tells the format of ``column``: the CLI flag and the Schema argument
     (with ``builder``, the argument of :func:`kanon_graph.hierarchy.dates`)."""
     fmt = fmt or "%d/%m/%Y"
-    sep = next((c for c in fmt if c in "/.-"), "/")
-    other = sep.join(("%m", "%d", "%Y")) if fmt.startswith("%d") else sep.join(
-        ("%d", "%m", "%Y"))
+    other = swapped(fmt)
     if builder:
         return (f"say which with format={fmt!r} (or {other!r}), --date-format {fmt} on "
                 f"the command line")
@@ -216,6 +262,14 @@ def column_date_format(texts, column: str, where: str, given: str | None = None,
         check_date_format(given, column, where)
         bad = next((t for t in texts if parse_with(t, given) is None), None)
         if bad is not None:
+            other = swapped(given)
+            if other != given and all(parse_with(t, other) is not None for t in texts):
+                raise DataError(f"{where}: date column {column!r} holds {at(bad)}, which is "
+                                f"not a date in its given format {given!r}; the column reads "
+                                f"as {other!r} (day and month the other way round): give "
+                                + (f"format={other!r}" if builder else
+                                   f"Schema(dates={{{column!r}: {other!r}}}) (--date-format "
+                                   f"{column}={other} on the command line)"))
             raise DataError(f"{where}: date column {column!r} holds {at(bad)}, which is not "
                             f"a date in its format {given!r}; clean it, or give its format")
         return given
@@ -237,10 +291,11 @@ def column_date_format(texts, column: str, where: str, given: str | None = None,
                         f"a date with a two-digit year; which century it means would be a "
                         f"guess: write the years with four digits")
     bad = reading.examples[0] if reading.examples else _odd_one(texts)
+    its = f" {reading.format}" if reading.format else ""
     raise DataError(f"{where}: date column {column!r} holds {at(bad)}, which is not a date "
-                    f"in the column's format (ISO 8601 YYYY-MM-DD, dd/mm/yyyy, mm/dd/yyyy, "
-                    f"dd.mm.yyyy, yyyy/mm/dd, one format per column); clean it, give its "
-                    f"format, or do not declare the column a date")
+                    f"in the column's format{its} (ISO 8601 YYYY-MM-DD, dd/mm/yyyy, "
+                    f"mm/dd/yyyy, dd.mm.yyyy, yyyy/mm/dd, yyyy/dd/mm, one format per column); "
+                    f"clean it, give its format, or do not declare the column a date")
 
 
 def _odd_one(texts):

@@ -36,6 +36,7 @@ import threading
 import warnings
 
 from .. import __version__
+from .._progress import write_line
 from ..exceptions import PrivacyError
 from ._parser import PROG, Parser, UsageError
 
@@ -147,7 +148,7 @@ def _on_sigterm():
 def _show_warning(message, category, filename, lineno, file=None, line=None):
     """A library warning on the command line: one line, like the errors."""
     text = " ".join(str(message).split())
-    print(f"{PROG}: warning: {text}", file=sys.stderr)
+    write_line(f"{PROG}: warning: {text}", sys.stderr)     # an open bar's line cleared first
 
 
 def _run(argv, out):

@@ -11,10 +11,11 @@ import numpy as np
 import pandas as pd
 
 from ..cells.kinds import is_text_column, missing_mask, parse_number
-from ..cells.date_text import cell_problem, column_date_format, date_reading
+from ..cells.date_text import (cell_problem, column_date_format, date_reading, parse_with,
+                               swapped)
 from ._parser import DataProblem
 
-__all__ = ["check_cells", "floats_as_text", "not_a_date"]
+__all__ = ["check_cells", "floats_as_text", "not_a_date", "date_flag"]
 
 
 def check_cells(table, text, schema, args, numeric):
@@ -34,7 +35,8 @@ def check_cells(table, text, schema, args, numeric):
         if column in numeric:
             _check_numbers(table[column], column, args, text)
         elif column in schema.dates:
-            _check_dates(table[column], column, text, schema.date_format(column))
+            _check_dates(table[column], column, text, schema.date_format(column),
+                         date_flag(column, args))
     return floats_as_text(table, schema.quasi_identifiers)
 
 
@@ -110,11 +112,22 @@ def _check_numbers(series, column, args, text):
                               f"{value!r}, which is not a number")
 
 
-def _check_dates(series, column, text, fmt=None):
-    """Name the first cell of a --dates column that is no date, with its line.
+def date_flag(column, args):
+    """What made ``column`` a date column: ``--dates``, ``--date-format`` or the schema file."""
+    if column in (getattr(args, "dates", None) or ()):
+        return "--dates"
+    if any(c in (column, None) for c, _ in getattr(args, "date_format", None) or ()):
+        return "--date-format"
+    return f"in {args.schema}" if getattr(args, "schema", None) else None
+
+
+def _check_dates(series, column, text, fmt=None, flag=None):
+    """Name the first cell of a date column that is no date, with its line.
 
     Each cell alone (:func:`~kanon_graph.cells.date_text.cell_problem`); which
-    field is the day is the whole column's question, asked by the library.
+    field is the day is the whole column's question, asked by the library,
+    except that a given format ``fmt`` the column's cells all read the other
+    way round is said here. ``flag`` says what made the column a date.
     """
     present = ~pd.isna(series).to_numpy()
 
@@ -122,11 +135,14 @@ def _check_dates(series, column, text, fmt=None):
         return text.where(int(np.flatnonzero(present & (series == value).to_numpy())[0]))
 
     cells = pd.unique(series[present])
+    texts = [v for v in cells if isinstance(v, str)]
     for value in cells:
         problem = cell_problem(value, fmt)
         if problem is not None:
-            raise not_a_date(line(value), column, value, problem)
-    texts = [v for v in cells if isinstance(v, str)]
+            reads_as = _reads_as(texts, fmt)
+            if reads_as is not None:           # the column, not the cell, says it
+                problem = f"which is not a date in {fmt}"
+            raise not_a_date(line(value), column, value, problem, flag, reads_as)
     # several formats, two orders, two-digit years: named with their lines here; whether
     # day and month can be told apart is the whole column's question (the library's)
     if fmt is None and date_reading(texts).status in ("none", "conflict", "two-digit"):
@@ -136,8 +152,28 @@ def _check_dates(series, column, text, fmt=None):
             raise DataProblem(str(exc).lstrip(": ")) from None
 
 
-def not_a_date(where, column, value, problem):
-    """The error of a --dates cell that is no date (in memory and streamed alike)."""
-    return DataProblem(f"{where}: column {column!r} is a date column (--dates) but holds "
-                       f"{value!r}, {problem} (ISO 8601 YYYY-MM-DD, dd/mm/yyyy, mm/dd/yyyy, "
-                       f"dd.mm.yyyy, yyyy/mm/dd are read; --date-format gives another)")
+def _reads_as(texts, fmt):
+    """The format every cell reads in, when a given ``fmt`` has day and month swapped."""
+    if fmt is None:
+        return None
+    other = swapped(fmt)
+    fits = other != fmt and all(parse_with(t, other) is not None for t in texts)
+    return other if fits else None
+
+
+def not_a_date(where, column, value, problem, flag=None, reads_as=None):
+    """The error of a date column's cell that is no date (in memory and streamed alike).
+
+    ``flag`` says what made the column a date (``--dates``, ``--date-format``,
+    the schema file); ``reads_as`` is the format every cell of the column
+    reads in when its given one has day and month the other way round.
+    """
+    why = f" ({flag})" if flag else ""
+    if reads_as is not None:
+        how = (f"; the column's cells read as {reads_as} (day and month the other way "
+               f"round): pass --date-format {column}={reads_as}")
+    else:
+        how = (" (ISO 8601 YYYY-MM-DD, dd/mm/yyyy, mm/dd/yyyy, dd.mm.yyyy, yyyy/mm/dd, "
+               "yyyy/dd/mm are read; --date-format gives another)")
+    return DataProblem(f"{where}: column {column!r} is a date column{why} but holds "
+                       f"{value!r}, {problem}{how}")

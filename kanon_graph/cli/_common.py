@@ -7,8 +7,10 @@ Every user mistake ends the command with one line on stderr,
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -140,7 +142,24 @@ def schema_from_args(args):
     if anywhere is not None:                 # every declared date column without its own
         schema = dataclasses.replace(schema, date_formats={
             **{c: anywhere for c in schema.dates}, **schema.date_formats})
+    _check_date_formats(args, schema)
     return schema
+
+
+def _check_date_formats(args, schema):
+    """One ``--date-format`` per column, each naming a quasi-identifier or the sensitive column."""
+    given = {}
+    for column, fmt in getattr(args, "date_format", None) or ():
+        if column in given and given[column] != fmt:
+            which = f"column {column!r}" if column else "every column (FORMAT alone)"
+            raise DataProblem(f"--date-format is given twice for {which}: {given[column]!r} "
+                              f"and {fmt!r}; give one")
+        given[column] = fmt
+    used = list(schema.quasi_identifiers) + list(schema.sensitive)
+    for column in given:
+        if column is not None and column not in used:
+            raise DataProblem(f"--date-format names column {column!r}, which is neither a "
+                              f"quasi-identifier nor the sensitive column ({', '.join(used)})")
 
 
 def read_input(args, progress, path=None):
@@ -150,8 +169,9 @@ def read_input(args, progress, path=None):
     in quasi-identifier and sensitive columns the empty cell (and each
     ``--na-values`` text) becomes missing. A quasi-identifier whose cells are
     all plain numbers is declared numeric in the schema (still given as text);
-    a numeric sensitive column is given as exact numbers, so t-closeness
-    orders it by value. ``text`` is the :class:`~kanon_graph.io.TextTable`
+    a sensitive column of numbers is left undeclared: the library infers it
+    numeric by the same rule (t-closeness orders it by value) and says so.
+    ``text`` is the :class:`~kanon_graph.io.TextTable`
     (file lines for messages; the cells to write back unchanged).
     """
     path = args.input if path is None else path
@@ -166,7 +186,10 @@ def read_input(args, progress, path=None):
     numeric = list(schema.numeric) + numeric_columns(table, undeclared)
     schema = _formatted_dates(schema, table, undeclared, numeric, args)
     table = check_cells(table, text, schema, args, numeric)
-    schema = dataclasses.replace(schema, numeric=numeric)
+    # an undeclared sensitive column of numbers stays undeclared: the library infers it
+    # numeric by the same rule, and says that t then takes the ordered distance
+    schema = dataclasses.replace(schema, numeric=[c for c in numeric if c in schema.numeric
+                                                  or c not in schema.sensitive])
     give_back_free_memory()
     return table, schema, text
 
@@ -186,6 +209,32 @@ def _formatted_dates(schema, table, undeclared, numeric, args):
             found[column] = anywhere
     return dataclasses.replace(schema, date_formats={**found, **schema.date_formats}) \
         if found else schema
+
+
+@contextlib.contextmanager
+def warnings_of(command, called="evaluate"):
+    """Within, a library warning or error that names the function ``called`` names ``command``.
+
+    ``kanon-graph report`` measures through :func:`kanon_graph.evaluate`, whose
+    warnings and errors start ``evaluate:``; the command line says ``report:``.
+    """
+    shown = warnings.showwarning
+    lead = f"{called}: "
+
+    def show(message, category, *rest, **kwargs):
+        text = str(message)
+        if text.startswith(lead):
+            message = f"{command}: {text[len(lead):]}"
+        shown(message, category, *rest, **kwargs)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        try:
+            yield
+        except ValueError as exc:
+            if not str(exc).startswith(lead):
+                raise
+            raise type(exc)(f"{command}: {str(exc)[len(lead):]}") from None
 
 
 def give_back_free_memory():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 
 import numpy as np
 
@@ -10,7 +11,7 @@ from ..api import evaluate
 from ..io import read_table, write_json
 from ..io._escaped import unescaped_formulas
 from ..io.release import order_of
-from ._common import (Progress, UsageError, add_encoding_argument, add_schema_arguments,
+from ._common import (PROG, Progress, UsageError, add_encoding_argument, add_schema_arguments,
                       encoding_of, metric_lines, read_input, schema_from_args, unshuffle_hint)
 from ._dask_input import is_many, quiet_dask_logs, read_dask_table, unshuffle_dask
 from ._outputs import Output, add_unshuffle_argument, check_outputs
@@ -57,7 +58,8 @@ def register(commands):
                     "(tcp://host:8786) for --engine dask, or 'local' to start a "
                     "LocalCluster of worker processes; default: threads in this process")
     add_unshuffle_argument(ev)
-    ev.add_argument("-q", "--quiet", action="store_true", help="print nothing, no progress")
+    ev.add_argument("-q", "--quiet", action="store_true", help="print nothing, no progress "
+                    "(with --check, a failed check's one line on stderr)")
     ev.set_defaults(handler=run)
 
 
@@ -134,4 +136,7 @@ def run(args, out):
         print("\n".join(metric_lines(ev.metrics)), file=out)
         if args.report:
             print(f"wrote {args.report}", file=out)
-    return 3 if args.check and not ev.verification.holds else 0
+    failed = args.check and not ev.verification.holds
+    if failed and args.quiet:          # quiet, but the one line that says what failed
+        print(f"{PROG}: evaluate --check: {ev.verification.describe()}", file=sys.stderr)
+    return 3 if failed else 0

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ._common import (DataProblem, Progress, add_encoding_argument, add_schema_arguments,
-                      check_writable, encoding_of, fraction, read_input, unshuffle_hint)
+                      check_writable, encoding_of, fraction, read_input, unshuffle_hint,
+                      warnings_of)
 from .anonymize import add_privacy_arguments, check_sensitive
 
 
@@ -113,7 +114,7 @@ def run(args, out):
             back = order_of(len(released), args.unshuffle.seed).argsort()
             released = released.iloc[back].reset_index(drop=True)
         progress.phase("measuring")
-        with unshuffle_hint(args):
+        with unshuffle_hint(args), warnings_of("report"):
             content = build_report(
                 original, released, schema, k=args.k, l=args.l, diversity=args.diversity,
                 c=args.c, t=args.t, sensitive=args.sensitive, missing=args.missing,

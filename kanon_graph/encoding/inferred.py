@@ -4,8 +4,10 @@ ISO date text becomes a date, date text such as ``13/03/1961`` too when its
 cells tell the day from the month, digit codes with leading zeros are masked
 from the right when no hierarchy is given (:mod:`kanon_graph.cells.kinds`); date
 text whose day/month order nobody can tell stays text, with a warning that
-says how to tell it, and date text that cannot be read (two orders at once,
-two-digit years) is an error. Each inference is one
+says how to tell it, date text with one cell that is no date in the
+column's format (``31/02/2020``, a second separator) stays text with a
+warning naming that cell, and date text that cannot be read (two orders at
+once, two-digit years) is an error. Each inference is one
 :class:`~kanon_graph.exceptions.InferenceWarning`, pointed at the user's
 call (:func:`_outside`).
 """
@@ -52,6 +54,8 @@ def _inferred(distinct, column, kind, hierarchy, where):
                           f"{reading.examples[0]!r}): kept as text, released as sets of "
                           f"values; {how_to_say(column, reading.format)} to release it as "
                           f"dates", InferenceWarning, stacklevel=_outside())
+        elif reading.status == "none" and reading.examples:
+            _not_quite_dates(distinct, column, reading, where)
         elif reading.status in ("conflict", "two-digit"):
             try:
                 column_date_format(texts, column, where)
@@ -62,6 +66,22 @@ def _inferred(distinct, column, kind, hierarchy, where):
         elif is_code_column(distinct):
             return _masked(distinct, column, where)
     return hierarchy
+
+
+def _not_quite_dates(distinct, column, reading, where):
+    """Warn of a column of date text kept as text for one cell (``31/02/2020``,
+    or a second separator), naming the column, the cell and its row."""
+    cell = reading.examples[0]
+    rows = distinct.index[(distinct == cell).to_numpy()]
+    at = f" (row {rows[0]!r})" if len(rows) else ""
+    shape = (f"date text in the format {reading.format}" if reading.format
+             else "date text")
+    warnings.warn(f"{where}: column {column!r} holds {shape} but for {cell!r}{at}, which "
+                  f"is not a date{' in that format' if reading.format else ''}: kept as "
+                  f"text, released as sets of values; fix that cell to release the column "
+                  f"as dates, or declare it a date (Schema(dates=[{column!r}]), --dates "
+                  f"{column}) to have such cells refused", InferenceWarning,
+                  stacklevel=_outside())
 
 
 def _telling(texts, fmt):
@@ -86,8 +106,9 @@ def _masked(distinct, column, where):
     return hierarchy
 
 
-#: The package's folder: a frame whose file is under it is the library's.
-_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+#: The package's folder (this module is in its encoding/): a frame whose file is under it
+#: is the library's.
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def _outside():

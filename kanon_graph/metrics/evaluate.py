@@ -185,6 +185,7 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
     >>> ev.risk["highest"] <= 1 / 3
     True
     """
+    from ..privacy.distance import warn_inferred_distance
     from ..privacy.parameters import privacy_model as _model
 
     data = encode(original, schema, missing=missing, where="evaluate")
@@ -208,6 +209,7 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
         raise DataError(f"evaluate: quasi-identifier column(s) {absent} are not in the "
                         f"released table; it has columns {list(released.columns)}")
     model = _model(k, l, diversity, c, t, sensitive, data.n, "evaluate").bind(data)
+    warn_inferred_distance(model, data, "evaluate")
     text = pd.DataFrame({q: column_text(released[q]) for q in qis})
     if suppressed is None:
         suppressed = (text == "*").all(axis=1).to_numpy()

@@ -34,7 +34,8 @@ from ..encoding import encode
 from ..exceptions import PrivacyError, SchemaError
 from ..privacy.constraints import constraint_violations
 from ..privacy.parameters import check_fraction, check_int, privacy_model
-from ..privacy.reachability import check_reachable
+from ..privacy.distance import warn_inferred_distance
+from ..privacy.reachability import check_reachable, check_values
 from ..registry import AlgorithmInfo, Partition, algorithms, get_algorithm
 
 if TYPE_CHECKING:
@@ -140,6 +141,8 @@ def encode_input(table: pd.DataFrame, schema: Schema, options: Options,
     most = max(data.records, o.k) if o.k_derived else data.records
     model = privacy_model(o.k, o.l, o.diversity, o.c, o.t, o.sensitive, most,
                           "anonymize").bind(data)
+    check_values(model, data)           # said once, before auto's trials or any algorithm
+    warn_inferred_distance(model, data, "anonymize")
     secret = options.seed is None and not options.record_seed      # the OS's, unrecorded
     return data, model, options if secret else replace(options, seed=check_seed(options.seed))
 
@@ -254,6 +257,11 @@ def run_pipeline(table: pd.DataFrame, schema: Schema, options: Options, *,
     stats = dict(partition.stats, seed=options.seed if options.record_seed else None)
     if data.missing_kept:
         stats["missing_kept"] = dict(data.missing_kept)
+    if model.t is not None:             # the ground distance t was measured with
+        stats["t_distance"] = model.t_distance(data)
+    formats = {a.name: a.date_format or "ISO 8601" for a in data.attributes if a.date}
+    if formats:                         # the format each date column was read in
+        stats["date_formats"] = formats
     if choice is not None:
         stats["auto"] = dict(choice.stats)
         choice.warn(release, stats["auto"], model.k)

@@ -257,6 +257,14 @@ class PrivacyModel:
             kind = data.schema.kind(self.sensitive, data.table)
         return kind in ("numeric", "date")
 
+    def t_distance(self, data):
+        """The ground distance t measures with: ``"ordered"`` (a numeric or date
+        sensitive column: values by their order) or ``"equal"`` (categories: every
+        two values one apart); ``None`` without t."""
+        if self.t is None or self.sensitive is None:
+            return None
+        return "ordered" if self._ordered(data) else "equal"
+
     def _closeness(self, class_of, known, values, data, n_classes, reference=None):
         """EMD of each class's known values to those of the released records.
 
@@ -301,7 +309,8 @@ class PrivacyModel:
             k=self.k, k_achieved=k_achieved, l=self.l, l_achieved=l_achieved,
             diversity=self.diversity if self.l is not None else None,
             t=self.t, t_achieved=t_achieved, released=released,
-            suppressed=suppressed, classes=n_classes, holds=bool(holds))
+            suppressed=suppressed, classes=n_classes, holds=bool(holds),
+            t_distance=self.t_distance(data))
 
 
 @dataclass(frozen=True)
@@ -310,7 +319,9 @@ class Verification:
 
     ``k_achieved`` is the smallest class among released (not suppressed)
     records; ``l_achieved`` the smallest diversity; ``t_achieved`` the
-    largest EMD. ``holds`` is true when every requested criterion holds.
+    largest EMD, measured with the ground distance ``t_distance``
+    (``"ordered"`` or ``"equal"``). ``holds`` is true when every requested
+    criterion holds.
     """
 
     k: int
@@ -324,6 +335,7 @@ class Verification:
     suppressed: int
     classes: int
     holds: bool
+    t_distance: str | None = None
 
     def describe(self):
         parts = [f"k={self.k} (smallest class {self.k_achieved})"]
@@ -333,6 +345,7 @@ class Verification:
             parts.append(f"{self.diversity} l={self.l:g} (achieved {achieved})")
         if self.t is not None:
             largest = "none released" if self.t_achieved is None else f"{self.t_achieved:.4f}"
-            parts.append(f"t={self.t:g} (largest EMD {largest})")
+            how = f"{self.t_distance} distance, " if self.t_distance else ""
+            parts.append(f"t={self.t:g} ({how}largest EMD {largest})")
         parts.append(f"{self.suppressed} suppressed")
         return ("holds: " if self.holds else "FAILS: ") + ", ".join(parts)

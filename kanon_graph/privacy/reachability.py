@@ -2,7 +2,10 @@
 
 Called by :func:`kanon_graph.anonymize` once the table is encoded: a request
 that is provably impossible ends in a one-line ``ValueError`` naming the
-criterion and the best value any release could reach.
+criterion and the best value any release could reach. What the sensitive
+column alone decides (too few distinct values for l) is said once, before any
+algorithm or trial runs (:func:`check_values`); what depends on an
+algorithm's suppression, before that algorithm runs (:func:`check_reachable`).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-__all__ = ["check_reachable", "best_clip"]
+__all__ = ["check_reachable", "check_values", "best_clip"]
 
 
 def _scores(kept, model):
@@ -97,6 +100,59 @@ def best_clip(counts, drop, model):
     if _scores(last[None, :], model)[0] > score.max() + 1e-12:
         return last
     return np.minimum(counts, best)
+
+
+def check_values(model, data):
+    """Refuse an l no release can reach whatever the algorithm: too few distinct values.
+
+    Every class of a release holds at most the distinct known values of the
+    sensitive column, and distinct, entropy (``exp(entropy) <= values``) and
+    recursive (c, l)-diversity (``r_l`` must exist) each need at least
+    ``ceil(l)`` of them in every class. Said once, with the table's own
+    record counts, before auto's trials or any algorithm runs.
+
+    Examples
+    --------
+    >>> import pandas as pd, kanon_graph as kg
+    >>> from kanon_graph.encoding import encode
+    >>> from kanon_graph.privacy import PrivacyModel
+    >>> data = encode(pd.DataFrame({"age": [30, 31, 32], "x": ["a"] * 3}),
+    ...               kg.Schema(quasi_identifiers=["age"], sensitive=["x"]))
+    >>> check_values(PrivacyModel(2, l=2, sensitive="x").bind(data), data)
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: distinct l=2 ...: the column holds 1 distinct value ('a', in all 3 records), ...
+    """
+    if model.l is None or not model.needs_sensitive:
+        return
+    weights = getattr(data, "weights", None)
+    values = np.asarray(data.sensitive[model.sensitive])
+    codes, inverse = np.unique(values, return_inverse=True)
+    counts = np.bincount(inverse.reshape(-1), weights=weights).astype(np.int64)
+    missing = model._missing(data)
+    known = codes != missing if missing is not None else np.ones(len(codes), dtype=bool)
+    need = math.ceil(model.l)
+    if int(known.sum()) >= need:
+        return
+    n = int(counts.sum())
+    found = int(known.sum())
+    domain = (getattr(data, "sensitive_domain", None) or {}).get(model.sensitive)
+    if found == 1 and domain is not None:
+        value = domain[int(codes[known][0])]
+        held = int(counts[known][0])
+        which = f" ({value!r}, in {'all ' if held == n else ''}{held} " \
+                f"{'records' if held != 1 else 'record'}" \
+                f"{'' if held == n else f' of {n}'})"
+    else:
+        which = f" among {n} records"
+    if missing is not None and not known.all():
+        which += f"; its {int(counts[~known].sum())} missing values are no value"
+    what = f"{model.diversity} l={model.l:g}"
+    raise ValueError(f"{what} cannot be reached on sensitive attribute {model.sensitive!r}: "
+                     f"the column holds {found} distinct value{'s' if found != 1 else ''}"
+                     f"{which}, so a class achieves only {found} at best, and {what} needs "
+                     f"{need} in every class: no release of any algorithm holds it")
 
 
 def check_reachable(model, data, suppression=None, info=None, boundaries=False):

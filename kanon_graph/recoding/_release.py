@@ -305,8 +305,12 @@ def _free_release(attr, class_of, n_classes):
         np.maximum.at(hi_code, cls, attr.codes[rows])
         pairs = np.unique(np.column_stack([cls, attr.codes[rows]]), axis=0)
         distinct = np.bincount(pairs[:, 0], minlength=n_classes)
+        # a class whose lowest code is the kept missing value (code 0) but that holds
+        # present values too is labelled by _with_missing: "(missing)" is no date
+        mixed = (lo_code == attr.missing_code) & (hi_code != lo_code)
         labels = np.array([_range_label(attr.domain, a, b, attr.date, attr.date_format)
-                           if b >= 0 else "" for a, b in zip(lo_code, hi_code)], dtype=object)
+                           if b >= 0 and not m else "" for a, b, m in
+                           zip(lo_code, hi_code, mixed)], dtype=object)
         if attr.missing_code is not None:      # missing="keep": code 0, below every value
             labels = _with_missing(attr, labels, lo_code, hi_code, cls, rows)
         return AttributeRelease(labels, None, None, lo, hi, distinct)

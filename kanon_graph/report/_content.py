@@ -60,7 +60,8 @@ def _privacy(ev, schema, released):
     return {"holds": bool(v.holds) and not present, "described": v.describe(),
             "k": v.k, "k_achieved": v.k_achieved, "l": v.l, "l_achieved": v.l_achieved,
             "diversity": v.diversity if v.l is not None else None, "t": v.t,
-            "t_achieved": v.t_achieved, "checked_on": "the released cells",
+            "t_achieved": v.t_achieved, "t_distance": v.t_distance,
+            "checked_on": "the released cells",
             "identifier_columns": list(schema.identifiers),
             "identifier_columns_released": present}
 

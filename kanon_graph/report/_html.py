@@ -92,7 +92,8 @@ def _privacy(c):
     if p["l"] is not None:
         rows.append((f"{p['diversity']} l", p["l"], p["l_achieved"]))
     if p["t"] is not None:
-        rows.append(("t (largest EMD)", p["t"], p["t_achieved"]))
+        how = f", {p['t_distance']} distance" if p.get("t_distance") else ""
+        rows.append((f"t (largest EMD{how})", p["t"], p["t_achieved"]))
     ids = p["identifier_columns"]
     note = (f"Identifier column{'s' if len(ids) > 1 else ''} {', '.join(ids)}: "
             + ("NOT removed: " + ", ".join(p["identifier_columns_released"])
