@@ -11,7 +11,7 @@ Two recodings are supported, and both produce a :class:`Release`:
   ``{a,b}`` (:func:`recode_partition`).
 
 Suppressed records (class ``-1``) have every quasi-identifier replaced by
-``*``. They stay in the released table and are counted.
+``*``; they stay in the released table and are counted.
 """
 
 from __future__ import annotations
@@ -305,12 +305,11 @@ def _free_release(attr, class_of, n_classes):
         np.maximum.at(hi_code, cls, attr.codes[rows])
         pairs = np.unique(np.column_stack([cls, attr.codes[rows]]), axis=0)
         distinct = np.bincount(pairs[:, 0], minlength=n_classes)
-        # a class whose lowest code is the kept missing value (code 0) but that holds
-        # present values too is labelled by _with_missing: "(missing)" is no date
+        # lowest code the kept missing value and present values too: _with_missing labels it
         mixed = (lo_code == attr.missing_code) & (hi_code != lo_code)
-        labels = np.array([_range_label(attr.domain, a, b, attr.date, attr.date_format)
-                           if b >= 0 and not m else "" for a, b, m in
-                           zip(lo_code, hi_code, mixed)], dtype=object)
+        labels = np.array([_range_label(attr.domain, a, b, attr.date, attr.date_format) if b >= 0
+                           and not m else "" for a, b, m in zip(lo_code, hi_code, mixed)],
+                          dtype=object)
         if attr.missing_code is not None:      # missing="keep": code 0, below every value
             labels = _with_missing(attr, labels, lo_code, hi_code, cls, rows)
         return AttributeRelease(labels, None, None, lo, hi, distinct)
@@ -378,8 +377,7 @@ def recode_partition(data, class_of):
 def merge_coinciding(data, attributes, class_of, valid, n_classes):
     """Classes whose released tuples coincide merged into one (first seen keeps its number).
 
-    Returns ``(attributes, class_of, n_classes)``; ``valid`` marks the
-    released records (the others keep class -1).
+    Returns ``(attributes, class_of, n_classes)``; ``valid`` marks the released records.
     """
     if not n_classes:
         return attributes, class_of, n_classes
@@ -398,6 +396,5 @@ def merge_coinciding(data, attributes, class_of, valid, n_classes):
 
 def _take(rel, idx):
     pick = (lambda a: None if a is None else a[idx])
-    return AttributeRelease(rel.labels[idx], pick(rel.level), pick(rel.node),
-                            pick(rel.lo), pick(rel.hi), rel.distinct[idx], rel.aggregated,
-                            pick(rel.centre))
+    return AttributeRelease(rel.labels[idx], pick(rel.level), pick(rel.node), pick(rel.lo),
+                            pick(rel.hi), rel.distinct[idx], rel.aggregated, pick(rel.centre))
