@@ -147,11 +147,16 @@ def quiet_dask_logs():
     """Keep Dask's worker tracebacks off the terminal: the command prints its own one line.
 
     Set before the LocalCluster starts (its worker processes read the
-    environment); ``KANON_GRAPH_DEBUG=1`` keeps them.
+    environment); ``KANON_GRAPH_DEBUG=1`` keeps them. distributed's advice
+    "Sending large graph" (the release's one shared payload) is never
+    printed: it is not the user's to act on (called inside ``main``'s
+    ``warnings.catch_warnings``, so the filter ends with the command).
     """
     import logging
     import os
+    import warnings
 
+    warnings.filterwarnings("ignore", message="Sending large graph")
     if os.environ.get("KANON_GRAPH_DEBUG"):
         return
     os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "critical")

@@ -4,7 +4,7 @@
 task one payload (one graph key): per quasi-identifier, the original values
 and the codes of their labels (:func:`_release_by_value`), or the whole
 mapping from distinct tuples to label codes (:func:`_release_partition`),
-with the released columns' categorical dtypes and the code of ``*`` in each.
+with the released columns' label texts and the code of ``*`` in each.
 
 The tasks run at once on threads (dask's threaded scheduler, a worker's
 threads), so the payload holds nothing pandas builds lazily and caches: its
@@ -14,8 +14,9 @@ threads doing that at once on one shared ``Index`` can leave it saying that
 it is not unique (pandas issue 21150), after which every lookup in it raises
 ``InvalidIndexError: Reindexing only valid with uniquely valued Index
 objects`` -- what a run under heavy load once raised at ``.table.compute()``.
-No label is looked up in a shared categorical's categories either: the
-payload carries the codes.
+No label is looked up in a categorical's categories either (the payload
+carries the codes), and each task builds its released columns' dtypes from
+the label texts (equal dtypes, one per task).
 """
 
 from __future__ import annotations
@@ -53,9 +54,14 @@ def _per_value(mapping, columns, qis):
     return lookups
 
 
+def _dtype(texts):
+    """A released column's categorical dtype, this task's own, from its label texts."""
+    return pd.CategoricalDtype(pd.Index(texts, dtype="str"))
+
+
 def _release_by_value(part, shared, columns, qis, out_columns):
     """One partition's release by per-column lookups, order kept (no row dropped)."""
-    lookups, gone_tuples, dtypes, stars = shared
+    lookups, gone_tuples, texts, stars = shared
     gone = np.zeros(len(part), dtype=bool)
     if len(gone_tuples):
         joined = part[columns].merge(gone_tuples.assign(**{_GONE: True}), on=columns,
@@ -81,7 +87,7 @@ def _release_by_value(part, shared, columns, qis, out_columns):
             raise PrivacyError(f"value {cells.to_numpy()[unknown][0]!r} of {column!r} "
                                f"has no released label (did the input change?)")
         taken[gone] = stars[column]
-        out[column] = pd.Series(pd.Categorical.from_codes(taken, dtype=dtypes[column]),
+        out[column] = pd.Series(pd.Categorical.from_codes(taken, dtype=_dtype(texts[column])),
                                 index=part.index)
     return out
 
@@ -94,7 +100,7 @@ def _release_partition(part, shared, columns, qis, out_columns, dropped=False):
     hold (an input changed since it was counted) is an error, never a row
     lost.
     """
-    mapping, dtypes, stars = shared
+    mapping, texts, stars = shared
     joined = part[columns].merge(mapping, on=columns, how="left", sort=False)
     missing = joined[_GONE].isna().to_numpy()
     if missing.any():
@@ -115,7 +121,7 @@ def _release_partition(part, shared, columns, qis, out_columns, dropped=False):
         # each row's label as its code (missing rows get "*" as a placeholder, dropped below)
         codes = joined["__kg_rel_" + column].to_numpy(dtype=np.float64, na_value=np.nan)
         codes = np.where(gone | missing, stars[column], np.nan_to_num(codes)).astype(np.int64)
-        out[column] = pd.Series(pd.Categorical.from_codes(codes, dtype=dtypes[column]),
+        out[column] = pd.Series(pd.Categorical.from_codes(codes, dtype=_dtype(texts[column])),
                                 index=part.index)
     # rows dropped for missing values have no released tuple
     return out.loc[~missing]

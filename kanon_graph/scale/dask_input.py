@@ -264,6 +264,8 @@ class DaskInput:
                                                                    tuple_class)]
         mapping[_GONE] = gone
         out_columns = self.schema.released_columns(self.ddf._meta)
+        # the released columns' label texts, as plain arrays: each task builds its dtype
+        texts = {c: np.asarray(dtypes[c].categories, dtype=object) for c in qis}
         meta = self.ddf._meta[out_columns].copy()
         for column in qis:
             meta[column] = pd.Series(pd.Categorical([], dtype=dtypes[column]),
@@ -276,10 +278,10 @@ class DaskInput:
             # column, as (original values, codes of their labels), plain arrays (each task
             # builds its own Index); only the suppressed tuples (if any) are matched whole
             payload = ({c: (np.asarray(lookups[c].index), lookups[c].to_numpy(dtype=np.int64))
-                        for c in qis}, mapping.loc[mapping[_GONE], self.columns], dtypes, stars)
+                        for c in qis}, mapping.loc[mapping[_GONE], self.columns], texts, stars)
             mapper, extra = _release_by_value, ()
         else:
-            payload = (mapping, dtypes, stars)
+            payload = (mapping, texts, stars)
             mapper, extra = _release_partition, (bool(result.dropped),)
         # one graph key for the payload, shared by every partition's task; it checks first
         # that no input file changed since it was read
