@@ -161,6 +161,7 @@ def write_dask_release(result, path, *, seed=None, keep_order=False, escape_form
     name = (lambda i: Path(path).name.replace("*", f"{i:0{width}d}")) if is_csv else \
         (lambda i: f"part-{i:0{width}d}.parquet")
     with atomic_folder(folder) as tmp, quiet_graphs():
+        tmp = tmp.resolve()                 # worker processes may not share this cwd
         scatter = tmp / _SCATTER
         scatter.mkdir()
         tasks = [dask.delayed(_scatter, pure=False)(part, i, scatter, seed, files,
