@@ -1,4 +1,4 @@
-"""A Dask release on disk: checked as it is written, every row in a random file, every file shuffled.
+"""A Dask release on disk: checked as written, each row in a random file, each file shuffled.
 
 What :meth:`kanon_graph.AnonymizationResult.write` and ``kanon-graph
 anonymize --engine dask`` do with a Dask release. The release is lazy:
