@@ -324,3 +324,39 @@ def test_the_fingerprint_tells_a_replaced_file(tmp_path):
         seen.check("test")
     path.unlink()
     assert seen.changed() == (str(path), "it is gone")
+
+
+# item 5, the Dask side --------------------------------------------------------------------
+
+ON_DASK = [n for n in kg.algorithms() if kg.registry.get_algorithm(n).recoding == "global"
+           and not kg.registry.get_algorithm(n).samples_records] + ["stepwise"]
+
+
+@pytest.mark.parametrize("model", [{}, {"l": 2}, {"t": 0.3}], ids=["k", "l", "t"])
+@pytest.mark.parametrize("algorithm", ON_DASK)
+def test_public_measures_on_the_written_release_give_the_verified_figures(
+        parts, dask_client, algorithm, model):
+    """Whatever the algorithm, what ``res.verification`` says of a Dask release is what the
+    library's public measures read in the written files (an all-'*' record suppressed)."""
+    tmp, _ = parts
+    options = {"memory_budget": 20_000} if algorithm == "rv-distributed" else {}
+    try:
+        res = kg.anonymize(dd.read_parquet(tmp / "in"), _schema(), k=5, algorithm=algorithm,
+                           suppression=0.05, **model, **options)
+    except ValueError as exc:           # an algorithm that does not take l or t says so
+        assert model and ("l" in str(exc) or "t" in str(exc)), exc
+        pytest.skip(f"{algorithm} refuses {model}: {exc}")
+    res.write(tmp / "out", seed=1)
+    written = pd.read_parquet(tmp / "out")
+    starred = (written[QIS].astype(str) == "*").all(axis=1)
+    released = written[~starred]
+    got = res.verification
+    assert (got.released, got.suppressed) == (len(released), int(starred.sum()))
+    assert got.k_achieved == kg.privacy.k_anonymity(released, QIS)
+    # nothing released: the verification says None ("none released"), a measure 0
+    if "l" in model:
+        assert (got.l_achieved if got.released else 0.0) == \
+            kg.privacy.l_diversity(released, QIS, "salary-class")
+    if "t" in model:
+        assert (got.t_achieved if got.released else 0.0) == pytest.approx(
+            kg.privacy.t_closeness(released, QIS, "salary-class"), abs=1e-12)
