@@ -84,9 +84,9 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int | None = None, *
         runs on the table, or on a seeded sample of 20,000 records, and the
         one with the lowest mean ARX Loss runs. A Dask table runs
         ``stepwise`` without trials where the lattice has at most 100,000
-        nodes (with l: the first in-memory trial, alone), else ``optimal``
-        with 2% suppression; a quasi-identifier without a hierarchy is
-        refused before counting (:mod:`kanon_graph.auto.counted`).
+        nodes (with l: the first of the in-memory trials, alone), else
+        ``optimal`` with 2% suppression; a quasi-identifier without a
+        hierarchy is refused before counting (:mod:`kanon_graph.auto.counted`).
         ``result.algorithm`` names the choice;
         ``result.stats["auto"]`` says why, and lists what was tried with the
         measured loss and seconds of each. A warning says so when most

@@ -94,8 +94,9 @@ def register(commands):
                       "one; with --t and no --l stepwise too; otherwise trials (with "
                       "--l stepwise first) of optimal, mondrian, sd and mst on up to "
                       "20,000 rows, the lowest ARX loss running; --engine dask runs "
-                      "stepwise without trials when every quasi-identifier has a hierarchy "
-                      "(with --l too), else optimal. The summary says which ran and why")
+                      "stepwise without trials (with --l too) on a lattice of at most "
+                      "100,000 nodes, else optimal; it refuses a quasi-identifier without a "
+                      "hierarchy. The summary says which ran and why")
     add_privacy_arguments(anon)
     add_dp_arguments(anon)
     anon.add_argument("--suppression", type=fraction, metavar="FRACTION",
