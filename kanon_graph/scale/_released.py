@@ -67,7 +67,8 @@ class CellCheck:
     data : EncodedTable or None
         The encoded input tuples (how a sensitive text maps to its code).
     source : DataFrame or None
-        The counted input tuples, rows matching ``data.positions``.
+        The counted input tuples' sensitive column (with l or t), rows
+        matching ``data.positions``.
     files : Fingerprints or None
         The input's files as they were when read
         (:class:`kanon_graph.scale._sources.Fingerprints`).

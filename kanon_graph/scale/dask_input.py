@@ -290,8 +290,10 @@ class DaskInput:
                                         meta=meta)
         # k (and l, t) read back from the released cells, partition by partition, where the
         # counts ran (``client``, else dask's threads here)
+        # the check keeps the counted tuples' sensitive column only (the texts l and t map)
+        sensitive = model.sensitive if model is not None and model.needs_sensitive else None
         check = CellCheck(tuple(qis), int(k), self._records(), model, result.release.data,
-                          self.tuples, self.files)
+                          None if sensitive is None else self.tuples[[sensitive]], self.files)
         verification = check_released_cells(table, check, where=where, client=client)
         self.files.check(where)                 # the files counted are the files checked
         stats = dict(result.stats, partitions=int(self.ddf.npartitions),
