@@ -63,7 +63,7 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int | None = None, *
         ones and the local ``stepwise``), and ``result.table`` is then a
         lazy Dask DataFrame of the release (``classes``, ``suppressed_rows``
         and ``suppressed_mask`` are None), checked for k, l and t from its
-        released cells on the workers. See :mod:`kanon_graph.scale.dask_input`.
+        released cells, again by ``result.write``. See :mod:`kanon_graph.scale.dask_input`.
     schema : Schema
     k : int
         Every released equivalence class holds at least ``k`` records.
@@ -83,10 +83,10 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int | None = None, *
         the lattice has at most 20,000 nodes, ``mondrian``, ``sd``, ``mst``)
         runs on the table, or on a seeded sample of 20,000 records, and the
         one with the lowest mean ARX Loss runs. A Dask table runs
-        ``stepwise`` without trials where every quasi-identifier has a
-        hierarchy and the lattice has at most 100,000 nodes (with l: the
-        first of the in-memory trials, alone), else ``optimal`` with a 2%
-        suppression budget (:mod:`kanon_graph.auto.counted`).
+        ``stepwise`` without trials where the lattice has at most 100,000
+        nodes (with l: the first of the in-memory trials, alone), else
+        ``optimal`` with 2% suppression; a quasi-identifier without a
+        hierarchy is refused before counting (:mod:`kanon_graph.auto.counted`).
         ``result.algorithm`` names the choice;
         ``result.stats["auto"]`` says why, and lists what was tried with the
         measured loss and seconds of each. A warning says so when most

@@ -83,6 +83,9 @@ class AnonymizationResult:
     k: int
     stats: dict[str, Any] = field(default_factory=dict)
     release: Release = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+    #: A Dask release only: what its counted cells must satisfy wherever they are counted
+    #: (kanon_graph.scale._released.CellCheck); :meth:`write` checks them again.
+    cell_check: Any = field(default=None, repr=False, compare=False)
 
     def class_summary(self) -> pd.DataFrame:
         """One row per equivalence class: its released values and size, largest first."""
@@ -150,10 +153,19 @@ class AnonymizationResult:
         write leaves the previous file or none (see "Publishing a release"
         in the privacy docs).
 
+        A Dask release (``table`` lazy) is written as the command line's
+        ``--engine dask`` writes it (:func:`kanon_graph.scale.written.write_dask_release`):
+        a folder of files, each row in a file drawn at random, every file
+        shuffled, swapped into place whole; the cells written are counted
+        as they are written and checked again (k, and l or t), and an input
+        file changed since it was read is an error naming it.
+
         Parameters
         ----------
         path : str or path-like
-            A CSV file, or Parquet for a ``.parquet`` name (pyarrow).
+            A CSV file, or Parquet for a ``.parquet`` name (pyarrow). For a
+            Dask release: a folder (Parquet files) or a pattern with ``*``
+            such as ``out/part-*.csv``.
         keep_order : bool, default False
             Keep the input's row order. Risky: anyone who knows the order of
             the original file (admission time, record number) can then link
@@ -193,8 +205,10 @@ class AnonymizationResult:
         from .io.tables import write_table
 
         if not isinstance(self.table, pd.DataFrame):
-            raise TypeError("write: a Dask release is written partition by partition; use "
-                            "'kanon-graph anonymize --engine dask' or table.to_parquet")
+            from .scale.written import write_dask_release
+
+            return write_dask_release(self, path, seed=seed, keep_order=keep_order,
+                                      escape_formulas=escape_formulas, sep=sep)
         rows = self.published_mask()
         table = self.table if rows is None else self.table[rows]
         published = publishable(table, seed=seed, keep_order=keep_order,

@@ -31,7 +31,11 @@ def choose_counted(data, model, options, progress=None):
     ``stepwise`` first (:data:`SENSITIVE_TRIAL`), and a Dask table runs that
     first trial alone. Elsewhere ``optimal`` (a global recoding) with
     :data:`AUTO_SUPPRESSION` unless a budget is given, as before local
-    recoding ran on Dask. ``options``: :class:`kanon_graph.pipeline.run.Options`.
+    recoding ran on Dask. A quasi-identifier without a hierarchy never gets
+    here from :func:`kanon_graph.anonymize`: ``auto`` on such a Dask table is
+    refused before it is counted (:mod:`kanon_graph.scale.dask_input`), since
+    ``optimal`` would fail on it too and the hierarchy-free default, ``flat``,
+    recodes locally. ``options``: :class:`kanon_graph.pipeline.run.Options`.
     """
     extra = dict(options.extra)
     bounded = bool(options.respect_boundaries)

@@ -6,10 +6,15 @@ missing-value rule, the same field count per row, the same numeric and date
 rules, and one-line errors naming the file and its line (row for Parquet).
 Each file is one partition, read lazily on the workers.
 
+Each file's fingerprint (size, modification time, a Parquet file's footer:
+:func:`kanon_graph.scale._sources.fingerprint`) is taken when the table is
+made, and every read of the file (the count, the release's check, the write)
+compares it first: a file changed since is a one-line error naming it.
+
 The release is written by :mod:`kanon_graph.cli._dask_release`: into a
 temporary folder beside the target, swapped into place as a whole, every row
 sent to an output file drawn from the order seed and every file shuffled
-(unless ``keep_order``).
+(unless ``keep_order``), its cells checked again as they are written.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from pathlib import Path
 from ..io import read_input_table
 from ..io._encoding import is_utf8, text_codec
 from ..io._parquet import parquet_frame
+from ..scale._sources import Fingerprints, fingerprint
 from ._common import DataProblem, _missing_as_nan, check_cells, floats_as_text
 from ._dask_release import unshuffle_dask, write_dask_table
 
@@ -69,8 +75,13 @@ def _meta(file, parquet, sep, encoding="utf-8"):
     return pd.DataFrame({c: pd.Series(dtype=object) for c in text.frame.columns})
 
 
-def _read_file(file, sep, columns, schema, rules, encoding="utf-8"):
-    """One file as one partition, under the pandas engine's rules."""
+def _read_file(file, sep, columns, schema, rules, encoding="utf-8", seen=None):
+    """One file as one partition, under the pandas engine's rules; ``seen``: the file's
+    fingerprint when the table was made (a file changed since is refused)."""
+    if seen is not None and fingerprint(file) != seen:
+        Fingerprints(((file, seen),)).check("--engine dask", "the release is made, checked "
+                                            "and written from the files as they were when "
+                                            "read; nothing was written: run again")
     text = read_input_table(file, sep=sep or None, encoding=encoding)
     if list(text.frame.columns) != columns:
         raise DataProblem(f"input file {file!r} has the columns {list(text.frame.columns)}; "
@@ -126,7 +137,8 @@ def read_dask_table(path, sep=None, *, schema=None, args=None, encoding="utf-8")
                                   f"are {list(meta.columns)}")
         meta = floats_as_text(meta, schema.quasi_identifiers)
     columns = [str(c) for c in meta.columns]
-    parts = [dask.delayed(_read_file, pure=True)(f, sep, columns, schema, rules, encoding)
+    parts = [dask.delayed(_read_file, pure=True)(f, sep, columns, schema, rules, encoding,
+                                                 fingerprint(f))
              for f in files]
     return dd.from_delayed(parts, meta=meta, verify_meta=False)
 
@@ -135,11 +147,16 @@ def quiet_dask_logs():
     """Keep Dask's worker tracebacks off the terminal: the command prints its own one line.
 
     Set before the LocalCluster starts (its worker processes read the
-    environment); ``KANON_GRAPH_DEBUG=1`` keeps them.
+    environment); ``KANON_GRAPH_DEBUG=1`` keeps them. distributed's advice
+    "Sending large graph" (the release's one shared payload) is never
+    printed: it is not the user's to act on (called inside ``main``'s
+    ``warnings.catch_warnings``, so the filter ends with the command).
     """
     import logging
     import os
+    import warnings
 
+    warnings.filterwarnings("ignore", message="Sending large graph")
     if os.environ.get("KANON_GRAPH_DEBUG"):
         return
     os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "critical")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 
@@ -18,7 +19,7 @@ from ._common import (Progress, UsageError, add_schema_arguments, encoding_of, f
                       give_back_free_memory, option, read_input, schema_from_args)
 from ._dask_input import is_many, quiet_dask_logs, read_dask_table, write_dask_table
 from ._outputs import Output, check_outputs
-from ._parser import positive
+from ._parser import DataProblem, positive
 from ._stream import count_tuples, run_counted, wants_stream
 from ._stream_write import write_release
 
@@ -93,8 +94,9 @@ def register(commands):
                       "one; with --t and no --l stepwise too; otherwise trials (with "
                       "--l stepwise first) of optimal, mondrian, sd and mst on up to "
                       "20,000 rows, the lowest ARX loss running; --engine dask runs "
-                      "stepwise without trials when every quasi-identifier has a hierarchy "
-                      "(with --l too), else optimal. The summary says which ran and why")
+                      "stepwise without trials (with --l too) on a lattice of at most "
+                      "100,000 nodes, else optimal; it refuses a quasi-identifier without a "
+                      "hierarchy. The summary says which ran and why")
     add_privacy_arguments(anon)
     add_dp_arguments(anon)
     anon.add_argument("--suppression", type=fraction, metavar="FRACTION",
@@ -190,6 +192,10 @@ def check_paths(args, dask):
     kind = "file"
     if dask:
         kind = "pattern" if str(args.output).lower().endswith(".csv") else "folder"
+        if kind == "pattern" and "*" not in Path(args.output).name:
+            raise DataProblem(f"-o {args.output!r}: --engine dask writes a folder of files, "
+                              f"one per task, not one CSV file: give a folder (Parquet files) "
+                              f"or a CSV pattern with '*' such as 'out/part-*.csv'")
     outputs = [Output("-o", args.output, kind)]
     if args.report:
         outputs.append(Output("--report", args.report))

@@ -28,7 +28,7 @@ import contextlib
 import os
 
 __all__ = ["dask_available", "require_dask", "client_for", "runner_for", "compute_all",
-           "machine_cores", "DEFAULT_WORKERS"]
+           "quiet_graphs", "machine_cores", "DEFAULT_WORKERS"]
 
 
 def machine_cores():
@@ -189,6 +189,21 @@ def runner_for(scheduler, *, where="kanon_graph"):
         yield client
 
 
+@contextlib.contextmanager
+def quiet_graphs():
+    """Keep distributed's "Sending large graph" warning to itself while tasks are sent.
+
+    A Dask release's tasks share one payload (the counted tuples' released
+    labels), put once in the graph; a Client warns when a graph is large,
+    advice meant for a user who embeds data by accident, not for this.
+    """
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Sending large graph")
+        yield
+
+
 def compute_all(client, tasks, progress=None, text="partition"):
     """The results of ``tasks`` (dask delayed objects), in their order.
 
@@ -215,7 +230,8 @@ def compute_all(client, tasks, progress=None, text="partition"):
     if client is not None:
         from distributed import as_completed
 
-        futures = client.compute(tasks)
+        with quiet_graphs():
+            futures = client.compute(tasks)
         position = {future.key: i for i, future in enumerate(futures)}
         results = [None] * total
         for done, future in enumerate(as_completed(futures), start=1):

@@ -1,101 +1,167 @@
 """A Dask release checked from its own released cells, partition by partition.
 
 The release of a Dask table (:meth:`~kanon_graph.scale.dask_input.DaskInput.release`)
-is a lazy table; before it is returned, the workers count its released
-quasi-identifier cells by their text (how a reader tells the classes apart,
-:func:`~kanon_graph.scale._counts.count_tuples` with ``text=True``) -- with
-l-diversity or t-closeness together with the sensitive cell -- and the
-client, which holds one row per distinct (released quasi-identifiers,
-sensitive value) and never one per record, checks:
+is a lazy table. Each time its cells are computed to be checked -- before it
+is returned, and again where it is written
+(:func:`kanon_graph.scale.written.write_dask_release`) -- the workers count
+them by their text (how a reader tells the classes apart,
+:func:`~kanon_graph.scale._counts.count_tuples` with ``text=True``), with
+l-diversity or t-closeness together with the sensitive cell, and the client,
+which holds one row per distinct (released quasi-identifiers, sensitive
+value) and never one per record, checks (:class:`CellCheck`):
 
-* the records: as many as the input's, less those dropped for a missing value;
+* the records: as many as the input's, less those dropped for a missing
+  value (counted on the input's tuples, not taken from the run);
 * k: every class of released cells holds ``k`` records;
 * l and t: the privacy model's own check (:meth:`PrivacyModel.verify
   <kanon_graph.privacy.PrivacyModel.verify>`), on the counted classes
   weighted by their records -- the check the in-memory pipeline runs on its
   released cells (:func:`kanon_graph.pipeline.from_partition.check_release`).
 
-A record whose quasi-identifiers are all ``*`` counts as suppressed when the
-run suppressed records (as the written table shows it). Any failure raises
-:class:`~kanon_graph.exceptions.PrivacyError`: the release is not returned.
+A record whose quasi-identifiers are all ``*`` is suppressed, by definition:
+it is in no class and counts as suppressed, whatever the algorithm reported
+(the written file cannot tell a suppressed record from a class released at
+the top of every hierarchy, so neither does the check). Nothing the
+algorithm reported about its release (``result.verification``,
+``result.suppressed``) is read. Any failure raises
+:class:`~kanon_graph.exceptions.PrivacyError`: the release is not returned
+(nor written).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import types
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..encoding.row_keys import _text_codes
 from ..encoding import combine_codes
+from ..encoding.row_keys import _text_codes
 from ..exceptions import PrivacyError
+from ..privacy import PrivacyModel
 from ..recoding import SUPPRESSED
 from ._cluster import compute_all
 from ._counts import add_counts, count_tuples
 
-__all__ = ["check_released_cells"]
+__all__ = ["CellCheck", "check_released_cells"]
 
 _COUNT = "__kg_count__"
 
 
-def check_released_cells(table, qis, result, *, records, where, client=None, model=None,
-                         source=None):
-    """Count ``table``'s released cells on the workers and check the model on them.
+@dataclasses.dataclass(frozen=True)
+class CellCheck:
+    """What the counted cells of a Dask release must satisfy, wherever they are counted.
+
+    Attributes
+    ----------
+    qis : tuple of str
+        The released quasi-identifiers.
+    k : int
+    records : int
+        Records the release must hold: the input's, less the rows dropped
+        for a missing value (counted on the input's tuples).
+    model : PrivacyModel or None
+        With l or t, bound to ``data``; None for k alone.
+    data : EncodedTable or None
+        The encoded input tuples (how a sensitive text maps to its code).
+    source : DataFrame or None
+        The counted input tuples' sensitive column (with l or t), rows
+        matching ``data.positions``.
+    files : Fingerprints or None
+        The input's files as they were when read
+        (:class:`kanon_graph.scale._sources.Fingerprints`).
+    """
+
+    qis: tuple
+    k: int
+    records: int
+    model: Any = None
+    data: Any = dataclasses.field(default=None, repr=False)
+    source: Any = dataclasses.field(default=None, repr=False)
+    files: Any = None
+
+    @property
+    def sensitive(self):
+        """The sensitive column l or t reads (None for k alone)."""
+        model = self.model
+        return model.sensitive if model is not None and model.needs_sensitive else None
+
+    @property
+    def columns(self):
+        """The columns to count: the quasi-identifiers, then the sensitive one if any."""
+        return list(self.qis) + ([self.sensitive] if self.sensitive is not None else [])
+
+    def check(self, counted, *, where, what="the release written partition by partition"):
+        """Check counted released cells (``columns`` and ``__kg_count__``).
+
+        Returns
+        -------
+        Verification
+            What the counted cells achieve (all-``*`` records suppressed).
+        """
+        held = counted[_COUNT].to_numpy(dtype=np.int64)
+        class_of = _classes(counted, self.qis)
+        total = int(held.sum())
+        if total != self.records:
+            raise PrivacyError(f"{where}: {what} holds {total} records; the input holds "
+                               f"{self.records} (did the input change?)")
+        sensitive = self.sensitive
+        if sensitive is None:
+            view = types.SimpleNamespace(weights=held)
+            model = PrivacyModel(self.k)
+        else:
+            view = _counted_view(self.data, self.source, sensitive, counted[sensitive], held)
+            model = self.model
+        verification = model.verify(class_of, view)
+        if not verification.holds:
+            raise PrivacyError(f"{where}: {what} fails its privacy check counted on its "
+                               f"released cells ({verification.released} records released in "
+                               f"classes of at least {verification.k_achieved}, every all-'*' "
+                               f"record suppressed): {verification.describe()}")
+        return verification
+
+
+def count_released(table, columns, client=None):
+    """``table``'s distinct (``columns``) texts and their records, counted per partition."""
+    import dask
+
+    tasks = [dask.delayed(count_tuples, pure=True)(part, columns, text=True)
+             for part in table[columns].to_delayed()]
+    return add_counts(compute_all(client, tasks), columns, _COUNT)
+
+
+def check_released_cells(table, check, *, where, client=None):
+    """Count ``table``'s released cells on the workers and ``check`` them.
 
     Parameters
     ----------
     table : dask.dataframe.DataFrame
         The release, one row per released record.
-    qis : list of str
-    result : AnonymizationResult
-        Made on the counted tuples (``result.release.data``: their encoding).
-    records : int
-        Records the release must hold.
-    model : PrivacyModel, optional
-        With l or t: checked on (released classes, sensitive values).
-    source : DataFrame, optional
-        The counted input tuples (with the sensitive column), rows matching
-        ``result.release.data.positions``: how a sensitive text maps to its code.
+    check : CellCheck
+    where : str
+        The public function to name in messages.
+    client : distributed.Client, optional
+        Where the partitions are counted (None: dask's threads here).
 
     Returns
     -------
-    Verification or None
-        What the released cells achieve under ``model`` (None without l or t).
+    Verification
+        What the released cells achieve.
     """
-    import dask
+    return check.check(count_released(table, check.columns, client), where=where)
 
-    sensitive = model.sensitive if model is not None and model.needs_sensitive else None
-    columns = list(qis) + ([sensitive] if sensitive is not None else [])
-    tasks = [dask.delayed(count_tuples, pure=True)(part, columns, text=True)
-             for part in table.to_delayed()]
-    counted = add_counts(compute_all(client, tasks), columns, _COUNT)
-    held = counted[_COUNT].to_numpy(dtype=np.int64)
+
+def _classes(counted, qis):
+    """Class of each counted row: one per distinct quasi-identifier text, -1 when all ``*``."""
     starred = np.logical_and.reduce([counted[q].astype(str).to_numpy() == SUPPRESSED
                                      for q in qis])
-    gone = starred if result.suppressed else np.zeros(len(counted), dtype=bool)
-    # one class per distinct released quasi-identifier text (suppressed: -1)
     per_column = [pd.factorize(counted[q].astype(str))[0] for q in qis]
     key = combine_codes(per_column, [int(c.max()) + 1 if len(c) else 1 for c in per_column])
-    dense = np.unique(key[~gone], return_inverse=True)[1].reshape(-1)
     class_of = np.full(len(counted), -1, dtype=np.int64)
-    class_of[~gone] = dense
-    sizes = np.bincount(dense, weights=held[~gone])
-    smallest = int(sizes.min()) if len(sizes) else 0
-    if int(held.sum()) != records or (len(sizes) and smallest < result.k
-                                      and result.verification.released):
-        raise PrivacyError(f"{where}: the release written partition by partition holds "
-                           f"{int(held.sum())} records in classes of at least {smallest}; "
-                           f"expected {records} records in classes of at least {result.k}")
-    if sensitive is None:
-        return None
-    view = _counted_view(result.release.data, source, sensitive, counted[sensitive], held)
-    verification = model.verify(class_of, view)
-    if not verification.holds:
-        raise PrivacyError(f"{where}: the release written partition by partition fails its "
-                           f"privacy check counted on its released cells: "
-                           f"{verification.describe()}; it is not returned")
-    return verification
+    class_of[~starred] = np.unique(key[~starred], return_inverse=True)[1].reshape(-1)
+    return class_of
 
 
 def _counted_view(data, source, sensitive, cells, held):

@@ -20,8 +20,15 @@ released quasi-identifier is a categorical of its label texts, as in
 memory). The release is checked once more from its own released cells before
 it is returned: its classes (with l or t, with their sensitive values) are
 counted partition by partition and checked under the privacy model
-(:mod:`kanon_graph.scale._released`). With no Client, the passes run on
-dask's threads in this process (:func:`~kanon_graph.scale._cluster.runner_for`).
+(:mod:`kanon_graph.scale._released`), and that check goes with the result
+(``result.cell_check``) so that :meth:`~kanon_graph.AnonymizationResult.write`
+runs it again on the cells it writes. The input's files are fingerprinted
+when read (:mod:`kanon_graph.scale._sources`): a file changed since is an
+error naming it, when the release is checked, computed or written. With no
+Client, the passes run on dask's threads in this process
+(:func:`~kanon_graph.scale._cluster.runner_for`).
+
+The release is mapped onto each partition by :mod:`kanon_graph.scale._mapping`.
 
 The other local recodings may release two copies of a tuple differently;
 they are not offered on a Dask DataFrame (see :mod:`kanon_graph.scale.sharding`
@@ -36,16 +43,17 @@ import numpy as np
 import pandas as pd
 
 from ..cells.kinds import column_kind as _kind, missing_mask as _missing_mask
-from ..exceptions import DataError, PrivacyError
+from ..exceptions import DataError, SchemaError
 from ..recoding import SUPPRESSED
 from ._cluster import compute_all, runner_for
 from ._counts import add_counts, count_tuples
-from ._released import check_released_cells
+from ._mapping import _GONE, _per_value, _release_by_value, _release_partition
+from ._released import CellCheck, check_released_cells
+from ._sources import Fingerprints, input_files
 
 __all__ = ["is_dask_frame", "DaskInput", "collect_tuples", "run_on_dask"]
 
 _COUNT = "__kg_count__"
-_GONE = "__kg_suppressed__"
 
 
 def is_dask_frame(table):
@@ -76,6 +84,8 @@ def run_on_dask(function, table, schema, where, scheduler, progress, *args, **kw
                          f"recoding is 'stepwise' (the default), and the global algorithms "
                          f"are {able} (or .compute() it into pandas, where every algorithm "
                          f"runs)")
+    if where == "anonymize" and algorithm == "auto":
+        _refuse_auto_without_hierarchies(schema)
     # one scheduler for the count, the search and the release's check: the given or current
     # Client, else dask's threads in this process (no cluster started)
     with runner_for(scheduler, where=where) as client:
@@ -87,8 +97,28 @@ def run_on_dask(function, table, schema, where, scheduler, progress, *args, **kw
         inner = dataclasses.replace(schema, identifiers=(), insensitive=None)
         counts = source.tuples[_COUNT].to_numpy(dtype=np.int64)
         result = function(source.records, inner, *args, weights=counts, **kwargs)
-        return source.release(result, where=where, client=client,
-                              model=_model_of(result, kwargs.get("options")))
+        options = kwargs.get("options")
+        k = result.k if options is None or options.k is None else int(options.k)
+        return source.release(result, where=where, client=client, k=k,
+                              model=_model_of(result, options))
+
+
+def _refuse_auto_without_hierarchies(schema):
+    """``auto`` on a Dask table runs on the counted tuples, which takes a hierarchy for every
+    quasi-identifier: refused before anything is counted when one has none."""
+    from ..schema import Schema
+
+    if not isinstance(schema, Schema):
+        return                                          # DaskInput.read names the problem
+    hierarchies = getattr(schema, "hierarchies", None) or {}
+    lacking = [q for q in schema.quasi_identifiers if hierarchies.get(q) is None]
+    if lacking:
+        raise SchemaError(
+            f"anonymize: algorithm='auto' on a Dask DataFrame needs a hierarchy for every "
+            f"quasi-identifier, and {lacking} have none: the default without hierarchies, "
+            f"'flat', recodes locally and runs in memory only. Draft the hierarchies with "
+            f"kg.hierarchy.suggest (kanon-graph hierarchy suggest), or .compute() the table "
+            f"into pandas, where auto runs without them ('flat' when none has one)")
 
 
 def _on_tuples(info):
@@ -150,6 +180,10 @@ class DaskInput:
     records : DataFrame
         The distinct tuples without their counts (categorical text
         columns): what the algorithm runs on, weighted by the counts.
+    missing : str
+        The missing-value rule the tuples were read under.
+    files : Fingerprints
+        The input's files as they were before they were counted.
     """
 
     ddf: object
@@ -157,6 +191,8 @@ class DaskInput:
     columns: list
     tuples: pd.DataFrame
     records: pd.DataFrame
+    missing: str = "error"
+    files: Fingerprints = dataclasses.field(default_factory=Fingerprints)
 
     @classmethod
     def read(cls, ddf, schema, *, where, missing="error", scheduler=None, progress=None):
@@ -168,6 +204,7 @@ class DaskInput:
                             f"{type(schema).__name__}")
         schema.check_table(ddf._meta, where=where)
         columns = list(dict.fromkeys(list(schema.quasi_identifiers) + list(schema.sensitive)))
+        files = Fingerprints.take(input_files(ddf))         # before the files are read
         with runner_for(scheduler, where=where) as client:
             tuples = collect_tuples(ddf, columns, client=client, progress=progress)
             if len(tuples) == 0:
@@ -192,9 +229,10 @@ class DaskInput:
             if _kind(schema, column, values) == "categorical":
                 values = values.astype("category")
             records[column] = values.reset_index(drop=True)
-        return cls(ddf, schema, columns, tuples, pd.DataFrame(records))
+        files.check(where, "it changed while it was being counted: run again")
+        return cls(ddf, schema, columns, tuples, pd.DataFrame(records), missing, files)
 
-    def release(self, result, *, where, client=None, model=None):
+    def release(self, result, *, where, client=None, k, model=None):
         """``result`` (made on ``records``) with its release as a lazy Dask DataFrame.
 
         Every copy of a tuple is released alike (a global recoding, or a
@@ -202,16 +240,17 @@ class DaskInput:
         tuples are mapped onto each partition, and the class sizes (with
         ``model``'s l or t, the classes' sensitive values too) are counted
         again from the released cells and checked
-        (:func:`~kanon_graph.scale._released.check_released_cells`).
+        (:func:`~kanon_graph.scale._released.check_released_cells`); the
+        verification returned is that count's. The check goes with the
+        result (``cell_check``), for the write.
         """
-        counts = self.tuples[_COUNT].to_numpy(dtype=np.int64)
         qis = list(self.schema.quasi_identifiers)
         # the release is one of the tuples: a class per tuple kept (missing values dropped)
         kept = np.asarray(result.release.data.positions, dtype=np.int64)
         mapping = self.tuples.iloc[kept][self.columns].reset_index(drop=True)
         tuple_class = np.asarray(result.release.class_of, dtype=np.int64)
         gone = tuple_class < 0
-        dtypes = {}
+        dtypes, stars = {}, {}
         for column in qis:
             # each tuple's label as a code into the distinct label texts (then "*"), and the
             # released column a categorical of those texts, as in memory: one small code per
@@ -220,11 +259,13 @@ class DaskInput:
                                           dtype=object), SUPPRESSED).astype(str)
             code_of_class, distinct = pd.factorize(labels)
             dtypes[column] = pd.CategoricalDtype(pd.Index(distinct.astype(object), dtype="str"))
-            mapping["__kg_rel_" + column] = pd.Categorical.from_codes(
-                code_of_class[np.where(gone, len(labels) - 1, tuple_class)],
-                dtype=dtypes[column])
+            stars[column] = int(code_of_class[-1])
+            mapping["__kg_rel_" + column] = code_of_class[np.where(gone, len(labels) - 1,
+                                                                   tuple_class)]
         mapping[_GONE] = gone
         out_columns = self.schema.released_columns(self.ddf._meta)
+        # the released columns' label texts, as plain arrays: each task builds its dtype
+        texts = {c: np.asarray(dtypes[c].categories, dtype=object) for c in qis}
         meta = self.ddf._meta[out_columns].copy()
         for column in qis:
             meta[column] = pd.Series(pd.Categorical([], dtype=dtypes[column]),
@@ -234,117 +275,50 @@ class DaskInput:
         lookups = None if result.dropped else _per_value(mapping, self.columns, qis)
         if lookups is not None:
             # each released value a function of the one original value: looked up per
-            # column, as (original values, codes of their labels in the column's dtype);
-            # only the suppressed tuples (if any) are matched whole
-            by_code = {c: (pd.Index(lookups[c].index), dtypes[c].categories.get_indexer(
-                lookups[c].to_numpy(dtype=object).astype(str))) for c in qis}
-            shared = dask.delayed((by_code, mapping.loc[mapping[_GONE], self.columns],
-                                   dtypes), pure=True)
-            table = self.ddf.map_partitions(_release_by_value, shared, self.columns, qis,
-                                            out_columns, meta=meta)
+            # column, as (original values, codes of their labels), plain arrays (each task
+            # builds its own Index); only the suppressed tuples (if any) are matched whole
+            payload = ({c: (np.asarray(lookups[c].index), lookups[c].to_numpy(dtype=np.int64))
+                        for c in qis}, mapping.loc[mapping[_GONE], self.columns], texts, stars)
+            mapper, extra = _release_by_value, ()
         else:
-            # one graph key for the mapping, shared by every partition's task
-            shared = dask.delayed((mapping, dtypes), pure=True)
-            table = self.ddf.map_partitions(_release_partition, shared, self.columns, qis,
-                                            out_columns, bool(result.dropped), meta=meta)
+            payload = (mapping, texts, stars)
+            mapper, extra = _release_partition, (bool(result.dropped),)
+        # one graph key for the payload, shared by every partition's task; it checks first
+        # that no input file changed since it was read
+        shared = dask.delayed(_unchanged, pure=True)(self.files, where, payload)
+        table = self.ddf.map_partitions(mapper, shared, self.columns, qis, out_columns, *extra,
+                                        meta=meta)
         # k (and l, t) read back from the released cells, partition by partition, where the
         # counts ran (``client``, else dask's threads here)
-        check_released_cells(table, qis, result, records=int(counts.sum() - result.dropped),
-                             where=where, client=client, model=model, source=self.tuples)
+        # the check keeps the counted tuples' sensitive column only (the texts l and t map)
+        sensitive = model.sensitive if model is not None and model.needs_sensitive else None
+        check = CellCheck(tuple(qis), int(k), self._records(), model, result.release.data,
+                          None if sensitive is None else self.tuples[[sensitive]], self.files)
+        verification = check_released_cells(table, check, where=where, client=client)
+        self.files.check(where)                 # the files counted are the files checked
         stats = dict(result.stats, partitions=int(self.ddf.npartitions),
                      distinct_tuples=int(len(self.tuples)))
         return dataclasses.replace(result, table=table, classes=None, suppressed_rows=None,
-                                   suppressed_mask=None, stats=stats)
+                                   suppressed_mask=None, stats=stats,
+                                   verification=verification,
+                                   suppressed=int(verification.suppressed), cell_check=check)
+
+    def _records(self):
+        """Records the release holds: every counted one, less those ``missing="drop"``
+        drops (a missing quasi-identifier or sensitive cell), counted on the tuples."""
+        counts = self.tuples[_COUNT].to_numpy(dtype=np.int64)
+        if self.missing != "drop":
+            return int(counts.sum())
+        bad = np.zeros(len(counts), dtype=bool)
+        for column in self.columns:
+            bad |= np.asarray(_missing_mask(self.tuples[column]), dtype=bool)
+        return int(counts[~bad].sum())
 
 
-def _per_value(mapping, columns, qis):
-    """``{qi: Series original value -> released label}`` over the tuples not suppressed,
-    or None when some value is released two ways, or a tuple has a missing value."""
-    if any(_missing_mask(mapping[c]).any() for c in columns):
-        return None
-    free = ~mapping[_GONE].to_numpy(dtype=bool)
-    lookups = {}
-    for column in qis:
-        # value and label as codes: each value's label taken from one of its tuples, then
-        # every tuple checked against it
-        # Series, not their .array: pandas 2 deprecates factorizing a NumpyExtensionArray
-        value, values = pd.factorize(mapping[column][free])
-        label, labels = pd.factorize(mapping["__kg_rel_" + column][free])
-        label_of = np.empty(len(values), dtype=np.int64)
-        label_of[value] = label
-        if (label_of[value] != label).any():
-            return None
-        lookups[column] = pd.Series(np.asarray(labels, dtype=object)[label_of],
-                                    index=pd.Index(values))
-    return lookups
-
-
-def _release_by_value(part, shared, columns, qis, out_columns):
-    """One partition's release by per-column lookups, order kept (no row dropped)."""
-    lookups, gone_tuples, dtypes = shared
-    gone = np.zeros(len(part), dtype=bool)
-    if len(gone_tuples):
-        joined = part[columns].merge(gone_tuples.assign(**{_GONE: True}), on=columns,
-                                     how="left", sort=False)
-        gone = joined[_GONE].notna().to_numpy()
-    out = part[out_columns].copy()
-    for column in qis:
-        # one lookup per distinct value of the partition, then spread by code: each cell a
-        # code into the column's label texts (no per-row text or Python object)
-        cells = part[column]
-        if isinstance(cells.dtype, pd.CategoricalDtype):
-            codes, uniques = np.asarray(cells.cat.codes), cells.cat.categories
-        else:
-            codes, uniques = pd.factorize(cells, use_na_sentinel=False)
-        values, label_of = lookups[column]
-        at = values.get_indexer(pd.Index(uniques, dtype=values.dtype)
-                                if len(uniques) else pd.Index([], dtype=object))
-        per_unique = np.append(np.where(at >= 0, label_of[np.maximum(at, 0)], -1), -1)
-        taken = per_unique[codes]           # a missing cell (code -1) has no label
-        unknown = (taken < 0) & ~gone
-        if unknown.any():
-            raise PrivacyError(f"value {cells.to_numpy()[unknown][0]!r} of {column!r} "
-                               f"has no released label")
-        categories = dtypes[column].categories
-        taken[gone] = categories.get_loc(SUPPRESSED)
-        out[column] = pd.Series(pd.Categorical.from_codes(taken, dtype=dtypes[column]),
-                                index=part.index)
-    return out
-
-
-def _release_partition(part, shared, columns, qis, out_columns, dropped=False):
-    """One partition's release: its tuples looked up in ``mapping``, order kept.
-
-    A row is left out only when the run dropped rows with a missing value
-    (``dropped``) and it has one; any other tuple that ``mapping`` does not
-    hold (an input changed since it was counted) is an error, never a row
-    lost.
-    """
-    mapping, dtypes = shared
-    joined = part[columns].merge(mapping, on=columns, how="left", sort=False)
-    missing = joined[_GONE].isna().to_numpy()
-    if missing.any():
-        has_missing = np.zeros(len(part), dtype=bool)
-        if dropped:
-            for column in columns:
-                has_missing |= np.asarray(_missing_mask(part[column]), dtype=bool)
-        unknown = missing & ~has_missing
-        if unknown.any():
-            row = part.index[int(np.flatnonzero(unknown)[0])]
-            raise PrivacyError(f"row {row!r} of the input holds a tuple of {list(columns)} "
-                               f"that has no released value: it was not in the input when "
-                               f"the release was computed (did the input change?)")
-    # not fillna(False): pandas 2 deprecates its silent downcast of an object column
-    gone = joined[_GONE].to_numpy(dtype=object, na_value=False).astype(bool)
-    out = part[out_columns].copy()
-    for column in qis:
-        values = joined["__kg_rel_" + column].to_numpy(dtype=object)
-        values[gone] = SUPPRESSED
-        # released labels are text (missing rows get a placeholder, dropped below)
-        out[column] = pd.Series(pd.Categorical(np.where(missing, SUPPRESSED, values),
-                                               dtype=dtypes[column]), index=part.index)
-    # rows dropped for missing values have no released tuple
-    return out.loc[~missing]
+def _unchanged(files, where, payload):
+    """``payload``, once no input file changed since it was read (else a DataError)."""
+    files.check(where)
+    return payload
 
 
 def _first_missing(part, column):

@@ -115,15 +115,29 @@ def test_a_sensitive_value_not_in_the_input_is_refused(census, dask_client, monk
                      scheduler=dask_client)
 
 
-def test_without_a_hierarchy_auto_keeps_the_global_rule(census, dask_client):
+@pytest.mark.parametrize("drop", [["age"], "all"], ids=["one-without", "none-with"])
+def test_without_a_hierarchy_auto_is_refused_before_anything_is_counted(census, monkeypatch,
+                                                                        drop):
+    """Issue 46 item 4: ``auto`` on a Dask table lacking a hierarchy used to pick ``optimal``
+    after counting the table, then fail. It is refused up front, naming the in-memory
+    default without hierarchies and the command that drafts them."""
+    from kanon_graph.scale import dask_input
+
     table, schema = census
-    hierarchies = dict(schema.hierarchies)
-    del hierarchies["age"]
+    hierarchies = {} if drop == "all" else {
+        c: h for c, h in schema.hierarchies.items() if c not in drop}
     partial = kg.Schema(quasi_identifiers=schema.quasi_identifiers, sensitive=schema.sensitive,
                         hierarchies=hierarchies)
-    with pytest.raises(kg.exceptions.SchemaError, match="'optimal' needs a hierarchy"):
-        kg.anonymize(dd.from_pandas(table, npartitions=2), partial, k=5,
-                     scheduler=dask_client)
+
+    def counted(*args, **kwargs):
+        raise AssertionError("the table was counted before auto was refused")
+
+    monkeypatch.setattr(dask_input, "collect_tuples", counted)
+    with pytest.raises(kg.exceptions.SchemaError) as caught:
+        kg.anonymize(dd.from_pandas(table, npartitions=2), partial, k=5)
+    message = str(caught.value)
+    assert "'flat'" in message and "kanon-graph hierarchy suggest" in message
+    assert "'age'" in message and "\n" not in message
 
 
 pa = pytest.importorskip("pyarrow", reason="Parquet files need pyarrow (kanon_graph[dask])")
@@ -131,9 +145,9 @@ pa = pytest.importorskip("pyarrow", reason="Parquet files need pyarrow (kanon_gr
 
 def test_the_cli_writes_the_local_release_as_safely_as_a_global_one(tmp_path, census,
                                                                     dask_client, monkeypatch):
-    from kanon_graph.cli import _dask_release
+    from kanon_graph.scale import written
 
-    monkeypatch.setattr(_dask_release, "ROWS_PER_FILE", 900)
+    monkeypatch.setattr(written, "ROWS_PER_FILE", 900)
     table, schema = census
     table = table.assign(rec=[f"r{i}" for i in range(len(table))])
     (tmp_path / "in").mkdir()

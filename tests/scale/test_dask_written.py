@@ -52,11 +52,9 @@ def few_rows_per_file(monkeypatch):
 
 
 def _rows_per_file(monkeypatch, rows):
-    try:
-        from kanon_graph.cli import _dask_release
-    except ImportError:         # the code before issue 31 had no such knob: run it as it is
-        return
-    monkeypatch.setattr(_dask_release, "ROWS_PER_FILE", rows)
+    from kanon_graph.scale import written
+
+    monkeypatch.setattr(written, "ROWS_PER_FILE", rows)
 
 
 def _anonymize(tmp, out, *extra, source="in"):
