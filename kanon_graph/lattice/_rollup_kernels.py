@@ -21,11 +21,23 @@ import numpy as np
 
 from .._jit import njit  # numba loads on a kernel's first call
 
-__all__ = ["rollup", "rollup_flat", "key_widths"]
+__all__ = ["rollup", "rollup_flat", "rollup_packed", "key_widths", "key_shifts"]
 
 _EMPTY = -1
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing multiplier
 _DIRECT_PER_ROW = 2                      # counters per source group before hashing instead
+
+
+def key_shifts(widths):
+    """Where each attribute's bits start in a packed key (the last attribute at bit 0).
+
+    >>> key_shifts([0, 1, 3, 8])
+    [12, 11, 8, 0]
+    """
+    shifts, at = [0] * len(widths), 0
+    for j in range(len(widths) - 1, -1, -1):
+        shifts[j], at = at, at + int(widths[j])
+    return shifts
 
 
 def key_widths(radices):
@@ -203,3 +215,147 @@ def rollup_flat(codes, counts, flat, offsets, widths):
         order = np.argsort(unique)
         unique = unique[order]
     return _unpack(unique, shifts, np.asarray(widths, dtype=np.int64)), sums[order]
+
+
+@njit(cache=True, nogil=True)
+def _packed_keys(src, src_shifts, src_masks, maps, offsets, shifts):
+    """The target key of every packed source key: each attribute unpacked, mapped, packed."""
+    m, d = len(src), len(shifts)
+    keys = np.empty(m, dtype=np.int64)
+    for i in range(m):
+        s = src[i]
+        key = np.int64(0)
+        for j in range(d):
+            code = (s >> src_shifts[j]) & src_masks[j]
+            if offsets[j] >= 0:
+                code = maps[offsets[j] + code]
+            key |= code << shifts[j]
+        keys[i] = key
+    return keys
+
+
+@njit(cache=True, nogil=True)
+def _hash_packed(src, counts, src_shifts, src_masks, maps, offsets, shifts, bits, limit):
+    """Distinct target keys of packed ``src`` (first-seen order) and their summed counts.
+
+    Each source key is unpacked, mapped and packed again on the fly and
+    added into an open-addressing table. When more than ``limit`` distinct
+    keys turn up (``limit >= 0``), the pass stops there: the third value
+    returned is the number of source keys read (``len(src)`` when complete).
+    """
+    m, d = len(src), len(shifts)
+    size = np.int64(1) << bits
+    mask = size - 1
+    drop = np.uint64(64 - bits)
+    table_keys = np.full(size, _EMPTY, dtype=np.int64)
+    table_slot = np.empty(size, dtype=np.int64)
+    unique = np.empty(m, dtype=np.int64)
+    sums = np.zeros(m, dtype=np.int64)
+    n_keys = 0
+    for i in range(m):
+        s = src[i]
+        key = np.int64(0)
+        for j in range(d):
+            code = (s >> src_shifts[j]) & src_masks[j]
+            if offsets[j] >= 0:
+                code = maps[offsets[j] + code]
+            key |= code << shifts[j]
+        h = np.int64((np.uint64(key) * _GOLDEN) >> drop)
+        while True:
+            held = table_keys[h]
+            if held == key:
+                sums[table_slot[h]] += counts[i]
+                break
+            if held == _EMPTY:
+                table_keys[h] = key
+                table_slot[h] = n_keys
+                unique[n_keys] = key
+                sums[n_keys] = counts[i]
+                n_keys += 1
+                break
+            h = (h + 1) & mask
+        if 0 <= limit < n_keys:
+            return unique[:n_keys], sums[:n_keys], i + 1
+    return unique[:n_keys], sums[:n_keys], m
+
+
+@njit(cache=True, nogil=True)
+def _tally_sum(keys, counts, key_bits):
+    """Like :func:`_hash_packed` (without a limit) for a small key space: one counter per key, keys ascending."""
+    tally = np.zeros(np.int64(1) << key_bits, dtype=np.int64)
+    seen = np.zeros(np.int64(1) << key_bits, dtype=np.bool_)
+    for i in range(len(keys)):
+        tally[keys[i]] += counts[i]
+        seen[keys[i]] = True
+    n_keys = 0
+    for key in range(len(tally)):
+        if seen[key]:
+            n_keys += 1
+    unique = np.empty(n_keys, dtype=np.int64)
+    sums = np.empty(n_keys, dtype=np.int64)
+    at = 0
+    for key in range(len(tally)):
+        if seen[key]:
+            unique[at] = key
+            sums[at] = tally[key]
+            at += 1
+    return unique, sums
+
+
+def rollup_packed(keys, counts, source_widths, flat, offsets, widths, *, limit=-1):
+    """A packed frequency set rolled up to a more general node, left packed and unsorted.
+
+    Parameters
+    ----------
+    keys, counts : ndarray of int64
+        The source's packed keys (any order) and their counts.
+    source_widths : sequence of int
+        Bits per attribute in ``keys``.
+    flat, offsets : ndarray of int64
+        The maps, as :func:`rollup_flat` takes them.
+    widths : sequence of int
+        Bits per attribute of the target's keys (at most 62 in all).
+    limit : int
+        Stop as soon as the target has more than ``limit`` groups (-1: never).
+
+    Returns
+    -------
+    keys, counts : ndarray of int64 or None
+        The target's distinct keys and summed counts, in no set order (the
+        :class:`~._frequency_sets.FrequencySet` sorts them when unpacked);
+        both None when the pass stopped at ``limit``.
+    read : int
+        Source groups read (``len(keys)`` unless stopped).
+
+    Examples
+    --------
+    >>> flat, offsets = np.array([0, 0, 1]), np.array([0, -1])
+    >>> k, n, read = rollup_packed(np.array([0, 1, 3, 4]), np.array([1, 2, 3, 4]), [2, 1],
+    ...                            flat, offsets, [1, 1])
+    >>> sorted(zip(k.tolist(), n.tolist())), read    # (0,0) (0,1) (1,1) (2,0) -> x: 0 0 1
+    ([(0, 1), (1, 5), (2, 4)], 4)
+    >>> rollup_packed(np.array([0, 1, 3, 4]), np.array([1, 2, 3, 4]), [2, 1], flat, offsets,
+    ...               [1, 1], limit=2)[0] is None   # 3 groups: more than the limit
+    True
+    """
+    key_bits = sum(int(w) for w in widths)
+    if key_bits > 62:
+        raise ValueError(f"rollup packs at most 62 bits per key; the widths {list(widths)} "
+                         f"need {key_bits}")
+    source_shifts = np.asarray(key_shifts(source_widths), dtype=np.int64)
+    masks = (np.int64(1) << np.asarray(source_widths, dtype=np.int64)) - 1
+    shifts = np.asarray(key_shifts(widths), dtype=np.int64)
+    counts = np.asarray(counts, dtype=np.int64)
+    m = len(keys)
+    if (1 << key_bits) <= _DIRECT_PER_ROW * m + 1024:   # few possible keys: count them
+        out = _packed_keys(keys, source_shifts, masks, flat, offsets, shifts)
+        unique, sums = _tally_sum(out, counts, key_bits)
+        if 0 <= limit < len(unique):
+            return None, None, m
+        return unique, sums, m
+    table_bits = max(int(2 * max(m, 1) - 1).bit_length(), 4)   # load at most 1/2
+    unique, sums, read = _hash_packed(keys, counts, source_shifts, masks, flat, offsets,
+                                      shifts, table_bits, int(limit))
+    if read < m or 0 <= limit < len(unique):
+        return None, None, read
+    return unique, sums, read

@@ -72,11 +72,11 @@ class SourceCache:
     def store(self, fs):
         """Keep ``fs``; drop the least recently used sets beyond ``max_tuples``."""
         self._sets[fs.levels] = fs
-        self.tuples += len(fs.counts)
+        self.tuples += fs.n_groups
         self._enter(fs)
         while self.tuples > self.max_tuples and len(self._sets) > 1:
             levels, old = self._sets.popitem(last=False)
-            self.tuples -= len(old.counts)
+            self.tuples -= old.n_groups
             self._leave(levels)
 
     def best_source(self, levels):
@@ -102,7 +102,7 @@ class SourceCache:
         row = self._free.pop()
         self._row[fs.levels] = row
         self._levels[row] = fs.levels
-        self._sizes[row] = len(fs.counts)
+        self._sizes[row] = fs.n_groups
         self._entries[row] = fs
 
     def _leave(self, levels):
