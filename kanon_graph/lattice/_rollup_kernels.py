@@ -239,9 +239,10 @@ def _hash_packed(src, counts, src_shifts, src_masks, maps, offsets, shifts, bits
     """Distinct target keys of packed ``src`` (first-seen order) and their summed counts.
 
     Each source key is unpacked, mapped and packed again on the fly and
-    added into an open-addressing table. When more than ``limit`` distinct
-    keys turn up (``limit >= 0``), the pass stops there: the third value
-    returned is the number of source keys read (``len(src)`` when complete).
+    added into an open-addressing table of ``2 ** bits`` slots (at least
+    twice the keys it can receive). When more than ``limit`` distinct keys
+    turn up (``limit >= 0``), the pass stops there: the third value returned
+    is the number of source keys read (``len(src)`` when complete).
     """
     m, d = len(src), len(shifts)
     size = np.int64(1) << bits
@@ -249,8 +250,9 @@ def _hash_packed(src, counts, src_shifts, src_masks, maps, offsets, shifts, bits
     drop = np.uint64(64 - bits)
     table_keys = np.full(size, _EMPTY, dtype=np.int64)
     table_slot = np.empty(size, dtype=np.int64)
-    unique = np.empty(m, dtype=np.int64)
-    sums = np.zeros(m, dtype=np.int64)
+    room = m if limit < 0 else min(m, limit + 1)
+    unique = np.empty(room, dtype=np.int64)
+    sums = np.zeros(room, dtype=np.int64)
     n_keys = 0
     for i in range(m):
         s = src[i]
@@ -353,7 +355,10 @@ def rollup_packed(keys, counts, source_widths, flat, offsets, widths, *, limit=-
         if 0 <= limit < len(unique):
             return None, None, m
         return unique, sums, m
-    table_bits = max(int(2 * max(m, 1) - 1).bit_length(), 4)   # load at most 1/2
+    # load at most 1/2: the pass stops at limit + 1 keys, so a limit bounds the table
+    # (a check's table then stays small enough for the processor's caches)
+    most = m if limit < 0 else min(m, int(limit) + 1)
+    table_bits = max(int(2 * max(most, 1) - 1).bit_length(), 4)
     unique, sums, read = _hash_packed(keys, counts, source_shifts, masks, flat, offsets,
                                       shifts, table_bits, int(limit))
     if read < m or 0 <= limit < len(unique):
