@@ -68,8 +68,17 @@ class FrequencySet:
     def _unpack(self):
         """Sort the packed keys (and their counts) and unpack them into codes, once."""
         keys, counts = self._keys, self._counts
-        order = np.argsort(keys, kind="stable")
-        keys, counts = keys[order], counts[order]
+        slot_bits = max(len(keys) - 1, 0).bit_length()
+        if sum(self._widths) + slot_bits <= 63:
+            # the keys are distinct: sort (key, slot) packed in one int64, far faster
+            # in numpy than an argsort
+            packed = np.sort((keys << slot_bits) | np.arange(len(keys), dtype=np.int64))
+            order = packed & ((1 << slot_bits) - 1)
+            keys = packed >> slot_bits
+        else:
+            order = np.argsort(keys)
+            keys = keys[order]
+        counts = counts[order]
         shift, codes = 0, np.empty((len(keys), len(self._widths)), dtype=np.int64, order="F")
         for j in range(len(self._widths) - 1, -1, -1):
             codes[:, j] = (keys >> shift) & ((1 << self._widths[j]) - 1)

@@ -221,16 +221,15 @@ def rollup_flat(codes, counts, flat, offsets, widths):
 def _packed_keys(src, src_shifts, src_masks, maps, offsets, shifts):
     """The target key of every packed source key: each attribute unpacked, mapped, packed."""
     m, d = len(src), len(shifts)
-    keys = np.empty(m, dtype=np.int64)
-    for i in range(m):
-        s = src[i]
-        key = np.int64(0)
-        for j in range(d):
-            code = (s >> src_shifts[j]) & src_masks[j]
-            if offsets[j] >= 0:
-                code = maps[offsets[j] + code]
-            key |= code << shifts[j]
-        keys[i] = key
+    keys = np.zeros(m, dtype=np.int64)
+    for j in range(d):
+        ss, mk, off, sh = src_shifts[j], src_masks[j], offsets[j], shifts[j]
+        if off >= 0:
+            for i in range(m):
+                keys[i] |= maps[off + ((src[i] >> ss) & mk)] << sh
+        else:
+            for i in range(m):
+                keys[i] |= ((src[i] >> ss) & mk) << sh
     return keys
 
 
@@ -253,15 +252,18 @@ def _hash_packed(src, counts, src_shifts, src_masks, maps, offsets, shifts, bits
     room = m if limit < 0 else min(m, limit + 1)
     unique = np.empty(room, dtype=np.int64)
     sums = np.zeros(room, dtype=np.int64)
+    keys = np.zeros(m, dtype=np.int64)
+    for j in range(d):          # attribute by attribute: tight loops over the keys
+        ss, mk, off, sh = src_shifts[j], src_masks[j], offsets[j], shifts[j]
+        if off >= 0:
+            for i in range(m):
+                keys[i] |= maps[off + ((src[i] >> ss) & mk)] << sh
+        else:
+            for i in range(m):
+                keys[i] |= ((src[i] >> ss) & mk) << sh
     n_keys = 0
     for i in range(m):
-        s = src[i]
-        key = np.int64(0)
-        for j in range(d):
-            code = (s >> src_shifts[j]) & src_masks[j]
-            if offsets[j] >= 0:
-                code = maps[offsets[j] + code]
-            key |= code << shifts[j]
+        key = keys[i]
         h = np.int64((np.uint64(key) * _GOLDEN) >> drop)
         while True:
             held = table_keys[h]
