@@ -323,7 +323,11 @@ def _encode_attribute(series, column, schema, where):
     inverse, uniques = pd.factorize(series, use_na_sentinel=False)
     first = np.empty(len(uniques), dtype=np.int64)
     first[inverse[::-1]] = np.arange(len(series) - 1, -1, -1)
-    distinct = series.iloc[first]
+    distinct = pd.Series(uniques, index=series.index[first], name=series.name)
+    if distinct.dtype != series.dtype or distinct.isna().any():
+        # the factorized values are the first cells themselves unless a dtype changed or
+        # a missing value stood for several kinds of missing cell: then take the cells
+        distinct = series.iloc[first]
     kind = column_kind(schema, column, distinct)
     hierarchy = schema.hierarchy(column)
     declared = column in schema.numeric or column in schema.dates or column in schema.categorical
