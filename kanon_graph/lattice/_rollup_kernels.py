@@ -21,7 +21,8 @@ import numpy as np
 
 from .._jit import njit  # numba loads on a kernel's first call
 
-__all__ = ["rollup", "rollup_flat", "rollup_packed", "key_widths", "key_shifts"]
+__all__ = ["rollup", "rollup_flat", "rollup_packed", "rollup_packed_layout", "packed_layout",
+           "key_widths", "key_shifts"]
 
 _EMPTY = -1
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing multiplier
@@ -346,9 +347,25 @@ def rollup_packed(keys, counts, source_widths, flat, offsets, widths, *, limit=-
     if key_bits > 62:
         raise ValueError(f"rollup packs at most 62 bits per key; the widths {list(widths)} "
                          f"need {key_bits}")
-    source_shifts = np.asarray(key_shifts(source_widths), dtype=np.int64)
-    masks = (np.int64(1) << np.asarray(source_widths, dtype=np.int64)) - 1
-    shifts = np.asarray(key_shifts(widths), dtype=np.int64)
+    source_shifts, masks = packed_layout(source_widths)
+    shifts = packed_layout(widths)[0]
+    return rollup_packed_layout(keys, counts, source_shifts, masks, flat, offsets, shifts,
+                                key_bits, limit)
+
+
+def packed_layout(widths):
+    """``(shifts, masks)`` of a packed key with these ``widths``, as int64 arrays."""
+    widths = np.asarray(widths, dtype=np.int64)
+    return (np.asarray(key_shifts(widths.tolist()), dtype=np.int64),
+            (np.int64(1) << widths) - 1)
+
+
+def rollup_packed_layout(keys, counts, source_shifts, masks, flat, offsets, shifts, key_bits,
+                         limit=-1):
+    """:func:`rollup_packed` with both keys' layouts given (:func:`packed_layout`).
+
+    An engine that rolls up many nodes keeps every node's layout once.
+    """
     counts = np.asarray(counts, dtype=np.int64)
     m = len(keys)
     if (1 << key_bits) <= _DIRECT_PER_ROW * m + 1024:   # few possible keys: count them

@@ -30,7 +30,7 @@ import numpy as np
 from .._jit import HAVE_NUMBA
 from ._frequency_sets import (FrequencySet, _check_levels, _level_to_level, _sorted_groups,
                               spreads, suppression_budget)
-from ._rollup_kernels import rollup_flat, rollup_packed
+from ._rollup_kernels import packed_layout, rollup_flat, rollup_packed_layout
 from .capped import capped_rollup_map
 from .source_cache import SourceCache
 
@@ -110,6 +110,7 @@ class FrequencyEngine:
         self._maps = {}
         self._columns = {}
         self._widths = {}
+        self._layouts = {}                       # levels -> packed key layout
         self._offsets = {}                       # (j, low, high) -> start in self._flat
         self._flat = np.zeros(0, dtype=np.int64)
         self.frequency_sets_computed = 0
@@ -184,16 +185,18 @@ class FrequencyEngine:
         met more than ``limit`` groups (it stops there).
         """
         pairs = list(zip(source.levels, levels))
-        widths = [self._width(j, b) for j, b in enumerate(levels)]
-        if self.compiled and sum(widths) <= 62:
+        widths, shifts, _, key_bits = self._layout(levels)
+        if self.compiled and key_bits <= 62:
             offsets = np.asarray([self._flat_offset(j, a, b) if a != b else -1
                                   for j, (a, b) in enumerate(pairs)], dtype=np.int64)
             packed = source.packed
             if packed is not None:
                 # packed in, packed out: neither sorted nor unpacked until someone reads
                 # the codes (most checks need the counts only)
-                keys, counts, read = rollup_packed(packed[0], packed[1], packed[2], self._flat,
-                                                   offsets, widths, limit=limit)
+                _, source_shifts, masks, _ = self._layout(source.levels)
+                keys, counts, read = rollup_packed_layout(
+                    packed[0], packed[1], source_shifts, masks, self._flat, offsets, shifts,
+                    key_bits, limit)
                 self.groups_read += read
                 if keys is None:
                     return None
@@ -213,6 +216,15 @@ class FrequencyEngine:
             self._widths[key] = max(self.attributes[j].n_at_level(level, self.capped) - 1,
                                     0).bit_length()
         return self._widths[key]
+
+    def _layout(self, levels):
+        """``(widths, shifts, masks, bits)`` of node ``levels``'s packed keys, kept per node."""
+        hit = self._layouts.get(levels)
+        if hit is None:
+            widths = tuple(self._width(j, b) for j, b in enumerate(levels))
+            hit = (widths, *packed_layout(widths), sum(widths))
+            self._layouts[levels] = hit
+        return hit
 
     def _flat_offset(self, j, low, high):
         """Where :meth:`_map` ``(j, low, high)`` starts in the engine's one flat map array."""
@@ -280,6 +292,7 @@ class FrequencyEngine:
             # keep them as the root every later roll-up can start from
             source = self.frequency_set(bottom, rollup=False)
         if source is not None:
+            self._cache.get(source.levels)       # a source just used is recently used
             if source.n_groups > _STEP_FROM:
                 source = self._step_toward(source, levels)
             fs = self._rollup(source, levels, limit)
