@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._jit import HAVE_NUMBA
+from ._check_loop import FailingRun
 from .lattice import StatusMap
 from .node_metrics import NodeMetric
 from .node_space import ArrayStatus
@@ -172,11 +174,22 @@ def exact_search(lattice, model, scorer, engine, budget, spread, report):
 
     high_first = _Queue(space, highest=True)
     low_first = _Queue(space, highest=False)
+    # k alone, checks spread, no progress to report between checks, an engine of packed sets
+    run = (FailingRun(space, engine, model.k, budget, high_first)
+           if by_counts and spread and not report and HAVE_NUMBA
+           and getattr(engine, "compiled", False) else None)
     while True:
         start = None
         if np.isfinite(best[0]) and scorer.exact_without_suppression:
             # Close the gap from above: the candidate whose bound is nearest the best
             # value; if it fails, every more specific node goes with it.
+            if run is not None:
+                # the run of failing checks in one compiled loop: it stops at the first
+                # candidate that passes (or is known to), which the Python below takes
+                ran, tagged = run.run(state, evaluated, dominated, best)
+                counts["checked"] += len(ran)
+                counts["tagged"] += tagged
+                checked.extend((tuple(int(v) for v in nodes[i]), False) for i in ran.tolist())
             start = high_first.next(alive, dead)
             if start is None:
                 break

@@ -88,6 +88,29 @@ class SourceCache:
             return None
         return self._entries[int(np.argmin(np.where(below, self._sizes, _NEVER)))]
 
+    def packed_arrays(self):
+        """The packed sets held, as arrays a compiled loop can search.
+
+        Returns
+        -------
+        levels : ndarray of int64, shape (s, d)
+        keys, counts : ndarray of int64
+            Every packed set's keys and counts, one set after another.
+        starts : ndarray of int64, shape (s + 1,)
+            Where each set starts in ``keys`` (and the end).
+        """
+        sets = [fs for fs in self._sets.values() if fs.packed is not None]
+        d = self._levels.shape[1]
+        levels = np.asarray([fs.levels for fs in sets], dtype=np.int64).reshape(len(sets), d)
+        keys = [fs.packed[0] for fs in sets]
+        counts = [fs.packed[1] for fs in sets]
+        starts = np.zeros(len(sets) + 1, dtype=np.int64)
+        np.cumsum([len(k) for k in keys], out=starts[1:])
+        empty = np.zeros(0, dtype=np.int64)
+        return (levels, np.concatenate(keys).astype(np.int64, copy=False) if keys else empty,
+                np.concatenate(counts).astype(np.int64, copy=False) if counts else empty,
+                starts)
+
     def _enter(self, fs):
         if not self._free:                      # grow the arrays (doubling)
             at = len(self._sizes)
