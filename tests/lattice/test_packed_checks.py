@@ -68,3 +68,58 @@ def test_exact_search_with_stopped_roll_ups_finds_the_same_optimum():
     assert fast.stats["nodes_checked"] == slow.stats["nodes_checked"]
     assert fast.stats["rollups_stopped"] > 0
     assert slow.stats["rollups_stopped"] == 0
+
+
+@pytest.mark.parametrize("k, suppression", [(5, 0.05), (3, 0.0), (10, 0.02)])
+def test_compiled_failing_runs_check_the_nodes_the_python_loop_checks(k, suppression,
+                                                                      monkeypatch):
+    from kanon_graph.lattice._check_loop import FailingRun
+
+    data = _nearly_unique()
+    model = PrivacyModel(k=k)
+    ran = []
+    real = FailingRun.run
+
+    def counted(self, *args):
+        out = real(self, *args)
+        ran.append(len(out[0]))
+        return out
+
+    monkeypatch.setattr(FailingRun, "run", counted)
+    compiled = optimal_search(data, model, suppression=suppression, exact=True)
+    assert sum(ran) > 0                          # the compiled loop did check nodes
+    ran.clear()
+    # a progress callback keeps every check in the Python loop
+    python = optimal_search(data, model, suppression=suppression, exact=True,
+                            progress=lambda done, total, text: None)
+    assert compiled.levels == python.levels
+    for key in ("nodes_checked", "nodes_tagged", "nodes_not_anonymous", "nodes_pruned"):
+        assert compiled.stats[key] == python.stats[key], key
+    # the same nodes checked, in the same order, with the same outcomes
+    assert compiled.status._checked == python.status._checked
+    assert not ran                               # and the progress run did not use it
+
+
+def test_failing_run_tags_what_it_checked_and_stops_at_a_passing_node():
+    from kanon_graph.lattice import Lattice
+    from kanon_graph.lattice._check_loop import FailingRun
+    from kanon_graph.lattice.node_metrics import node_metric
+    from kanon_graph.lattice.node_space import CandidateQueue, NodeSpace
+
+    data = _nearly_unique(n=2000)
+    engine = FrequencyEngine(data)
+    engine.frequency_set((0,) * 6)                    # the bottom, packed: the run's source
+    space = NodeSpace(Lattice(data.heights), node_metric("loss", data, 0))
+    queue = CandidateQueue(space, highest=False)      # from the bottom up: failures first
+    state = np.zeros(space.total, dtype=np.int8)
+    none = np.zeros(space.total, dtype=bool)
+    run = FailingRun(space, engine, 5, 0, queue)
+    checked, tagged = run.run(state, none, none.copy(), [np.inf, space.total, 0])
+    plain = FrequencyEngine(data, compiled=False)
+    for i in checked.tolist():                       # every one fails, everything below it tagged
+        assert plain.frequency_set(tuple(space.nodes[i])).failing_records(5) > 0
+        assert (state[space.below(i)] == 2).all()
+    assert len(checked) > 0 and tagged >= len(checked)
+    stop = int(queue.order[queue.at])                 # where it stopped: a passing candidate
+    assert state[stop] == 0
+    assert plain.frequency_set(tuple(space.nodes[stop])).failing_records(5) == 0
