@@ -123,3 +123,18 @@ def test_failing_run_tags_what_it_checked_and_stops_at_a_passing_node():
     stop = int(queue.order[queue.at])                 # where it stopped: a passing candidate
     assert state[stop] == 0
     assert plain.frequency_set(tuple(space.nodes[stop])).failing_records(5) == 0
+
+
+def test_node_space_successors_are_the_lattice_successors():
+    from kanon_graph.lattice import Lattice
+    from kanon_graph.lattice.node_space import NodeSpace
+
+    class Height:
+        def lower_bound(self, nodes):
+            return nodes.sum(axis=1).astype(float)
+
+    lattice = Lattice([2, 0, 3, 1])
+    space = NodeSpace(lattice, Height())
+    for i in range(space.total):
+        node = tuple(int(v) for v in space.nodes[i])
+        assert space.successors(i) == [space.index(s) for s in lattice.successors(node)]
