@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit  # numba loads on a kernel's first call
+from ._frequency_sets import FrequencySet
 from ._rollup_kernels import _hash_packed
 from .node_space import _closed_fill
 
@@ -53,9 +54,11 @@ def _run(order, at, state, evaluated, dominated, bound, value, rank, suppressed,
          flat, k, budget, limit, out):
     """Check candidates from ``order[at:]`` while they fail; see :func:`FailingRun.run`.
 
-    Returns ``(at, n_checked, tagged, read, stopped, done)``: ``out[:n_checked]``
-    holds the indices checked, in order; ``read`` the source groups read,
-    ``stopped`` the roll-ups stopped at ``limit``, ``done`` those completed.
+    Returns ``(at, n_checked, tagged, read, stopped, done, keys, sums)``:
+    ``out[:n_checked]`` holds the indices checked, in order; ``read`` the
+    source groups read, ``stopped`` the roll-ups stopped at ``limit``,
+    ``done`` those completed; ``keys`` and ``sums`` the packed set of the
+    candidate at ``order[at]`` when it passed (else empty).
     """
     d = nodes.shape[1]
     n_sources = src_levels.shape[0]
@@ -123,8 +126,8 @@ def _run(order, at, state, evaluated, dominated, bound, value, rank, suppressed,
                 if sums[g] < k:
                     failing += sums[g]
             ok = failing <= budget
-        if ok:
-            break                   # passes: the search checks, scores and spreads it
+        if ok:                      # passes: the search checks, scores and spreads it
+            return at, n_checked, tagged, read_all, stopped, done, keys, sums
         out[n_checked] = i
         n_checked += 1
         box = 1
@@ -134,7 +137,8 @@ def _run(order, at, state, evaluated, dominated, bound, value, rank, suppressed,
         _closed_fill(position, radix, bottom, high, state, np.int8(2), False)
         tagged += box
         at += 1
-    return at, n_checked, tagged, read_all, stopped, done
+    empty = np.zeros(0, dtype=np.int64)
+    return at, n_checked, tagged, read_all, stopped, done, empty, empty[:0]
 
 
 def level_maps(engine):
@@ -196,7 +200,7 @@ class FailingRun:
         """
         levels, keys, counts, starts = self.engine._cache.packed_arrays()
         queue = self.queue
-        at, n, tagged, read, stopped, done = _run(queue.order, queue.at, state, evaluated, dominated,
+        at, n, tagged, read, stopped, done, keys, sums = _run(queue.order, queue.at, state, evaluated, dominated,
                              self.space.bound, float(best[0]), int(best[1]), int(best[2]),
                              self.space.nodes, self.space.position, self.space.radix, levels,
                              keys, counts, starts, self.offsets3, self.width2, self.flat,
@@ -207,4 +211,9 @@ class FailingRun:
         engine.rollups_stopped += int(stopped)
         engine.rollups += int(done)                  # computed, not kept
         engine.frequency_sets_computed += int(done)
+        if len(sums):
+            # the candidate that passed: its set kept, so the search's check of it is a hit
+            node = tuple(int(v) for v in self.space.nodes[queue.order[queue.at]])
+            engine._cache.store(FrequencySet(node, None, sums, keys=keys,
+                                             widths=engine._layout(node)[0]))
         return self.out[:n].copy(), int(tagged)
