@@ -50,6 +50,7 @@ class SourceCache:
         self._levels = np.zeros((0, dimension), dtype=np.int64)
         self._sizes = np.zeros(0, dtype=np.int64)
         self._entries, self._free = [], []
+        self._pk = None                         # the packed sets as arrays, built on request
 
     def __len__(self):
         return len(self._sets)
@@ -91,25 +92,25 @@ class SourceCache:
     def packed_arrays(self):
         """The packed sets held, as arrays a compiled loop can search.
 
+        The arrays grow as sets are stored (a dropped set's row is marked
+        below no node, and the arrays are rebuilt once the dropped groups
+        outnumber the held ones), so asking after every check costs only
+        what was stored since.
+
         Returns
         -------
         levels : ndarray of int64, shape (s, d)
+            A dropped set's row reads ``_NEVER`` (below no node).
         keys, counts : ndarray of int64
             Every packed set's keys and counts, one set after another.
         starts : ndarray of int64, shape (s + 1,)
             Where each set starts in ``keys`` (and the end).
         """
-        sets = [fs for fs in self._sets.values() if fs.packed is not None]
-        d = self._levels.shape[1]
-        levels = np.asarray([fs.levels for fs in sets], dtype=np.int64).reshape(len(sets), d)
-        keys = [fs.packed[0] for fs in sets]
-        counts = [fs.packed[1] for fs in sets]
-        starts = np.zeros(len(sets) + 1, dtype=np.int64)
-        np.cumsum([len(k) for k in keys], out=starts[1:])
-        empty = np.zeros(0, dtype=np.int64)
-        return (levels, np.concatenate(keys).astype(np.int64, copy=False) if keys else empty,
-                np.concatenate(counts).astype(np.int64, copy=False) if counts else empty,
-                starts)
+        if self._pk is None:
+            self._pk = _Packed(self._levels.shape[1])
+            for fs in self._sets.values():
+                self._pk.add(fs)
+        return self._pk.views()
 
     def _enter(self, fs):
         if not self._free:                      # grow the arrays (doubling)
@@ -122,6 +123,8 @@ class SourceCache:
             self._levels, self._sizes = levels, sizes
             self._entries.extend([None] * (grown - at))
             self._free.extend(range(grown - 1, at - 1, -1))
+        if self._pk is not None:
+            self._pk.add(fs)
         row = self._free.pop()
         self._row[fs.levels] = row
         self._levels[row] = fs.levels
@@ -129,8 +132,58 @@ class SourceCache:
         self._entries[row] = fs
 
     def _leave(self, levels):
+        if self._pk is not None and not self._pk.drop(levels):
+            self._pk = None                     # mostly dropped sets: rebuilt on request
         row = self._row.pop(levels)
         self._levels[row] = _NEVER
         self._sizes[row] = _NEVER
         self._entries[row] = None
         self._free.append(row)
+
+
+class _Packed:
+    """Packed sets appended into growing arrays (:meth:`SourceCache.packed_arrays`)."""
+
+    def __init__(self, dimension):
+        self.levels = np.full((16, dimension), _NEVER, dtype=np.int64)
+        self.keys = np.zeros(1024, dtype=np.int64)
+        self.counts = np.zeros(1024, dtype=np.int64)
+        self.starts = np.zeros(17, dtype=np.int64)
+        self.n = self.used = self.dropped = 0
+        self.row = {}
+
+    def add(self, fs):
+        packed = fs.packed
+        if packed is None:
+            return
+        keys, counts = packed[0], packed[1]
+        if self.n + 1 >= len(self.levels):
+            self.levels = np.concatenate([self.levels, np.full_like(self.levels, _NEVER)])
+            self.starts = np.concatenate([self.starts, np.zeros(len(self.starts),
+                                                                dtype=np.int64)])
+        need = self.used + len(keys)
+        if need > len(self.keys):
+            size = max(need, 2 * len(self.keys))
+            self.keys = np.concatenate([self.keys[:self.used],
+                                        np.zeros(size - self.used, dtype=np.int64)])
+            self.counts = np.concatenate([self.counts[:self.used],
+                                          np.zeros(size - self.used, dtype=np.int64)])
+        self.keys[self.used:need] = keys
+        self.counts[self.used:need] = counts
+        self.levels[self.n] = fs.levels
+        self.row[fs.levels] = self.n
+        self.n += 1
+        self.used = need
+        self.starts[self.n] = need
+
+    def drop(self, levels):
+        """Mark ``levels``'s set dropped; False once the dropped groups outnumber the rest."""
+        row = self.row.pop(levels, None)
+        if row is not None:
+            self.levels[row] = _NEVER
+            self.dropped += int(self.starts[row + 1] - self.starts[row])
+        return self.dropped <= self.used - self.dropped
+
+    def views(self):
+        return (self.levels[:self.n], self.keys[:self.used], self.counts[:self.used],
+                self.starts[:self.n + 1])

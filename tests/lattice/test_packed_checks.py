@@ -138,3 +138,24 @@ def test_node_space_successors_are_the_lattice_successors():
     for i in range(space.total):
         node = tuple(int(v) for v in space.nodes[i])
         assert space.successors(i) == [space.index(s) for s in lattice.successors(node)]
+
+
+def test_source_cache_packed_arrays_follow_stores_and_drops():
+    from kanon_graph.lattice._frequency_sets import FrequencySet
+    from kanon_graph.lattice.source_cache import SourceCache
+
+    rng = np.random.default_rng(3)
+    cache = SourceCache(2, max_tuples=60)
+    cache.packed_arrays()                           # built empty, then kept up to date
+    for step in range(40):
+        m = int(rng.integers(1, 15))
+        levels = (step, int(rng.integers(0, 3)))
+        cache.store(FrequencySet(levels, None, rng.integers(1, 9, size=m),
+                                 keys=rng.permutation(64)[:m], widths=[3, 3]))
+        levels_out, keys, counts, starts = cache.packed_arrays()
+        live = {tuple(row): (keys[starts[r]:starts[r + 1]], counts[starts[r]:starts[r + 1]])
+                for r, row in enumerate(levels_out.tolist()) if row[0] != np.iinfo(np.int64).max}
+        assert set(live) == set(cache.levels())
+        for lv, (k, n) in live.items():
+            fs = cache.peek(lv)
+            assert np.array_equal(k, fs.packed[0]) and np.array_equal(n, fs.packed[1])
