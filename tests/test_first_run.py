@@ -203,9 +203,10 @@ print(json.dumps({{
 
 #: the lattice search's roll-up and tagging kernels: called tens of thousands of times
 #: by the demo's steps, they compile (a Python run of them would cost 20 s)
-LATTICE = {"kanon_graph.lattice._rollup_kernels._hash_group",
-           "kanon_graph.lattice._rollup_kernels._direct_group",
-           "kanon_graph.lattice._rollup_kernels._unpack",
+#: (frequency sets are rolled up packed: issue 47 item 4)
+LATTICE = {"kanon_graph.lattice._rollup_kernels._hash_packed",
+           "kanon_graph.lattice._rollup_kernels._packed_keys",
+           "kanon_graph.lattice._rollup_kernels._tally_sum",
            "kanon_graph.lattice.node_space._closed_fill"}
 
 

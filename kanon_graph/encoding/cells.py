@@ -30,15 +30,16 @@ def _number_text(value):
     return repr(value)
 
 
-def _numeric_cells(series, column, where):
+def _numeric_cells(series, column, where, factorized=None):
     """Per row, the code of its text; per code, its text and exact number.
 
     Codes follow the numeric order (ties between texts of one number, such
     as ``1.5`` and ``1.50``, by text), so the smallest code of a class is its
     smallest value. Integers are compared as Python ints, never through
     float, so ``2**53 + 1`` and ``2**53`` stay distinct and ordered.
+    ``factorized``: ``pandas.factorize(series)`` when the caller has it.
     """
-    inverse, uniques = pd.factorize(series)
+    inverse, uniques = pd.factorize(series) if factorized is None else factorized
     is_text = is_text_column(series)
     pairs = []
     for position, u in enumerate(uniques):

@@ -323,7 +323,12 @@ def _encode_attribute(series, column, schema, where):
     inverse, uniques = pd.factorize(series, use_na_sentinel=False)
     first = np.empty(len(uniques), dtype=np.int64)
     first[inverse[::-1]] = np.arange(len(series) - 1, -1, -1)
-    distinct = series.iloc[first]
+    distinct = pd.Series(uniques, index=series.index[first], name=series.name)
+    factorized = (inverse, uniques)             # pandas.factorize(series) without missing cells
+    if distinct.dtype != series.dtype or distinct.isna().any():
+        # the factorized values are the first cells themselves unless a dtype changed or
+        # a missing value stood for several kinds of missing cell: then take the cells
+        distinct, factorized = series.iloc[first], None
     kind = column_kind(schema, column, distinct)
     hierarchy = schema.hierarchy(column)
     declared = column in schema.numeric or column in schema.dates or column in schema.categorical
@@ -339,7 +344,7 @@ def _encode_attribute(series, column, schema, where):
         return EncodedAttribute(column, "numeric", codes, None, texts, days[codes], date=True,
                                 date_format=fmt)
     if kind == "numeric":
-        codes, texts, numbers = _numeric_cells(series, column, where)
+        codes, texts, numbers = _numeric_cells(series, column, where, factorized)
         values = numbers[codes]
         if hierarchy is not None:
             # a value matches the leaf with its own text; by number only when no

@@ -9,45 +9,116 @@ through the lattice). Morton et al. 2012, sections 2.3-2.4.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 __all__ = ["FrequencySet", "suppression_budget", "spreads"]
 
 
-@dataclass(frozen=True)
 class FrequencySet:
     """The value groups of one node and their counts.
 
-    Attributes
+    A set rolled up by the compiled engine is held *packed*: one int64 key
+    per group (every attribute's code in its own bits, earlier attributes
+    higher, so key order is lexicographic order), in the order the roll-up
+    met the groups, and the counts beside them. An anonymity check with k
+    alone needs only the counts (:meth:`failing_records`), and a later
+    roll-up reads the keys, so most sets of a search are never unpacked. The
+    first read of :attr:`codes` or :attr:`counts` sorts the keys and unpacks
+    them (once).
+
+    Parameters
     ----------
     levels : tuple of int
-    codes : ndarray of int64, shape (m, d)
+    codes : ndarray of int64, shape (m, d), optional
         Generalized code of every attribute per group (index of the
         hierarchy node at that attribute's level; in a capped engine, the
         global node id for attributes with MAGVals), groups sorted
         lexicographically (the order of ``EncodedTable.group_keys``). Stored
         column-major, since roll-ups read it one attribute at a time.
+        None with ``keys``.
     counts : ndarray of int64, shape (m,)
+    keys : ndarray of int64, shape (m,), optional
+        The packed form: one key per group, any order, matching ``counts``.
+    widths : sequence of int, optional
+        Bits of every attribute in ``keys`` (:func:`~._rollup_kernels.key_widths`).
+
+    Examples
+    --------
+    >>> fs = FrequencySet((1, 0), None, np.array([3, 1, 2]), keys=np.array([5, 0, 4]),
+    ...                   widths=[1, 2])
+    >>> fs.failing_records(2), fs.n_groups          # read without unpacking
+    (1, 3)
+    >>> fs.codes.tolist(), fs.counts.tolist()      # key 0 = (0, 0), 4 = (1, 0), 5 = (1, 1)
+    ([[0, 0], [1, 0], [1, 1]], [1, 2, 3])
     """
 
-    levels: tuple
-    codes: np.ndarray
-    counts: np.ndarray
+    __slots__ = ("levels", "_codes", "_counts", "_keys", "_widths", "_sorted")
+
+    def __init__(self, levels, codes, counts, *, keys=None, widths=None):
+        self.levels = levels
+        self._codes = codes
+        self._counts = counts
+        self._keys = keys
+        self._widths = None if widths is None else tuple(int(w) for w in widths)
+        self._sorted = codes is not None
+
+    def __repr__(self):
+        return f"FrequencySet(levels={self.levels}, n_groups={self.n_groups})"
+
+    def _unpack(self):
+        """Sort the packed keys (and their counts) and unpack them into codes, once."""
+        keys, counts = self._keys, self._counts
+        slot_bits = max(len(keys) - 1, 0).bit_length()
+        if sum(self._widths) + slot_bits <= 63:
+            # the keys are distinct: sort (key, slot) packed in one int64, far faster
+            # in numpy than an argsort
+            packed = np.sort((keys << slot_bits) | np.arange(len(keys), dtype=np.int64))
+            order = packed & ((1 << slot_bits) - 1)
+            keys = packed >> slot_bits
+        else:
+            order = np.argsort(keys)
+            keys = keys[order]
+        counts = counts[order]
+        shift, codes = 0, np.empty((len(keys), len(self._widths)), dtype=np.int64, order="F")
+        for j in range(len(self._widths) - 1, -1, -1):
+            codes[:, j] = (keys >> shift) & ((1 << self._widths[j]) - 1)
+            shift += self._widths[j]
+        self._keys, self._counts, self._codes, self._sorted = keys, counts, codes, True
+
+    @property
+    def codes(self):
+        """Codes of the groups, shape (m, d), groups sorted lexicographically."""
+        if not self._sorted:
+            self._unpack()
+        return self._codes
+
+    @property
+    def counts(self):
+        """Records per group (in the order of :attr:`codes`)."""
+        if not self._sorted:
+            self._unpack()
+        return self._counts
+
+    @property
+    def packed(self):
+        """``(keys, counts, widths)`` in the held order, or None when not packed."""
+        if self._keys is None:
+            return None
+        return self._keys, self._counts, self._widths
 
     @property
     def n_groups(self):
-        return len(self.counts)
+        return len(self._counts)
 
     @property
     def min_count(self):
         """The paper's ``min(count(GS))``; 0 for an empty table."""
-        return int(self.counts.min()) if len(self.counts) else 0
+        return int(self._counts.min()) if len(self._counts) else 0
 
     def failing_records(self, k):
-        """Records in groups smaller than ``k``."""
-        return int(self.counts[self.counts < k].sum())
+        """Records in groups smaller than ``k`` (read without unpacking)."""
+        counts = self._counts
+        return int(counts[counts < k].sum())
 
 
 def suppression_budget(suppression, n):

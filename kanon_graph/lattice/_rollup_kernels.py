@@ -21,11 +21,24 @@ import numpy as np
 
 from .._jit import njit  # numba loads on a kernel's first call
 
-__all__ = ["rollup", "rollup_flat", "key_widths"]
+__all__ = ["rollup", "rollup_flat", "rollup_packed", "rollup_packed_layout", "packed_layout",
+           "key_widths", "key_shifts"]
 
 _EMPTY = -1
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing multiplier
 _DIRECT_PER_ROW = 2                      # counters per source group before hashing instead
+
+
+def key_shifts(widths):
+    """Where each attribute's bits start in a packed key (the last attribute at bit 0).
+
+    >>> key_shifts([0, 1, 3, 8])
+    [12, 11, 8, 0]
+    """
+    shifts, at = [0] * len(widths), 0
+    for j in range(len(widths) - 1, -1, -1):
+        shifts[j], at = at, at + int(widths[j])
+    return shifts
 
 
 def key_widths(radices):
@@ -203,3 +216,170 @@ def rollup_flat(codes, counts, flat, offsets, widths):
         order = np.argsort(unique)
         unique = unique[order]
     return _unpack(unique, shifts, np.asarray(widths, dtype=np.int64)), sums[order]
+
+
+@njit(cache=True, nogil=True)
+def _packed_keys(src, src_shifts, src_masks, maps, offsets, shifts):
+    """The target key of every packed source key: each attribute unpacked, mapped, packed."""
+    m, d = len(src), len(shifts)
+    keys = np.zeros(m, dtype=np.int64)
+    for j in range(d):
+        ss, mk, off, sh = src_shifts[j], src_masks[j], offsets[j], shifts[j]
+        if off >= 0:
+            for i in range(m):
+                keys[i] |= maps[off + ((src[i] >> ss) & mk)] << sh
+        else:
+            for i in range(m):
+                keys[i] |= ((src[i] >> ss) & mk) << sh
+    return keys
+
+
+@njit(cache=True, nogil=True)
+def _hash_packed(src, counts, src_shifts, src_masks, maps, offsets, shifts, bits, limit):
+    """Distinct target keys of packed ``src`` (first-seen order) and their summed counts.
+
+    Each source key is unpacked, mapped and packed again on the fly and
+    added into an open-addressing table of ``2 ** bits`` slots (at least
+    twice the keys it can receive). When more than ``limit`` distinct keys
+    turn up (``limit >= 0``), the pass stops there: the third value returned
+    is the number of source keys read (``len(src)`` when complete).
+    """
+    m, d = len(src), len(shifts)
+    size = np.int64(1) << bits
+    mask = size - 1
+    drop = np.uint64(64 - bits)
+    table_keys = np.full(size, _EMPTY, dtype=np.int64)
+    table_slot = np.empty(size, dtype=np.int64)
+    room = m if limit < 0 else min(m, limit + 1)
+    unique = np.empty(room, dtype=np.int64)
+    sums = np.zeros(room, dtype=np.int64)
+    keys = np.zeros(m, dtype=np.int64)
+    for j in range(d):          # attribute by attribute: tight loops over the keys
+        ss, mk, off, sh = src_shifts[j], src_masks[j], offsets[j], shifts[j]
+        if off >= 0:
+            for i in range(m):
+                keys[i] |= maps[off + ((src[i] >> ss) & mk)] << sh
+        else:
+            for i in range(m):
+                keys[i] |= ((src[i] >> ss) & mk) << sh
+    n_keys = 0
+    for i in range(m):
+        key = keys[i]
+        h = np.int64((np.uint64(key) * _GOLDEN) >> drop)
+        while True:
+            held = table_keys[h]
+            if held == key:
+                sums[table_slot[h]] += counts[i]
+                break
+            if held == _EMPTY:
+                table_keys[h] = key
+                table_slot[h] = n_keys
+                unique[n_keys] = key
+                sums[n_keys] = counts[i]
+                n_keys += 1
+                break
+            h = (h + 1) & mask
+        if 0 <= limit < n_keys:
+            return unique[:n_keys], sums[:n_keys], i + 1
+    return unique[:n_keys], sums[:n_keys], m
+
+
+@njit(cache=True, nogil=True)
+def _tally_sum(keys, counts, key_bits):
+    """Like :func:`_hash_packed` (without a limit) for a small key space: one counter per key, keys ascending."""
+    tally = np.zeros(np.int64(1) << key_bits, dtype=np.int64)
+    seen = np.zeros(np.int64(1) << key_bits, dtype=np.bool_)
+    for i in range(len(keys)):
+        tally[keys[i]] += counts[i]
+        seen[keys[i]] = True
+    n_keys = 0
+    for key in range(len(tally)):
+        if seen[key]:
+            n_keys += 1
+    unique = np.empty(n_keys, dtype=np.int64)
+    sums = np.empty(n_keys, dtype=np.int64)
+    at = 0
+    for key in range(len(tally)):
+        if seen[key]:
+            unique[at] = key
+            sums[at] = tally[key]
+            at += 1
+    return unique, sums
+
+
+def rollup_packed(keys, counts, source_widths, flat, offsets, widths, *, limit=-1):
+    """A packed frequency set rolled up to a more general node, left packed and unsorted.
+
+    Parameters
+    ----------
+    keys, counts : ndarray of int64
+        The source's packed keys (any order) and their counts.
+    source_widths : sequence of int
+        Bits per attribute in ``keys``.
+    flat, offsets : ndarray of int64
+        The maps, as :func:`rollup_flat` takes them.
+    widths : sequence of int
+        Bits per attribute of the target's keys (at most 62 in all).
+    limit : int
+        Stop as soon as the target has more than ``limit`` groups (-1: never).
+
+    Returns
+    -------
+    keys, counts : ndarray of int64 or None
+        The target's distinct keys and summed counts, in no set order (the
+        :class:`~._frequency_sets.FrequencySet` sorts them when unpacked);
+        both None when the pass stopped at ``limit``.
+    read : int
+        Source groups read (``len(keys)`` unless stopped).
+
+    Examples
+    --------
+    >>> flat, offsets = np.array([0, 0, 1]), np.array([0, -1])
+    >>> k, n, read = rollup_packed(np.array([0, 1, 3, 4]), np.array([1, 2, 3, 4]), [2, 1],
+    ...                            flat, offsets, [1, 1])
+    >>> sorted(zip(k.tolist(), n.tolist())), read    # (0,0) (0,1) (1,1) (2,0) -> x: 0 0 1
+    ([(0, 1), (1, 5), (2, 4)], 4)
+    >>> rollup_packed(np.array([0, 1, 3, 4]), np.array([1, 2, 3, 4]), [2, 1], flat, offsets,
+    ...               [1, 1], limit=2)[0] is None   # 3 groups: more than the limit
+    True
+    """
+    key_bits = sum(int(w) for w in widths)
+    if key_bits > 62:
+        raise ValueError(f"rollup packs at most 62 bits per key; the widths {list(widths)} "
+                         f"need {key_bits}")
+    source_shifts, masks = packed_layout(source_widths)
+    shifts = packed_layout(widths)[0]
+    return rollup_packed_layout(keys, counts, source_shifts, masks, flat, offsets, shifts,
+                                key_bits, limit)
+
+
+def packed_layout(widths):
+    """``(shifts, masks)`` of a packed key with these ``widths``, as int64 arrays."""
+    widths = np.asarray(widths, dtype=np.int64)
+    return (np.asarray(key_shifts(widths.tolist()), dtype=np.int64),
+            (np.int64(1) << widths) - 1)
+
+
+def rollup_packed_layout(keys, counts, source_shifts, masks, flat, offsets, shifts, key_bits,
+                         limit=-1):
+    """:func:`rollup_packed` with both keys' layouts given (:func:`packed_layout`).
+
+    An engine that rolls up many nodes keeps every node's layout once.
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    m = len(keys)
+    if (1 << key_bits) <= _DIRECT_PER_ROW * m + 1024:   # few possible keys: count them
+        out = _packed_keys(keys, source_shifts, masks, flat, offsets, shifts)
+        unique, sums = _tally_sum(out, counts, key_bits)
+        if 0 <= limit < len(unique):
+            return None, None, m
+        return unique, sums, m
+    # load at most 1/2: the pass stops at limit + 1 keys, so a limit bounds the table
+    # (a check's table then stays small enough for the processor's caches)
+    most = m if limit < 0 else min(m, int(limit) + 1)
+    table_bits = max(int(2 * max(most, 1) - 1).bit_length(), 4)
+    unique, sums, read = _hash_packed(keys, counts, source_shifts, masks, flat, offsets,
+                                      shifts, table_bits, int(limit))
+    if read < m or 0 <= limit < len(unique):
+        return None, None, read
+    return unique, sums, read

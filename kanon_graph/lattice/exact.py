@@ -27,7 +27,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._jit import HAVE_NUMBA
+from ._check_loop import FailingRun
 from .lattice import StatusMap
+from .node_metrics import NodeMetric
 from .node_space import ArrayStatus
 from .node_space import CandidateQueue as _Queue
 from .node_space import NodeSpace as _NodeSpace
@@ -70,6 +73,10 @@ def exact_search(lattice, model, scorer, engine, budget, spread, report):
         ``nodes_tagged``, ``nodes_not_anonymous``, ``nodes_pruned``.
     """
     space = _NodeSpace(lattice, scorer)
+    # k alone (failing_groups is counts < k), on an engine that can stop a roll-up early
+    # and a metric that learns no bound from a failing node's frequency set
+    by_counts = (not getattr(model, "needs_sensitive", False) and hasattr(engine, "check_k")
+                 and type(scorer).bound_from is NodeMetric.bound_from)
     nodes, bound, total = space.nodes, space.bound, space.total
     state = np.zeros(total, dtype=np.int8)      # 0 unknown, 1 anonymous, 2 not anonymous
     evaluated = np.zeros(total, dtype=bool)
@@ -131,12 +138,21 @@ def exact_search(lattice, model, scorer, engine, budget, spread, report):
 
     def check(i):
         node = tuple(int(v) for v in nodes[i])
-        fs = engine.frequency_set(node)
-        failing = engine.failing_groups(node, model)
+        if by_counts:
+            # k alone: the records of groups under k, read off the packed, unsorted
+            # counts (the groups are sorted and unpacked only if it passes); a node
+            # with too many groups to pass fails before they are all counted (fs None)
+            failing = None
+            ok, fs = engine.check_k(node, model.k, budget)
+        else:
+            fs = engine.frequency_set(node)
+            failing = engine.failing_groups(node, model)
+            ok = int(fs.counts[failing].sum()) <= budget
         counts["checked"] += 1
         if report and counts["checked"] % 16 == 0:
             report(settled(), total, f"{counts['checked']} nodes checked")
-        ok = int(fs.counts[failing].sum()) <= budget
+        if ok and failing is None:
+            failing = fs.counts < model.k
         if not spread:             # the check proves nothing about other nodes
             state[i] = 1 if ok else 2
             status.tag(node, "anonymous" if ok else "not-anonymous")
@@ -151,18 +167,29 @@ def exact_search(lattice, model, scorer, engine, budget, spread, report):
             score(i, fs, failing)
         else:
             counts["tagged"] += space.fill_below(i, state, 2, closed=True)
-            extra = scorer.bound_from(fs)
+            extra = None if fs is None else scorer.bound_from(fs)
             if extra is not None:
                 space.fill_above(i, bound, extra, keep_max=True)
         return ok
 
     high_first = _Queue(space, highest=True)
     low_first = _Queue(space, highest=False)
+    # k alone, checks spread, no progress to report between checks, an engine of packed sets
+    run = (FailingRun(space, engine, model.k, budget, high_first)
+           if by_counts and spread and not report and HAVE_NUMBA
+           and getattr(engine, "compiled", False) else None)
     while True:
         start = None
         if np.isfinite(best[0]) and scorer.exact_without_suppression:
             # Close the gap from above: the candidate whose bound is nearest the best
             # value; if it fails, every more specific node goes with it.
+            if run is not None:
+                # the run of failing checks in one compiled loop: it stops at the first
+                # candidate that passes (or is known to), which the Python below takes
+                ran, tagged = run.run(state, evaluated, dominated, best)
+                counts["checked"] += len(ran)
+                counts["tagged"] += tagged
+                checked.extend((tuple(int(v) for v in nodes[i]), False) for i in ran.tolist())
             start = high_first.next(alive, dead)
             if start is None:
                 break

@@ -30,7 +30,7 @@ import numpy as np
 from .._jit import HAVE_NUMBA
 from ._frequency_sets import (FrequencySet, _check_levels, _level_to_level, _sorted_groups,
                               spreads, suppression_budget)
-from ._rollup_kernels import rollup_flat
+from ._rollup_kernels import packed_layout, rollup_flat, rollup_packed_layout
 from .capped import capped_rollup_map
 from .source_cache import SourceCache
 
@@ -75,6 +75,12 @@ class FrequencyEngine:
     row_scans : int
         Group-bys over the rows (frequency sets from rows, and class labels
         for l-diversity / t-closeness checks).
+    rollups_stopped : int
+        Roll-ups of :meth:`check_k` stopped early (the node had too many
+        groups to pass); not counted in ``rollups``.
+    groups_read : int
+        Source groups read by roll-ups (the work of the roll-ups, whatever
+        the machine's speed).
 
     Examples
     --------
@@ -104,6 +110,7 @@ class FrequencyEngine:
         self._maps = {}
         self._columns = {}
         self._widths = {}
+        self._layouts = {}                       # levels -> packed key layout
         self._offsets = {}                       # (j, low, high) -> start in self._flat
         self._flat = np.zeros(0, dtype=np.int64)
         self.frequency_sets_computed = 0
@@ -111,6 +118,8 @@ class FrequencyEngine:
         self.step_sets = 0
         self._steps_paid = self._steps_missed = 0
         self.row_scans = 0
+        self.rollups_stopped = 0
+        self.groups_read = 0
 
     # -------------------------------------------------------------- helpers
     def _radices(self, levels):
@@ -166,19 +175,38 @@ class FrequencyEngine:
         codes = np.empty((len(keys), len(columns)), dtype=np.int64, order="F")
         for j, (shift, width) in enumerate(zip(shifts, widths)):
             codes[:, j] = (keys >> int(shift)) & ((1 << width) - 1)
-        return FrequencySet(levels, codes, counts)
+        return FrequencySet(levels, codes, counts, keys=keys.astype(np.int64, copy=False),
+                            widths=widths)
 
-    def _rollup(self, source, levels):
-        """The frequency set of ``levels`` from the cached more specific ``source``."""
+    def _rollup(self, source, levels, limit=-1):
+        """The frequency set of ``levels`` from the cached more specific ``source``.
+
+        None when ``limit >= 0`` and the compiled roll-up of a packed source
+        met more than ``limit`` groups (it stops there).
+        """
         pairs = list(zip(source.levels, levels))
-        widths = [self._width(j, b) for j, b in enumerate(levels)]
-        if self.compiled and sum(widths) <= 62:
+        widths, shifts, _, key_bits = self._layout(levels)
+        if self.compiled and key_bits <= 62:
             offsets = np.asarray([self._flat_offset(j, a, b) if a != b else -1
                                   for j, (a, b) in enumerate(pairs)], dtype=np.int64)
+            packed = source.packed
+            if packed is not None:
+                # packed in, packed out: neither sorted nor unpacked until someone reads
+                # the codes (most checks need the counts only)
+                _, source_shifts, masks, _ = self._layout(source.levels)
+                keys, counts, read = rollup_packed_layout(
+                    packed[0], packed[1], source_shifts, masks, self._flat, offsets, shifts,
+                    key_bits, limit)
+                self.groups_read += read
+                if keys is None:
+                    return None
+                return FrequencySet(levels, None, counts, keys=keys, widths=widths)
+            self.groups_read += source.n_groups
             codes, counts = rollup_flat(source.codes, source.counts, self._flat, offsets, widths)
             return FrequencySet(levels, codes, counts)
         columns = [source.codes[:, j] if a == b else self._map(j, a, b)[source.codes[:, j]]
                    for j, (a, b) in enumerate(pairs)]
+        self.groups_read += source.n_groups
         return self._group(columns, levels, weights=source.counts)
 
     def _width(self, j, level):
@@ -188,6 +216,15 @@ class FrequencyEngine:
             self._widths[key] = max(self.attributes[j].n_at_level(level, self.capped) - 1,
                                     0).bit_length()
         return self._widths[key]
+
+    def _layout(self, levels):
+        """``(widths, shifts, masks, bits)`` of node ``levels``'s packed keys, kept per node."""
+        hit = self._layouts.get(levels)
+        if hit is None:
+            widths = tuple(self._width(j, b) for j, b in enumerate(levels))
+            hit = (widths, *packed_layout(widths), sum(widths))
+            self._layouts[levels] = hit
+        return hit
 
     def _flat_offset(self, j, low, high):
         """Where :meth:`_map` ``(j, low, high)`` starts in the engine's one flat map array."""
@@ -220,7 +257,31 @@ class FrequencyEngine:
         -------
         FrequencySet
         """
+        return self._frequency_set(self._check(levels), rollup)
+
+    def check_k(self, levels, k, budget):
+        """Does node ``levels`` hold ``k`` with at most ``budget`` records suppressed?
+
+        A node that passes has at most ``(n + budget * (k - 1)) // k``
+        groups (at most ``budget`` records, so groups, under ``k``; the other
+        records in groups of ``k`` or more), so the roll-up stops as soon as
+        it meets more: such a node fails before all its groups are counted,
+        and its frequency set is not kept.
+
+        Returns
+        -------
+        passes : bool
+        fs : FrequencySet or None
+            The node's frequency set (None when the roll-up stopped early).
+        """
         levels = self._check(levels)
+        limit = (self.n + int(budget) * (int(k) - 1)) // int(k)
+        fs = self._frequency_set(levels, True, limit)
+        if fs is None:
+            return False, None
+        return fs.failing_records(k) <= budget, fs
+
+    def _frequency_set(self, levels, rollup, limit=-1):
         hit = self._cache.get(levels)
         if hit is not None:
             return hit
@@ -231,9 +292,13 @@ class FrequencyEngine:
             # keep them as the root every later roll-up can start from
             source = self.frequency_set(bottom, rollup=False)
         if source is not None:
-            if len(source.counts) > _STEP_FROM:
+            self._cache.get(source.levels)       # a source just used is recently used
+            if source.n_groups > _STEP_FROM:
                 source = self._step_toward(source, levels)
-            fs = self._rollup(source, levels)
+            fs = self._rollup(source, levels, limit)
+            if fs is None:
+                self.rollups_stopped += 1
+                return None
             self.rollups += 1
         else:
             columns = [self._column(j, l) for j, l in enumerate(levels)]
@@ -263,7 +328,7 @@ class FrequencyEngine:
             self.step_sets += 1
             self.frequency_sets_computed += 1
             self._cache.store(hit)
-            if len(hit.counts) * 4 <= len(source.counts) * 3:
+            if hit.n_groups * 4 <= source.n_groups * 3:
                 self._steps_paid += 1
             else:
                 self._steps_missed += 1

@@ -166,6 +166,7 @@ class NodeSpace:
         self.position[node_key(self.nodes, self.radix)] = np.arange(self.total)
         self.bound = scorer.lower_bound(self.nodes).astype(float)
         self._top = np.asarray(lattice.heights, dtype=np.int64)
+        self._stride = [int(np.prod(self.radix[j + 1:])) for j in range(len(self.radix))]
         self._bottom = np.zeros(lattice.dimension, dtype=np.int64)
 
     def _box(self, low, high):
@@ -223,8 +224,11 @@ class NodeSpace:
 
     def successors(self, i):
         """Indices of the direct generalizations of node ``i``, in attribute order."""
-        node = tuple(int(v) for v in self.nodes[i])
-        return [self.index(s) for s in self.lattice.successors(node)]
+        # one attribute up one level adds that attribute's stride to the mixed-radix key
+        levels = self.nodes[i].tolist()
+        key = sum(v * s for v, s in zip(levels, self._stride))
+        return [int(self.position[key + s])
+                for v, h, s in zip(levels, self.lattice.heights, self._stride) if v < h]
 
     def raise_bound(self, idx, value):
         """Raise the bound of the nodes ``idx`` to at least ``value``."""

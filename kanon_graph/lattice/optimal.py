@@ -162,6 +162,8 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
     computed_before = engine.frequency_sets_computed
     rollups_before = engine.rollups
     steps_before = getattr(engine, "step_sets", 0)
+    stopped_before = getattr(engine, "rollups_stopped", 0)
+    read_before = getattr(engine, "groups_read", 0)
     budget = suppression_budget(suppression, data.records)
     spread = spreads(model, budget)
     scorer = node_metric(metric, data, budget, respect_boundaries)
@@ -192,6 +194,8 @@ def optimal_search(data, model, *, metric="loss", suppression=0.0, engine=None,
         "frequency_sets": engine.frequency_sets_computed - computed_before,
         "rollups": engine.rollups - rollups_before,
         "step_sets": getattr(engine, "step_sets", 0) - steps_before,
+        "rollups_stopped": getattr(engine, "rollups_stopped", 0) - stopped_before,
+        "groups_read": getattr(engine, "groups_read", 0) - read_before,
         "metric": metric,
         "metric_value": value,
         "boundary_levels": list(heights),

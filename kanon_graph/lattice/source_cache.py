@@ -50,6 +50,7 @@ class SourceCache:
         self._levels = np.zeros((0, dimension), dtype=np.int64)
         self._sizes = np.zeros(0, dtype=np.int64)
         self._entries, self._free = [], []
+        self._pk = None                         # the packed sets as arrays, built on request
 
     def __len__(self):
         return len(self._sets)
@@ -72,11 +73,11 @@ class SourceCache:
     def store(self, fs):
         """Keep ``fs``; drop the least recently used sets beyond ``max_tuples``."""
         self._sets[fs.levels] = fs
-        self.tuples += len(fs.counts)
+        self.tuples += fs.n_groups
         self._enter(fs)
         while self.tuples > self.max_tuples and len(self._sets) > 1:
             levels, old = self._sets.popitem(last=False)
-            self.tuples -= len(old.counts)
+            self.tuples -= old.n_groups
             self._leave(levels)
 
     def best_source(self, levels):
@@ -87,6 +88,29 @@ class SourceCache:
         if not below.any():
             return None
         return self._entries[int(np.argmin(np.where(below, self._sizes, _NEVER)))]
+
+    def packed_arrays(self):
+        """The packed sets held, as arrays a compiled loop can search.
+
+        The arrays grow as sets are stored (a dropped set's row is marked
+        below no node, and the arrays are rebuilt once the dropped groups
+        outnumber the held ones), so asking after every check costs only
+        what was stored since.
+
+        Returns
+        -------
+        levels : ndarray of int64, shape (s, d)
+            A dropped set's row reads ``_NEVER`` (below no node).
+        keys, counts : ndarray of int64
+            Every packed set's keys and counts, one set after another.
+        starts : ndarray of int64, shape (s + 1,)
+            Where each set starts in ``keys`` (and the end).
+        """
+        if self._pk is None:
+            self._pk = _Packed(self._levels.shape[1])
+            for fs in self._sets.values():
+                self._pk.add(fs)
+        return self._pk.views()
 
     def _enter(self, fs):
         if not self._free:                      # grow the arrays (doubling)
@@ -99,15 +123,67 @@ class SourceCache:
             self._levels, self._sizes = levels, sizes
             self._entries.extend([None] * (grown - at))
             self._free.extend(range(grown - 1, at - 1, -1))
+        if self._pk is not None:
+            self._pk.add(fs)
         row = self._free.pop()
         self._row[fs.levels] = row
         self._levels[row] = fs.levels
-        self._sizes[row] = len(fs.counts)
+        self._sizes[row] = fs.n_groups
         self._entries[row] = fs
 
     def _leave(self, levels):
+        if self._pk is not None and not self._pk.drop(levels):
+            self._pk = None                     # mostly dropped sets: rebuilt on request
         row = self._row.pop(levels)
         self._levels[row] = _NEVER
         self._sizes[row] = _NEVER
         self._entries[row] = None
         self._free.append(row)
+
+
+class _Packed:
+    """Packed sets appended into growing arrays (:meth:`SourceCache.packed_arrays`)."""
+
+    def __init__(self, dimension):
+        self.levels = np.full((16, dimension), _NEVER, dtype=np.int64)
+        self.keys = np.zeros(1024, dtype=np.int64)
+        self.counts = np.zeros(1024, dtype=np.int64)
+        self.starts = np.zeros(17, dtype=np.int64)
+        self.n = self.used = self.dropped = 0
+        self.row = {}
+
+    def add(self, fs):
+        packed = fs.packed
+        if packed is None:
+            return
+        keys, counts = packed[0], packed[1]
+        if self.n + 1 >= len(self.levels):
+            self.levels = np.concatenate([self.levels, np.full_like(self.levels, _NEVER)])
+            self.starts = np.concatenate([self.starts, np.zeros(len(self.starts),
+                                                                dtype=np.int64)])
+        need = self.used + len(keys)
+        if need > len(self.keys):
+            size = max(need, 2 * len(self.keys))
+            self.keys = np.concatenate([self.keys[:self.used],
+                                        np.zeros(size - self.used, dtype=np.int64)])
+            self.counts = np.concatenate([self.counts[:self.used],
+                                          np.zeros(size - self.used, dtype=np.int64)])
+        self.keys[self.used:need] = keys
+        self.counts[self.used:need] = counts
+        self.levels[self.n] = fs.levels
+        self.row[fs.levels] = self.n
+        self.n += 1
+        self.used = need
+        self.starts[self.n] = need
+
+    def drop(self, levels):
+        """Mark ``levels``'s set dropped; False once the dropped groups outnumber the rest."""
+        row = self.row.pop(levels, None)
+        if row is not None:
+            self.levels[row] = _NEVER
+            self.dropped += int(self.starts[row + 1] - self.starts[row])
+        return self.dropped <= self.used - self.dropped
+
+    def views(self):
+        return (self.levels[:self.n], self.keys[:self.used], self.counts[:self.used],
+                self.starts[:self.n + 1])
