@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import difflib
 import sys
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from ..cells.kinds import is_iso_date_column, is_text_column, parse_date
 from ..cells.date_text import check_date_format
 from .._progress import TqdmBar
 from ..hierarchy import load_hierarchies
-from ..io import numeric_columns, read_input_table
+from ..io import numeric_columns, read_header, read_input_table
 from ..io._parquet import library_cells
 from ..metrics import get_metric
 from ..schema import Schema
@@ -143,7 +144,7 @@ def schema_from_args(args):
     return schema
 
 
-def read_input(args, progress, path=None):
+def read_input(args, progress, path=None, *, k=None, check=None):
     """``(table, schema, text)``: an input CSV read as text, ready for the library.
 
     ``path`` defaults to ``args.input``. Every cell stays the text of the file;
@@ -153,12 +154,24 @@ def read_input(args, progress, path=None):
     a numeric sensitive column is given as exact numbers, so t-closeness
     orders it by value. ``text`` is the :class:`~kanon_graph.io.TextTable`
     (file lines for messages; the cells to write back unchanged).
+
+    What the command line alone can tell is checked before the rows are read:
+    the named columns against the file's header (:func:`check_header_columns`);
+    ``k`` (when given) against the row count as soon as it is known, before
+    any cell is checked or encoded (:func:`check_k_rows`); ``check(schema)``,
+    when given, runs before the rows are read too.
     """
     path = args.input if path is None else path
     schema = schema_from_args(args)
+    header = read_header(path, sep=args.sep, encoding=encoding_of(args))
+    if header is not None:
+        check_header_columns(schema, args, header, path)
+    if check is not None:
+        check(schema)
     progress.phase(f"reading {path}")
     text = read_input_table(path, sep=args.sep, encoding=encoding_of(args))
     _check_columns(schema, args, text)
+    check_k_rows(k, len(text.frame), path)
     checked = list(schema.quasi_identifiers) + list(schema.sensitive)
     table = _missing_as_nan(text, checked, args)
     undeclared = [c for c in checked if c not in schema.numeric and c not in schema.categorical
@@ -169,6 +182,37 @@ def read_input(args, progress, path=None):
     schema = dataclasses.replace(schema, numeric=numeric)
     give_back_free_memory()
     return table, schema, text
+
+
+def check_k_rows(k, rows, path):
+    """``k`` above the file's row count: a one-line error before any work (None: no k)."""
+    if k is not None and k > rows:
+        raise DataProblem(f"The 'k' parameter of anonymize (-k) must be an integer in "
+                          f"[1, {rows}] (the number of records in {str(path)!r}). Got {k}.")
+
+
+def check_hierarchies(schema, args):
+    """A named algorithm that needs hierarchies, and a declared QI with none: refused early.
+
+    A declared (numeric, date or categorical) column gets no inferred
+    hierarchy, so the run would fail after reading the whole file.
+    """
+    from ..registry import algorithms, get_algorithm
+
+    if args.algorithm == "auto" or args.algorithm not in algorithms():
+        return
+    if get_algorithm(args.algorithm).needs_hierarchies:
+        declared = set(schema.numeric) | set(schema.dates) | set(schema.categorical)
+        lacking = [c for c in schema.quasi_identifiers
+                   if c in declared and schema.hierarchy(c) is None]
+        if lacking:
+            where = f"in --hierarchies {args.hierarchies}" if args.hierarchies else \
+                "(no --hierarchies)"
+            raise DataProblem(f"--algorithm {args.algorithm} needs a hierarchy for every "
+                              f"quasi-identifier; none is given {where} for {lacking} (declared "
+                              f"numeric, date or categorical, so none is inferred): add "
+                              f"<column>.csv files, or draft them with 'kanon-graph "
+                              f"hierarchy suggest'")
 
 
 def _formatted_dates(schema, table, undeclared, numeric, args):
@@ -237,13 +281,24 @@ def _schema_flag(args, column, schema):
 
 
 def _check_columns(schema, args, text):
+    check_header_columns(schema, args, list(text.frame.columns), text.path)
+
+
+def check_header_columns(schema, args, header, path):
+    """Every column the command line or the schema names is in ``header`` (the file's).
+
+    The error names the flag, the column, the file, the closest column
+    name when one is close, and the file's columns.
+    """
     named = (list(schema.quasi_identifiers) + list(schema.sensitive) + list(schema.identifiers)
              + list(schema.insensitive or ()))
     for column in named:
-        if column not in text.frame.columns:
+        if column not in header:
+            close = difflib.get_close_matches(column, [str(c) for c in header], n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise DataProblem(f"{_schema_flag(args, column, schema)} names column {column!r}, "
-                              f"which is not in {str(text.path)!r}; its columns are "
-                              f"{list(text.frame.columns)}")
+                              f"which is not in {str(path)!r}{hint}; its columns are "
+                              f"{list(header)}")
 
 
 def check_writable(path, what, *, inputs=(), kind="file"):

@@ -24,10 +24,10 @@ import pandas as pd
 from ..cells.kinds import is_number_text, is_numeric_column
 from ..exceptions import DataError
 from ._encoding import ascii_safe, check_no_utf8_bom, is_utf8, text_codec
-from ._parquet import read_parquet
+from ._parquet import parquet_columns, read_parquet
 from ._records import check_header, csv_records
 
-__all__ = ["TextTable", "read_text_table", "read_table", "read_input_table", "read_parquet",
+__all__ = ["TextTable", "read_header", "read_text_table", "read_table", "read_input_table", "read_parquet",
            "is_parquet", "numeric_columns", "is_number_text"]
 
 _SEPARATORS = (";", ",", "\t", "|")
@@ -293,6 +293,27 @@ def read_input_table(path: str | os.PathLike[str], *, sep: str | None = None,
         return TextTable(Path(path), "", frame.reset_index(drop=True),
                          np.arange(1, len(frame) + 1, dtype=np.int64), unit="row")
     return read_text_table(path, sep=sep, encoding=encoding)
+
+
+def read_header(path: str | os.PathLike[str], *, sep: str | None = None,
+                encoding: str = "utf-8") -> list[str] | None:
+    """The column names of a CSV or Parquet file, read before (and without) its rows.
+
+    A CSV file's header record (and the record after it: a header must be
+    followed by rows of its width) through the row reader, so the header
+    and its errors (a bad byte, a duplicate or empty name) are those of
+    :func:`read_input_table`; a Parquet file's schema. None when a Parquet
+    file's schema cannot be read (reading the file says why).
+    """
+    if is_parquet(path):
+        _parquet_encoding(path, encoding, "read_header")
+        return parquet_columns(path)
+    path, sep, codec = text_file(path, sep, encoding, "read_header")
+    records = csv_records(path, sep, codec, encoding, 1)
+    try:
+        return next(records)[0]
+    finally:
+        records.close()
 
 
 def _parquet_encoding(path: str | os.PathLike[str], encoding: str, where: str) -> None:
