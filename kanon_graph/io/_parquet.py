@@ -34,7 +34,8 @@ import pandas as pd
 
 from ..exceptions import DataError
 
-__all__ = ["read_parquet", "parquet_columns", "parquet_frame", "exact_dtype", "library_cells", "take_cells"]
+__all__ = ["read_parquet", "parquet_columns", "parquet_frame", "exact_dtype", "library_cells",
+           "take_cells"]
 
 #: The name pandas gives a stored index level that has no name of its own.
 _ROW_LABELS = re.compile(r"^__index_level_\d+__$")
