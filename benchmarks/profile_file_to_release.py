@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/profile_file_to_release.py clinic [--n 80000] [--l 2] [--dir D]
     python benchmarks/profile_file_to_release.py census [--n 1000000] [--dir D]
-    ... [--profile 15] [--stream auto|on|off] [--algorithm A]
+    ... [--profile 15] [--stream auto|on|off] [--algorithm A] [--read-only]
 
 ``clinic`` writes :func:`us_clinic.us_clinic` (BOM, CRLF, hierarchies beside,
 once, in ``--dir``) and runs ``kanon-graph anonymize FILE --hierarchies DIR -k 10
@@ -30,7 +30,14 @@ Printed: each phase's CPU seconds and share, the child's peak resident set
 (``ru_maxrss`` from ``os.wait4``) and its ratio to the file's size, and the
 resident set and peak so far as each phase ends. ``--profile N`` adds
 cProfile's top N functions by cumulative time (the profiler slows the run;
-its shares are what to read).
+its shares are what to read). ``--read-only`` runs the reader alone
+(``read_text_table``) in a child and prints its CPU seconds, the resident set
+before and after (free heap pages given back) and its peak.
+
+The child imports ``kanon_graph`` as ``python -c`` does: from the current
+folder first, then ``PYTHONPATH``. To measure another checkout (main, an
+older commit exported with ``git archive``), run the script from a folder
+outside any checkout with ``PYTHONPATH`` naming it.
 """
 
 from __future__ import annotations
@@ -107,6 +114,25 @@ raise SystemExit(code)
 """
 
 
+#: The reader alone (``--read-only``): CPU seconds and the resident set before and after.
+READ_ONLY = r"""
+import resource, sys, time
+from kanon_graph.io import read_text_table
+from kanon_graph.cli._common import give_back_free_memory
+
+def resident():
+    with open("/proc/self/status") as handle:
+        return next(int(l.split()[1]) for l in handle if l.startswith("VmRSS")) / 1024
+
+before, start = resident(), time.process_time()
+table = read_text_table(sys.argv[1])
+give_back_free_memory()
+print("read %d rows: cpu %.2f s, resident %.0f -> %.0f MiB, peak %.0f MiB" % (
+    len(table.frame), time.process_time() - start, before, resident(),
+    resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
+"""
+
+
 def clinic_input(folder, n):
     """The US clinic export and its hierarchies (written once); the CLI's arguments."""
     sys.path.insert(0, str(HERE))
@@ -167,11 +193,20 @@ def main(argv=None):
     parser.add_argument("--l", help="--l of the run (with --sensitive diagnosis for clinic)")
     parser.add_argument("--algorithm", help="--algorithm of the run (default: the command's)")
     parser.add_argument("--stream", choices=("auto", "on", "off"), help="--stream of the run")
+    parser.add_argument("--read-only", action="store_true",
+                        help="only read the file (read_text_table) in a child: its CPU "
+                        "seconds and resident set")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="print cProfile's top N functions by cumulative time")
     args = parser.parse_args(argv)
     n = args.n or (80_000 if args.table == "clinic" else 1_000_000)
     path, arguments = (clinic_input if args.table == "clinic" else census_input)(args.dir, n)
+    if args.read_only:
+        done = subprocess.run([sys.executable, "-c", READ_ONLY, str(path)], check=True,
+                              capture_output=True, text=True)
+        print(f"# {args.table} {n:,} rows, {path.stat().st_size / 2**20:.1f} MiB: "
+              f"{done.stdout.strip()}")
+        return
     output = args.dir / f"release_{args.table}_{n}.csv"
     arguments += ["-o", str(output), "--order-seed", "1"]
     for flag in ("l", "algorithm", "stream"):

@@ -24,7 +24,6 @@ import pandas as pd
 
 from ..cells.kinds import is_number_text, is_numeric_column
 from ..exceptions import DataError
-from ._arrow import read_plain_arrow
 from ._encoding import ascii_safe, check_no_utf8_bom, is_utf8, text_codec
 from ._parquet import parquet_columns, read_parquet
 from ._records import check_header, csv_records
@@ -242,17 +241,18 @@ def _plain_lines(path: Path, sep: str,
 
 
 def _read_plain(path: Path, sep: str, codec: str = "utf-8-sig") -> TextTable | None:
-    """The same :class:`TextTable` through Arrow's reader (UTF-8, :mod:`._arrow`) or
-    pandas' C parser, for a plain file; else None.
+    """The same :class:`TextTable` through pandas' C parser, for a plain file; else None.
 
-    Only a file the parsers cannot read differently takes this path: no
+    Only a file the two parsers cannot read differently takes this path: no
     quote, a carriage return only in a CRLF line end, no blank line, at
-    least two columns, text of UTF-8 or of a single-byte encoding that
-    extends ASCII (Latin-1...), every row with as many cells as the header.
-    Anything else (or any doubt) returns None, and the row-by-row reader
-    gives the answer and the message naming the line. The file is checked a
-    block at a time and parsed straight from disk; equal cells of a column
-    share one ``str``.
+    least two columns, text of UTF-8 (a byte order mark allowed) or of a
+    single-byte encoding that extends ASCII (Latin-1...), every row with as
+    many cells as the header. Anything else (or any doubt) returns None, and
+    the row-by-row reader gives the answer and the message naming the line.
+
+    The file is checked a block at a time and parsed straight from disk: no
+    copy of the whole text is held, and the parser stores each distinct cell
+    of a column once per chunk (the cells are shared ``str`` objects).
     """
     if len(sep.encode()) != 1 or sep in ('"', "\n", "\r") or not ascii_safe(codec):
         return None
@@ -260,9 +260,6 @@ def _read_plain(path: Path, sep: str, codec: str = "utf-8-sig") -> TextTable | N
     if plain is None:
         return None
     header, rows, bom = plain
-    frame = read_plain_arrow(path, sep, header) if is_utf8(codec) else None
-    if frame is not None and len(frame) == rows:
-        return TextTable(path, sep, frame, np.arange(2, len(frame) + 2, dtype=np.int64))
     try:
         frame = pd.read_csv(path, sep=sep, dtype=object, na_filter=False, header=0,
                             names=header, index_col=False, quoting=csv.QUOTE_NONE,
