@@ -36,7 +36,7 @@ def big_csv(tmp_path_factory):
 def spies(monkeypatch):
     """Calls of the whole-file readers and of the steps after reading, and rows read."""
     seen = {"read_input_table": 0, "read_parquet": 0, "check_cells": 0, "anonymize": 0,
-            "records": 0}
+            "records": 0, "load_hierarchies": 0}
 
     def counting(name, fn):
         def spy(*args, **kwargs):
@@ -58,6 +58,8 @@ def spies(monkeypatch):
     monkeypatch.setattr(anonymize_cli, "anonymize", counting("anonymize",
                                                              anonymize_cli.anonymize))
     monkeypatch.setattr(read, "csv_records", records)
+    monkeypatch.setattr(common, "load_hierarchies", counting("load_hierarchies",
+                                                             common.load_hierarchies))
     return seen
 
 
@@ -66,10 +68,14 @@ def _anonymize(path, tmp_path, *flags):
 
 
 def test_a_misspelt_column_is_refused_from_the_header(big_csv, tmp_path, spies, capsys):
+    folder = tmp_path / "h"
+    folder.mkdir()
+    (folder / "age.csv").write_text("".join(f"{a};*\n" for a in range(18, 90)))
     code = _anonymize(big_csv, tmp_path, "--qi", "zpi,age", "--sensitive", "diagnosis",
-                      "-k", "5")
+                      "--hierarchies", str(folder), "-k", "5")
     err = capsys.readouterr().err
     assert spies["read_input_table"] == 0
+    assert spies["load_hierarchies"] == 0          # --qi: not even the hierarchy files
     assert spies["records"] <= 1                   # the header and at most one row
     assert code == 1
     assert "--qi names column 'zpi'" in err and "did you mean 'zip'?" in err

@@ -162,8 +162,13 @@ def read_input(args, progress, path=None, *, k=None, check=None):
     when given, runs before the rows are read too.
     """
     path = args.input if path is None else path
-    schema = schema_from_args(args)
     header = read_header(path, sep=args.sep, encoding=encoding_of(args))
+    if header is not None and not args.schema:     # --qi: before the hierarchy files
+        sensitive = getattr(args, "sensitive", None)
+        check_header_columns(Schema(quasi_identifiers=args.qi, identifiers=args.identifiers,
+                                    sensitive=[sensitive] if sensitive else []),
+                             args, header, path)
+    schema = schema_from_args(args)
     if header is not None:
         check_header_columns(schema, args, header, path)
     if check is not None:
