@@ -254,7 +254,7 @@ def _read_plain(path: Path, sep: str, codec: str = "utf-8-sig") -> TextTable | N
     copy of the whole text is held, and the parser stores each distinct cell
     of a column once per chunk (the cells are shared ``str`` objects).
     """
-    if len(sep.encode()) != 1 or sep in ('"', "\n", "\r") or not ascii_safe(codec):
+    if len(sep.encode()) != 1 or sep in ('"', chr(10), chr(13)) or not ascii_safe(codec):
         return None
     plain = _plain_lines(path, sep, codec)
     if plain is None:
