@@ -166,10 +166,13 @@ def test_a_declared_number_that_is_text_is_named_with_its_line_in_a_later_chunk(
     rows[41][0] = "thirty"                  # line 42 of the file, in the fifth chunk of 10
     _write(tmp_path / "t.csv", rows)
     (tmp_path / "s.yaml").write_text("quasi_identifiers: [age]\nnumeric: [age]\n")
+    (tmp_path / "h").mkdir()                # datafly needs one (refused before reading)
+    (tmp_path / "h" / "age.csv").write_text("".join(f"{20 + i};*\n" for i in range(30)))
     errors = []
     for mode in ("on", "off"):
         code, _, err = _run(capsys, "anonymize", tmp_path / "t.csv", "--schema",
-                            tmp_path / "s.yaml", "-k", 2, "--algorithm", "datafly",
+                            tmp_path / "s.yaml", "--hierarchies", tmp_path / "h", "-k", 2,
+                            "--algorithm", "datafly",
                             "-o", tmp_path / "o.csv", "--stream", mode, "--chunk-rows", 10)
         assert code == 1
         errors.append(_error(err))

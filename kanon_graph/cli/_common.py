@@ -20,10 +20,12 @@ from ..cells.kinds import is_iso_date_column, is_text_column, parse_date
 from ..cells.date_text import check_date_format
 from .._progress import TqdmBar
 from ..hierarchy import load_hierarchies
-from ..io import numeric_columns, read_input_table
+from ..io import numeric_columns, read_header, read_input_table
 from ..io._parquet import library_cells
 from ..metrics import get_metric
 from ..schema import Schema
+from ._before_reading import (check_columns as _check_columns,  # noqa: F401
+                              check_header_columns, check_hierarchies, check_k_rows)
 from ._check_cells import (_check_missing, check_cells, floats_as_text,  # noqa: F401
                            not_a_date)
 from ._parser import (PROG, DataProblem, Parser, UsageError,  # noqa: F401  (re-exported)
@@ -162,7 +164,7 @@ def _check_date_formats(args, schema):
                               f"quasi-identifier nor the sensitive column ({', '.join(used)})")
 
 
-def read_input(args, progress, path=None):
+def read_input(args, progress, path=None, *, k=None, check=None):
     """``(table, schema, text)``: an input CSV read as text, ready for the library.
 
     ``path`` defaults to ``args.input``. Every cell stays the text of the file;
@@ -173,12 +175,29 @@ def read_input(args, progress, path=None):
     numeric by the same rule (t-closeness orders it by value) and says so.
     ``text`` is the :class:`~kanon_graph.io.TextTable`
     (file lines for messages; the cells to write back unchanged).
+
+    What the command line alone can tell is checked before the rows are read:
+    the named columns against the file's header (:func:`check_header_columns`);
+    ``k`` (when given) against the row count as soon as it is known, before
+    any cell is checked or encoded (:func:`check_k_rows`); ``check(schema)``,
+    when given, runs before the rows are read too.
     """
     path = args.input if path is None else path
+    header = read_header(path, sep=args.sep, encoding=encoding_of(args))
+    if header is not None and not args.schema:     # --qi: before the hierarchy files
+        sensitive = getattr(args, "sensitive", None)
+        check_header_columns(Schema(quasi_identifiers=args.qi, identifiers=args.identifiers,
+                                    sensitive=[sensitive] if sensitive else []),
+                             args, header, path)
     schema = schema_from_args(args)
+    if header is not None:
+        check_header_columns(schema, args, header, path)
+    if check is not None:
+        check(schema)
     progress.phase(f"reading {path}")
     text = read_input_table(path, sep=args.sep, encoding=encoding_of(args))
     _check_columns(schema, args, text)
+    check_k_rows(k, len(text.frame), path)
     checked = list(schema.quasi_identifiers) + list(schema.sensitive)
     table = _missing_as_nan(text, checked, args)
     undeclared = [c for c in checked if c not in schema.numeric and c not in schema.categorical
@@ -275,24 +294,6 @@ def _missing_as_nan(text, columns, args):
         if mask.any():
             table[column] = table[column].where(~mask, np.nan)
     return table
-
-
-def _schema_flag(args, column, schema):
-    if args.schema:
-        return f"--schema {args.schema}"
-    if column in schema.quasi_identifiers:
-        return "--qi"
-    return "--sensitive" if column in schema.sensitive else "--identifiers"
-
-
-def _check_columns(schema, args, text):
-    named = (list(schema.quasi_identifiers) + list(schema.sensitive) + list(schema.identifiers)
-             + list(schema.insensitive or ()))
-    for column in named:
-        if column not in text.frame.columns:
-            raise DataProblem(f"{_schema_flag(args, column, schema)} names column {column!r}, "
-                              f"which is not in {str(text.path)!r}; its columns are "
-                              f"{list(text.frame.columns)}")
 
 
 def check_writable(path, what, *, inputs=(), kind="file"):

@@ -41,8 +41,8 @@ from ..cells.kinds import is_numeric_column, missing_mask, parse_number
 from ..cells.date_text import cell_problem
 from ..io import is_parquet
 from ..io.chunks import CHUNK_ROWS, iter_text_chunks
-from ._common import (DataProblem, _check_columns, _missing_as_nan, encoding_of,
-                      not_a_date, schema_from_args)
+from ._common import (DataProblem, _check_columns, _missing_as_nan, check_hierarchies,
+                      encoding_of, not_a_date, schema_from_args)
 
 __all__ = ["STREAM_BYTES", "stream_refusal", "wants_stream", "Counted", "Dictionaries",
            "count_tuples", "run_counted"]
@@ -293,6 +293,7 @@ def count_tuples(args, progress, *, rows=CHUNK_ROWS):
     Counted
     """
     schema = schema_from_args(args)
+    check_hierarchies(schema, args)             # before the file, as in memory
     columns = list(dict.fromkeys(list(schema.quasi_identifiers) + list(schema.sensitive)))
     faults = _Faults(columns)
     dictionaries = Dictionaries(columns)

@@ -133,8 +133,8 @@ def write_release(result, counted, args, progress, *, rows=CHUNK_ROWS, before_pu
             ids = ids[keep]
             columns = counted.schema.released_columns(text.frame)
             frame = text.frame.loc[keep, columns].reset_index(drop=True)
-            for column in qis:
-                frame[column] = cells[column][ids]
+            for column in qis:      # object cells kept as they are (no str dtype inferred)
+                frame[column] = pd.Series(cells[column][ids], dtype=object)
             free = ~gone[ids]
             suppressed += int((~free).sum())
             if free.any():                   # the classes, counted on the written cells
@@ -307,4 +307,4 @@ class _Out:
                         break
                     for c in self.columns:
                         columns[c][position - start] = part[c]
-            self._write(pd.DataFrame(columns, columns=self.columns))
+            self._write(pd.DataFrame(columns, columns=self.columns, dtype=object))

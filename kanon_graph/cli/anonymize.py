@@ -15,8 +15,9 @@ from ..io.chunks import CHUNK_ROWS
 from ..io.release import Publishable, fresh_order_seed, publishable
 from ..io.write import atomic_file
 from ..privacy import DIVERSITY_KINDS
-from ._common import (Progress, UsageError, add_schema_arguments, encoding_of, fraction,
-                      give_back_free_memory, option, read_input, schema_from_args)
+from ._common import (Progress, UsageError, add_schema_arguments, check_hierarchies,
+                      encoding_of, fraction, give_back_free_memory, option, read_input,
+                      schema_from_args)
 from ._dask_input import is_many, quiet_dask_logs, read_dask_table, write_dask_table
 from ._outputs import Output, check_outputs
 from ._parser import DataProblem, positive
@@ -246,7 +247,8 @@ def _run(args, progress, dask):
                                 encoding=encoding_of(args))
         text = None
     else:
-        table, schema, text = read_input(args, progress)
+        table, schema, text = read_input(args, progress, k=args.k,
+                                         check=lambda schema: check_hierarchies(schema, args))
     options = dict(args.option)
     if args.centroid is not None:
         options["centroid"] = args.centroid

@@ -34,7 +34,8 @@ import pandas as pd
 
 from ..exceptions import DataError
 
-__all__ = ["read_parquet", "parquet_frame", "exact_dtype", "library_cells", "take_cells"]
+__all__ = ["read_parquet", "parquet_columns", "parquet_frame", "exact_dtype", "library_cells",
+           "take_cells"]
 
 #: The name pandas gives a stored index level that has no name of its own.
 _ROW_LABELS = re.compile(r"^__index_level_\d+__$")
@@ -83,6 +84,25 @@ def read_parquet(path: str | os.PathLike[str]) -> pd.DataFrame:
         raise DataError(f"input file {str(path)!r} is not a readable Parquet file: "
                         f"{str(exc).splitlines()[0]}") from None
     return parquet_frame(table, where=f"input file {str(path)!r}")
+
+
+def parquet_columns(path: str | os.PathLike[str]) -> list[str] | None:
+    """The columns :func:`read_parquet` gives for ``path``, from its schema alone; else None.
+
+    Only the file's footer is read (no row group). None when pyarrow is
+    missing or the file is no readable Parquet file: :func:`read_parquet`
+    then says why.
+    """
+    try:
+        import pyarrow.parquet as pq
+
+        schema = pq.read_schema(path)
+    except (ImportError, OSError, ValueError):     # ArrowInvalid is a ValueError
+        return None
+    stored = [c for c in ((schema.pandas_metadata or {}).get("index_columns") or [])
+              if isinstance(c, str)]
+    named = [c for c in stored if not _ROW_LABELS.match(c)]
+    return named + [c for c in schema.names if c not in stored]
 
 
 def parquet_frame(table: Any, *, where: str = "the Parquet table") -> pd.DataFrame:

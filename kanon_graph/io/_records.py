@@ -8,7 +8,7 @@ chunk) read here the files pandas' fast parser does not take.
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator
+from collections.abc import Generator
 from pathlib import Path
 
 from ..exceptions import DataError
@@ -29,7 +29,7 @@ def check_header(header: list[str], name: str, line: int) -> None:
 
 
 def csv_records(path: Path, sep: str, codec: str, encoding: str,
-                rows: int) -> Iterator[tuple[list[str], list[list[str]], list[int]]]:
+                rows: int) -> Generator[tuple[list[str], list[list[str]], list[int]], None, None]:
     """A CSV file's records through the CSV module, ``rows`` at a time, lines counted.
 
     Yields ``(header, records, lines)``: the header's cells, up to ``rows``

@@ -11,6 +11,7 @@ numbers, so a caller can declare them numeric without converting them.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import os
 import sys
@@ -24,11 +25,11 @@ import pandas as pd
 from ..cells.kinds import is_number_text, is_numeric_column
 from ..exceptions import DataError
 from ._encoding import ascii_safe, check_no_utf8_bom, is_utf8, text_codec
-from ._parquet import read_parquet
+from ._parquet import parquet_columns, read_parquet
 from ._records import check_header, csv_records
 
-__all__ = ["TextTable", "read_text_table", "read_table", "read_input_table", "read_parquet",
-           "is_parquet", "numeric_columns", "is_number_text"]
+__all__ = ["TextTable", "read_header", "read_text_table", "read_table", "read_input_table",
+           "read_parquet", "is_parquet", "numeric_columns", "is_number_text"]
 
 _SEPARATORS = (";", ",", "\t", "|")
 
@@ -189,8 +190,9 @@ def _plain_lines(path: Path, sep: str,
                  codec: str = "utf-8-sig") -> tuple[list[str], int, bool] | None:
     """``(header, rows, bom)`` of a plain file, checked a block at a time; else None.
 
-    Plain: decodes with ``codec`` (an ASCII-safe one), no quote, no carriage
-    return, no blank line, every line with as many separators as the header.
+    Plain: decodes with ``codec`` (an ASCII-safe one), no quote, a carriage
+    return only as part of a CRLF line end, no blank line, every line with as
+    many separators as the header.
     Only one block of the file is held at once (blocks end on a line end, so
     no character is cut).
     """
@@ -207,7 +209,8 @@ def _plain_lines(path: Path, sep: str,
                     continue
             elif not data:
                 break
-            if quote in data or cr in data or b"\n\n" in data or data.startswith(newline):
+            if quote in data or data.count(cr) != data.count(cr + newline) or \
+                    b"\n\n" in data or b"\n\r\n" in data or data.startswith((newline, cr)):
                 return None
             block_codec = codec if header is None or not is_utf8(codec) else "utf-8"
             try:
@@ -216,7 +219,7 @@ def _plain_lines(path: Path, sep: str,
                 return None
             if header is None:
                 bom = is_utf8(codec) and data.startswith(b"\xef\xbb\xbf")
-                first = data.split(newline, 1)[0].decode(codec)
+                first = data.split(newline, 1)[0].removesuffix(cr).decode(codec)
                 header = first.split(sep)
                 if len(header) < 2 or len(set(header)) != len(header) or "" in header:
                     return None
@@ -241,17 +244,17 @@ def _read_plain(path: Path, sep: str, codec: str = "utf-8-sig") -> TextTable | N
     """The same :class:`TextTable` through pandas' C parser, for a plain file; else None.
 
     Only a file the two parsers cannot read differently takes this path: no
-    quote, no carriage return, no blank line, at least two columns, text
-    of UTF-8 or of a single-byte encoding that extends ASCII (Latin-1...),
-    every row with as many cells as the header. Anything else (or any
-    doubt) returns None, and the row-by-row reader gives the answer and
-    the message naming the line.
+    quote, a carriage return only in a CRLF line end, no blank line, at
+    least two columns, text of UTF-8 (a byte order mark allowed) or of a
+    single-byte encoding that extends ASCII (Latin-1...), every row with as
+    many cells as the header. Anything else (or any doubt) returns None, and
+    the row-by-row reader gives the answer and the message naming the line.
 
     The file is checked a block at a time and parsed straight from disk: no
     copy of the whole text is held, and the parser stores each distinct cell
     of a column once per chunk (the cells are shared ``str`` objects).
     """
-    if len(sep.encode()) != 1 or sep in ('"', "\n") or not ascii_safe(codec):
+    if len(sep.encode()) != 1 or sep in ('"', chr(10), chr(13)) or not ascii_safe(codec):
         return None
     plain = _plain_lines(path, sep, codec)
     if plain is None:
@@ -293,6 +296,24 @@ def read_input_table(path: str | os.PathLike[str], *, sep: str | None = None,
         return TextTable(Path(path), "", frame.reset_index(drop=True),
                          np.arange(1, len(frame) + 1, dtype=np.int64), unit="row")
     return read_text_table(path, sep=sep, encoding=encoding)
+
+
+def read_header(path: str | os.PathLike[str], *, sep: str | None = None,
+                encoding: str = "utf-8") -> list[str] | None:
+    """The column names of a CSV or Parquet file, read before (and without) its rows.
+
+    A CSV file's header record (and the record after it: a header must be
+    followed by rows of its width) through the row reader, so the header
+    and its errors (a bad byte, a duplicate or empty name) are those of
+    :func:`read_input_table`; a Parquet file's schema. None when a Parquet
+    file's schema cannot be read (reading the file says why).
+    """
+    if is_parquet(path):
+        _parquet_encoding(path, encoding, "read_header")
+        return parquet_columns(path)
+    path, sep, codec = text_file(path, sep, encoding, "read_header")
+    with contextlib.closing(csv_records(path, sep, codec, encoding, 1)) as records:
+        return next(records)[0]
 
 
 def _parquet_encoding(path: str | os.PathLike[str], encoding: str, where: str) -> None:

@@ -13,18 +13,17 @@ import dataclasses
 import json
 import math
 import os
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from pandas.api.types import is_string_dtype
 
 from ..cells.kinds import one_kind
 from ..exceptions import DataError
 from .write import atomic_file
 
-if TYPE_CHECKING:
-    import pandas as pd
 
 __all__ = ["write_table", "result_report", "write_json", "CRLF"]
 
@@ -90,7 +89,8 @@ def _line_end(table: pd.DataFrame) -> str:
                    for v in labels[np.unique(codes[codes >= 0])].tolist()):
                 return CRLF
         elif cells.dtype == object or is_string_dtype(cells.dtype):
-            if cells.map(lambda v: isinstance(v, str) and chr(13) in v).any():
+            # each distinct cell once (a column repeats its texts), not a call per cell
+            if any(isinstance(v, str) and chr(13) in v for v in pd.unique(cells.to_numpy())):
                 return CRLF
     return "\n"
 
