@@ -15,6 +15,7 @@ import numpy as np
 
 from ..cells.kinds import parse_number
 from ..exceptions import HierarchyError
+from ._codes import code_form, length_remedy, suffixed_rows
 from ._tree import Hierarchy
 
 __all__ = ["intervals", "masking"]
@@ -141,30 +142,44 @@ def masking(values: Iterable[Any], *, levels: int | None = None, mask: str = "*"
 
     Level ``i`` replaces the last ``i`` characters with ``mask``. When the
     top level still holds more than one label, ``root`` is added above it.
+    Codes of one head width with a suffix after a separator on some (ZIP+4
+    ``02139-4307`` beside ``02139``) first drop the suffix (``02139*``), then
+    mask the head (:mod:`~kanon_graph.hierarchy._codes`). Codes of other
+    mixed lengths are refused with the remedy that makes them maskable.
 
     Parameters
     ----------
     values : iterable of str or int
-        The codes (all of one length).
+        The codes (all of one length, or one head width with suffixes).
     levels : int, optional
-        How many characters to mask at most (default: all of them).
+        How many characters (of the head) to mask at most (default: all).
 
     Examples
     --------
     >>> h = masking(["535280", "535285", "535292"], levels=2, name="zip")
     >>> h.ancestors("535285"), h.height
     (['535285', '53528*', '5352**'], 2)
+    >>> masking(["02139-4307", "02139", "10001"]).ancestors("02139-4307")
+    ['02139-4307', '02139*', '0213*', '021**', '02***', '0****', '*****']
     """
     codes = sorted({str(v) for v in values})
     if not codes:
         raise HierarchyError(f"masking for {name!r}: no values given")
     lengths = {len(c) for c in codes}
     if len(lengths) > 1:
+        width = code_form(codes)
+        if width is not None:
+            levels = width if levels is None else int(levels)
+            if not 1 <= levels <= width:
+                raise HierarchyError(f"masking for {name!r}: levels must be in [1, {width}] "
+                                     f"(the digits before the separator), got {levels}")
+            return Hierarchy(suffixed_rows(codes, levels=levels, mask=mask, root=root),
+                             name=name, source="masking")
         short = min(codes, key=len)
         long = max(codes, key=len)
         raise HierarchyError(
             f"masking for {name!r}: codes have different lengths ({short!r}, {long!r}); "
-            f"pad them (e.g. with leading zeros) first"
+            f"{length_remedy(codes)}"
         )
     (length,) = lengths
     levels = length if levels is None else int(levels)

@@ -20,6 +20,14 @@ the data, by the column's kind (:func:`kanon_graph.cells.kinds.column_kind`):
   digits and dots only: US ZIP and German postcodes, NAICS): masking from
   the right (:func:`~kanon_graph.hierarchy.masking`), ``02139 -> 0213* ->
   021** -> ... -> *****`` (``021**`` is the ZIP3 area);
+* **codes with a suffix** (digits of one width, a separator and a suffix on
+  some: ZIP+4 ``02139-4307`` beside ``02139``): the suffix dropped, then the
+  head masked, ``02139-4307 -> 02139* -> 0213* -> 021** -> ...``;
+* **integers: code or quantity**, decided from the data: non-negative
+  integers all of one width of at least three digits (ZIPs stored as
+  numbers, ISCO ``2231``) are a code and masked from the right (exact
+  decimal bands, so a quantity read so still gets nested bands); integers
+  whose widths vary are a quantity and get bands; the note says which;
 * any other categorical column: value, then ``*``.
 
 Every leaf is the data's own text (a value `` pad `` keeps its spaces, apart
@@ -42,6 +50,7 @@ import pandas as pd
 from ..cells.kinds import column_kind, is_code_column, parse_number
 from ..exceptions import HierarchyError, SchemaError
 from ._builders import intervals, masking
+from ._codes import code_form
 from ._dates import dates
 from ._prefix import is_prefix_code_column, prefix_levels
 from ._tree import Hierarchy
@@ -132,6 +141,41 @@ def _is_code_column(texts: Sequence[str]) -> bool:
             and all(_CODE.match(t) and any(c.isdigit() for c in t) for t in texts))
 
 
+def _integer_code_width(uniques: Sequence[object]) -> int | None:
+    """The one digit width of a column of non-negative integers, if at least 3.
+
+    A quantity's integers vary in width as its values spread (17 and 112, 900
+    and 12000); a code's do not (ZIP 10001, ISCO 2231, ``19441214``). Masking
+    such a column from the right is also exact decimal banding (``1483*`` is
+    14830 to 14839), so a quantity misread as a code still gets nested bands.
+    """
+    texts = []
+    for u in uniques:
+        if isinstance(u, str):
+            text = u.strip()
+        elif isinstance(u, (int, np.integer)) and not isinstance(u, (bool, np.bool_)):
+            text = str(int(u))
+        elif isinstance(u, (float, np.floating)) and float(u).is_integer():
+            text = str(int(u))
+        else:
+            return None
+        if not text.isdigit():
+            return None
+        texts.append(text)
+    widths = {len(t) for t in texts}
+    return widths.pop() if len(widths) == 1 and len(texts) > 1 and len(texts[0]) >= 3 else None
+
+
+def _quantity_because(values: np.ndarray) -> str:
+    """Why integers ``values`` read as a quantity, not a code (the draft's note)."""
+    digits = sorted({len(str(abs(int(v)))) for v in values})
+    if len(digits) > 1:
+        return f"a quantity: its integers run from {digits[0]} to {digits[-1]} digits"
+    if values.min() < 0:
+        return "a quantity: some integers are negative"
+    return f"a quantity: integers of {digits[0]} digit(s), too short for a code"
+
+
 def _suggest_one(series: pd.Series, column: str, kind: str,
                  date_format: str | None = None) -> tuple[Hierarchy, str]:
     present = series.dropna()
@@ -143,6 +187,12 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
         return dates(uniques, levels=("month", "year", "decade"), name=column,
                      format=date_format), \
             "date: month, year, decade"
+    width = _integer_code_width(uniques) if kind == "numeric" else None
+    if width is not None:
+        texts = [str(int(float(u))) if not isinstance(u, str) else u for u in uniques]
+        return masking(texts, name=column), \
+            (f"code: every value an integer of {width} digits (a quantity's would vary "
+             f"in width), masked from the right")
     if kind == "numeric":
         numbers = [parse_number(u) if isinstance(u, str) else u for u in uniques]
         values = np.asarray(numbers, dtype=float)
@@ -150,12 +200,18 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
         widths = round_widths(values.min(), values.max(), integral=integral)
         if widths:
             shown = ", ".join(f"{w:g}" for w in widths)
+            why = f" ({_quantity_because(values)})" if integral else ""
             return intervals(uniques, widths=widths, name=column), \
-                f"numeric: bands of width {shown}"
+                f"numeric{why}: bands of width {shown}"
     texts = [str(u) for u in uniques]
     made = _prefixed(present, column) if kind != "numeric" else None
     if made is not None:
         return made
+    width = code_form(texts) if kind != "numeric" else None
+    if width is not None:
+        return masking(texts, name=column), \
+            (f"code of {width} digits, a suffix after a separator on some (ZIP+4 beside "
+             f"ZIP): the suffix dropped, then masked from the right")
     if kind != "numeric" and (_is_code_column(texts) or is_code_column(present)):
         return masking(texts, name=column), \
             f"code of {len(texts[0])} characters: masked from the right"
