@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..cells.amounts import number_reader
 from ..cells.kinds import parse_number
 from ..exceptions import HierarchyError
 from ._codes import code_form, length_remedy, suffixed_rows
@@ -35,8 +36,10 @@ def intervals(values: Iterable[Any], *, widths: Sequence[float] | None = None,
     Parameters
     ----------
     values : iterable of numbers or number texts
-        The leaves (duplicates are ignored). Pass ``range(1, 101)`` to cover
-        a domain rather than only the observed values. A text value stays
+        The leaves (duplicates are ignored); texts may be amounts
+        (``$1,234.50``, ``12%``: :mod:`kanon_graph.cells.amounts`). Pass
+        ``range(1, 101)`` to cover a domain rather than only the observed
+        values. A text value stays
         the leaf's label as written (``1.50``, not ``1.5``), so the leaves
         match the data cell by cell; a number is written as its shortest
         exact text.
@@ -70,9 +73,11 @@ def intervals(values: Iterable[Any], *, widths: Sequence[float] | None = None,
     texts: dict[Any, Any] = {}
     number: Any
     text: Any
+    values = list(values)
+    reader = number_reader([v for v in values if isinstance(v, str)], parse_number)
     for value in values:
         if isinstance(value, str):
-            number = parse_number(value)
+            number = reader(value)
             text = value.strip()
         elif isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
             number, text = None, value

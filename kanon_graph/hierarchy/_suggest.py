@@ -6,8 +6,10 @@ the data, by the column's kind (:func:`kanon_graph.cells.kinds.column_kind`):
 
 * **numeric**: nested bands of round widths (1, 2, 5 times a power of ten,
   each width dividing the next: 5, 10, 20, 100, ...), the finest giving
-  about ``bands`` bands over the column's range, up to one band covering
-  every value (ARX's interval builder with fixed widths);
+  about ``bands`` bands over the span of the middle 90% of the rows (so a
+  few large incomes do not make every band 20,000 wide), up to one band
+  covering every value (ARX's interval builder with fixed widths); money
+  and percent text (``$1,234.50``, ``12%``) is numeric too;
 * **date**: month, year, decade (:func:`~kanon_graph.hierarchy.dates`);
 * **alphanumeric codes** (letters and digits, every value with a digit:
   ICD-10 ``F32.1``, UK postcode districts ``LS6`` and full postcodes
@@ -47,6 +49,7 @@ from typing import Protocol
 import numpy as np
 import pandas as pd
 
+from ..cells.amounts import number_reader
 from ..cells.kinds import column_kind, is_code_column, parse_number
 from ..exceptions import HierarchyError, SchemaError
 from ._builders import intervals, masking
@@ -94,12 +97,14 @@ def _prefixed(present: pd.Series, column: str) -> tuple[Hierarchy, str] | None:
     return Hierarchy(rows, name=column, source="suggest"), how
 
 
-def round_widths(lo: float, hi: float, *, bands: int = 20,
-                 integral: bool = False) -> list[float]:
+def round_widths(lo: float, hi: float, *, bands: int = 20, integral: bool = False,
+                 bulk: tuple[float, float] | None = None) -> list[float]:
     """Nested round band widths over ``[lo, hi]``, finest first.
 
     The finest width is the smallest of 1, 2 or 5 times a power of ten that
-    cuts the range into at most ``bands`` bands; the next ones follow
+    cuts the range (or ``bulk``, the span most values lie in, when given:
+    a few large values then do not widen every band) into at most ``bands``
+    bands; the next ones follow
     1 -> 2 -> 10 and 5 -> 10, so each divides the next, and they stop before
     a width whose one band (from a multiple of it) holds every value. A range
     that crosses zero never fits one band (``[-w, 0)`` and ``[0, w)`` stay
@@ -112,10 +117,14 @@ def round_widths(lo: float, hi: float, *, bands: int = 20,
     [10000, 20000, 100000]
     >>> round_widths(-2500, 110000)
     [10000, 20000, 100000, 200000]
+    >>> round_widths(0, 250000, bulk=(15000, 95000))
+    [5000, 10000, 20000, 100000, 200000]
     """
-    span = float(hi) - float(lo)
-    if not span > 0:
+    if not float(hi) - float(lo) > 0:
         return []
+    span = float(hi) - float(lo)
+    if bulk is not None and float(bulk[1]) - float(bulk[0]) > 0:
+        span = float(bulk[1]) - float(bulk[0])
     exponent = math.floor(math.log10(span / bands))
     mantissa = next(m for m in (1, 2, 5, 10) if m * 10.0 ** exponent >= span / bands)
     if mantissa == 10:
@@ -166,6 +175,18 @@ def _integer_code_width(uniques: Sequence[object]) -> int | None:
     return widths.pop() if len(widths) == 1 and len(texts) > 1 and len(texts[0]) >= 3 else None
 
 
+def _bulk(present: pd.Series, reader) -> tuple[float, float]:
+    """The 5th and 95th percentiles of a numeric column's rows (the span of its bulk)."""
+    counts = present.value_counts(sort=False)
+    numbers = np.array([float(reader(u)) if isinstance(u, str) else float(u)
+                        for u in counts.index])
+    order = np.argsort(numbers, kind="stable")
+    share = np.cumsum(counts.to_numpy()[order]) / counts.sum()
+    ranked = numbers[order]
+    return (float(ranked[np.searchsorted(share, 0.05)]),
+            float(ranked[min(np.searchsorted(share, 0.95), len(ranked) - 1)]))
+
+
 def _quantity_because(values: np.ndarray) -> str:
     """Why integers ``values`` read as a quantity, not a code (the draft's note)."""
     digits = sorted({len(str(abs(int(v)))) for v in values})
@@ -194,10 +215,12 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
             (f"code: every value an integer of {width} digits (a quantity's would vary "
              f"in width), masked from the right")
     if kind == "numeric":
-        numbers = [parse_number(u) if isinstance(u, str) else u for u in uniques]
+        reader = number_reader([u for u in uniques if isinstance(u, str)], parse_number)
+        numbers = [reader(u) if isinstance(u, str) else u for u in uniques]
         values = np.asarray(numbers, dtype=float)
         integral = bool(np.all(values == np.round(values)))
-        widths = round_widths(values.min(), values.max(), integral=integral)
+        widths = round_widths(values.min(), values.max(), integral=integral,
+                              bulk=_bulk(present, reader))
         if widths:
             shown = ", ".join(f"{w:g}" for w in widths)
             why = f" ({_quantity_because(values)})" if integral else ""
