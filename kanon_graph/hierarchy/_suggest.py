@@ -43,8 +43,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
@@ -175,7 +175,7 @@ def _integer_code_width(uniques: Sequence[object]) -> int | None:
     return widths.pop() if len(widths) == 1 and len(texts) > 1 and len(texts[0]) >= 3 else None
 
 
-def _bulk(present: pd.Series, reader) -> tuple[float, float]:
+def _bulk(present: pd.Series, reader: Callable[[str], Any]) -> tuple[float, float]:
     """The 5th and 95th percentiles of a numeric column's rows (the span of its bulk)."""
     counts = present.value_counts(sort=False)
     numbers = np.array([float(reader(u)) if isinstance(u, str) else float(u)
@@ -183,8 +183,9 @@ def _bulk(present: pd.Series, reader) -> tuple[float, float]:
     order = np.argsort(numbers, kind="stable")
     share = np.cumsum(counts.to_numpy()[order]) / counts.sum()
     ranked = numbers[order]
-    return (float(ranked[np.searchsorted(share, 0.05)]),
-            float(ranked[min(np.searchsorted(share, 0.95), len(ranked) - 1)]))
+    low = int(np.searchsorted(share, 0.05))
+    high = min(int(np.searchsorted(share, 0.95)), len(ranked) - 1)
+    return float(ranked[low]), float(ranked[high])
 
 
 def _quantity_because(values: np.ndarray) -> str:
