@@ -15,6 +15,9 @@ cell is a date and which cell is missing:
   present cell is an ISO date written with dashes (:func:`is_iso_date_column`),
   or a date in one format whose day/month order the cells tell
   (``13/03/1961``: day first; :func:`~kanon_graph.cells.date_text.date_reading`);
+* money and shares written as text (``$1,234.50``, ``1.234,50 EUR``,
+  ``12%``) in one unit make a numeric column too, each cell the number it
+  writes (:mod:`kanon_graph.cells.amounts`);
 * a *code* column holds digit strings of one width, at least one with a
   leading zero (ZIP ``02139``, ``007``): categorical, and generalized by
   masking its trailing digits when no hierarchy is given
@@ -34,6 +37,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from .amounts import amount_reading
 from .date_text import ISO_DATE as _ISO_DATE, date_reading, parse_iso, parse_with
 
 __all__ = ["NUMBER", "parse_number", "is_number_text", "is_numeric_column",
@@ -149,7 +153,8 @@ def inferred_kind(series):
 
     ``("date", False)`` for a ``datetime64`` or ISO date text column, or
     text in a date format whose day/month order the cells tell,
-    ``("numeric", False)`` for a numeric one (:func:`is_numeric_column`),
+    ``("numeric", False)`` for a numeric one (:func:`is_numeric_column`) or
+    amounts as text (:func:`~kanon_graph.cells.amounts.amount_reading`),
     ``("categorical", True)`` for a code column (:func:`is_code_column`),
     ``("categorical", False)`` otherwise. The distinct present cells are
     found once for the three tests (the same answers as the three functions).
@@ -169,6 +174,8 @@ def inferred_kind(series):
         return "numeric", False
     if date_reading(texts).status == "format":
         return "date", False
+    if amount_reading(texts) is not None:
+        return "numeric", False
     return "categorical", _codes(texts)
 
 

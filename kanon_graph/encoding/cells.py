@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..cells.amounts import number_reader
 from ..cells.kinds import date_days, date_text, is_text_column, parse_date, parse_number
 from ..cells.date_text import column_date_format
 from ..exceptions import DataError
@@ -41,10 +42,11 @@ def _numeric_cells(series, column, where, factorized=None):
     """
     inverse, uniques = pd.factorize(series) if factorized is None else factorized
     is_text = is_text_column(series)
+    reader = number_reader([u for u in uniques if isinstance(u, str)], parse_number)
     pairs = []
     for position, u in enumerate(uniques):
         if isinstance(u, str):
-            number = parse_number(u)
+            number = reader(u)
             if number is None:
                 row = series.index[int(np.flatnonzero(inverse == position)[0])]
                 raise DataError(

@@ -19,7 +19,8 @@ import re
 import sys
 import warnings
 
-from ..cells.kinds import is_code_column, is_text_column
+from ..cells.amounts import amount_reading
+from ..cells.kinds import is_code_column, is_text_column, parse_number
 from ..cells.date_text import column_date_format, date_reading, how_to_say
 from ..exceptions import DataError, InferenceWarning
 from ..hierarchy import masking
@@ -46,6 +47,8 @@ def _inferred(distinct, column, kind, hierarchy, where):
                       f"in days, {how}); declare it categorical (Schema(categorical="
                       f"[{column!r}]), --categorical {column}) to keep it as text",
                       InferenceWarning, stacklevel=_outside())
+    elif kind == "numeric" and texts and not all(parse_number(t) is not None for t in texts):
+        _amounts(texts, column, where)
     elif kind == "categorical" and hierarchy is None and texts:
         reading = date_reading(texts)
         if reading.status == "ambiguous":
@@ -66,6 +69,20 @@ def _inferred(distinct, column, kind, hierarchy, where):
         elif is_code_column(distinct):
             return _masked(distinct, column, where)
     return hierarchy
+
+
+def _amounts(texts, column, where):
+    """Warn that a column of money or percent text is taken as numbers, naming it."""
+    reading = amount_reading(texts)
+    if reading is None:
+        return
+    example = next(t for t in texts if parse_number(t) is None)
+    unit = "percentages" if reading.unit == "%" else f"amounts in {reading.unit}"
+    warnings.warn(f"{where}: column {column!r} holds {unit} written as text: taken as "
+                  f"numbers ({example!r} is {reading.number(example)!r}, decimal "
+                  f"separator {reading.decimal!r}); declare it categorical (Schema("
+                  f"categorical=[{column!r}]), --categorical {column}) to keep it as text",
+                  InferenceWarning, stacklevel=_outside())
 
 
 def _not_quite_dates(distinct, column, reading, where):

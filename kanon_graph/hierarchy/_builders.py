@@ -13,8 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from ..cells.amounts import number_reader
 from ..cells.kinds import parse_number
 from ..exceptions import HierarchyError
+from ._codes import code_form, length_remedy, suffixed_rows
 from ._tree import Hierarchy
 
 __all__ = ["intervals", "masking"]
@@ -34,8 +36,10 @@ def intervals(values: Iterable[Any], *, widths: Sequence[float] | None = None,
     Parameters
     ----------
     values : iterable of numbers or number texts
-        The leaves (duplicates are ignored). Pass ``range(1, 101)`` to cover
-        a domain rather than only the observed values. A text value stays
+        The leaves (duplicates are ignored); texts may be amounts
+        (``$1,234.50``, ``12%``: :mod:`kanon_graph.cells.amounts`). Pass
+        ``range(1, 101)`` to cover a domain rather than only the observed
+        values. A text value stays
         the leaf's label as written (``1.50``, not ``1.5``), so the leaves
         match the data cell by cell; a number is written as its shortest
         exact text.
@@ -69,9 +73,11 @@ def intervals(values: Iterable[Any], *, widths: Sequence[float] | None = None,
     texts: dict[Any, Any] = {}
     number: Any
     text: Any
+    values = list(values)
+    reader = number_reader([v for v in values if isinstance(v, str)], parse_number)
     for value in values:
         if isinstance(value, str):
-            number = parse_number(value)
+            number = reader(value)
             text = value.strip()
         elif isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
             number, text = None, value
@@ -141,30 +147,44 @@ def masking(values: Iterable[Any], *, levels: int | None = None, mask: str = "*"
 
     Level ``i`` replaces the last ``i`` characters with ``mask``. When the
     top level still holds more than one label, ``root`` is added above it.
+    Codes of one head width with a suffix after a separator on some (ZIP+4
+    ``02139-4307`` beside ``02139``) first drop the suffix (``02139*``), then
+    mask the head (:mod:`~kanon_graph.hierarchy._codes`). Codes of other
+    mixed lengths are refused with the remedy that makes them maskable.
 
     Parameters
     ----------
     values : iterable of str or int
-        The codes (all of one length).
+        The codes (all of one length, or one head width with suffixes).
     levels : int, optional
-        How many characters to mask at most (default: all of them).
+        How many characters (of the head) to mask at most (default: all).
 
     Examples
     --------
     >>> h = masking(["535280", "535285", "535292"], levels=2, name="zip")
     >>> h.ancestors("535285"), h.height
     (['535285', '53528*', '5352**'], 2)
+    >>> masking(["02139-4307", "02139", "10001"]).ancestors("02139-4307")
+    ['02139-4307', '02139*', '0213*', '021**', '02***', '0****', '*****']
     """
     codes = sorted({str(v) for v in values})
     if not codes:
         raise HierarchyError(f"masking for {name!r}: no values given")
     lengths = {len(c) for c in codes}
     if len(lengths) > 1:
+        width = code_form(codes)
+        if width is not None:
+            levels = width if levels is None else int(levels)
+            if not 1 <= levels <= width:
+                raise HierarchyError(f"masking for {name!r}: levels must be in [1, {width}] "
+                                     f"(the digits before the separator), got {levels}")
+            return Hierarchy(suffixed_rows(codes, levels=levels, mask=mask, root=root),
+                             name=name, source="masking")
         short = min(codes, key=len)
         long = max(codes, key=len)
         raise HierarchyError(
             f"masking for {name!r}: codes have different lengths ({short!r}, {long!r}); "
-            f"pad them (e.g. with leading zeros) first"
+            f"{length_remedy(codes)}"
         )
     (length,) = lengths
     levels = length if levels is None else int(levels)

@@ -6,8 +6,10 @@ the data, by the column's kind (:func:`kanon_graph.cells.kinds.column_kind`):
 
 * **numeric**: nested bands of round widths (1, 2, 5 times a power of ten,
   each width dividing the next: 5, 10, 20, 100, ...), the finest giving
-  about ``bands`` bands over the column's range, up to one band covering
-  every value (ARX's interval builder with fixed widths);
+  about ``bands`` bands over the span of the middle 90% of the rows (so a
+  few large incomes do not make every band 20,000 wide), up to one band
+  covering every value (ARX's interval builder with fixed widths); money
+  and percent text (``$1,234.50``, ``12%``) is numeric too;
 * **date**: month, year, decade (:func:`~kanon_graph.hierarchy.dates`);
 * **alphanumeric codes** (letters and digits, every value with a digit:
   ICD-10 ``F32.1``, UK postcode districts ``LS6`` and full postcodes
@@ -20,6 +22,14 @@ the data, by the column's kind (:func:`kanon_graph.cells.kinds.column_kind`):
   digits and dots only: US ZIP and German postcodes, NAICS): masking from
   the right (:func:`~kanon_graph.hierarchy.masking`), ``02139 -> 0213* ->
   021** -> ... -> *****`` (``021**`` is the ZIP3 area);
+* **codes with a suffix** (digits of one width, a separator and a suffix on
+  some: ZIP+4 ``02139-4307`` beside ``02139``): the suffix dropped, then the
+  head masked, ``02139-4307 -> 02139* -> 0213* -> 021** -> ...``;
+* **integers: code or quantity**, decided from the data: non-negative
+  integers all of one width of at least three digits (ZIPs stored as
+  numbers, ISCO ``2231``) are a code and masked from the right (exact
+  decimal bands, so a quantity read so still gets nested bands); integers
+  whose widths vary are a quantity and get bands; the note says which;
 * any other categorical column: value, then ``*``.
 
 Every leaf is the data's own text (a value `` pad `` keeps its spaces, apart
@@ -33,15 +43,17 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
 
+from ..cells.amounts import number_reader
 from ..cells.kinds import column_kind, is_code_column, parse_number
 from ..exceptions import HierarchyError, SchemaError
 from ._builders import intervals, masking
+from ._codes import code_form
 from ._dates import dates
 from ._prefix import is_prefix_code_column, prefix_levels
 from ._tree import Hierarchy
@@ -85,12 +97,14 @@ def _prefixed(present: pd.Series, column: str) -> tuple[Hierarchy, str] | None:
     return Hierarchy(rows, name=column, source="suggest"), how
 
 
-def round_widths(lo: float, hi: float, *, bands: int = 20,
-                 integral: bool = False) -> list[float]:
+def round_widths(lo: float, hi: float, *, bands: int = 20, integral: bool = False,
+                 bulk: tuple[float, float] | None = None) -> list[float]:
     """Nested round band widths over ``[lo, hi]``, finest first.
 
     The finest width is the smallest of 1, 2 or 5 times a power of ten that
-    cuts the range into at most ``bands`` bands; the next ones follow
+    cuts the range (or ``bulk``, the span most values lie in, when given:
+    a few large values then do not widen every band) into at most ``bands``
+    bands; the next ones follow
     1 -> 2 -> 10 and 5 -> 10, so each divides the next, and they stop before
     a width whose one band (from a multiple of it) holds every value. A range
     that crosses zero never fits one band (``[-w, 0)`` and ``[0, w)`` stay
@@ -103,10 +117,14 @@ def round_widths(lo: float, hi: float, *, bands: int = 20,
     [10000, 20000, 100000]
     >>> round_widths(-2500, 110000)
     [10000, 20000, 100000, 200000]
+    >>> round_widths(0, 250000, bulk=(15000, 95000))
+    [5000, 10000, 20000, 100000, 200000]
     """
-    span = float(hi) - float(lo)
-    if not span > 0:
+    if not float(hi) - float(lo) > 0:
         return []
+    span = float(hi) - float(lo)
+    if bulk is not None and float(bulk[1]) - float(bulk[0]) > 0:
+        span = float(bulk[1]) - float(bulk[0])
     exponent = math.floor(math.log10(span / bands))
     mantissa = next(m for m in (1, 2, 5, 10) if m * 10.0 ** exponent >= span / bands)
     if mantissa == 10:
@@ -132,6 +150,54 @@ def _is_code_column(texts: Sequence[str]) -> bool:
             and all(_CODE.match(t) and any(c.isdigit() for c in t) for t in texts))
 
 
+def _integer_code_width(uniques: Sequence[object]) -> int | None:
+    """The one digit width of a column of non-negative integers, if at least 3.
+
+    A quantity's integers vary in width as its values spread (17 and 112, 900
+    and 12000); a code's do not (ZIP 10001, ISCO 2231, ``19441214``). Masking
+    such a column from the right is also exact decimal banding (``1483*`` is
+    14830 to 14839), so a quantity misread as a code still gets nested bands.
+    """
+    texts = []
+    for u in uniques:
+        if isinstance(u, str):
+            text = u.strip()
+        elif isinstance(u, (int, np.integer)) and not isinstance(u, (bool, np.bool_)):
+            text = str(int(u))
+        elif isinstance(u, (float, np.floating)) and float(u).is_integer():
+            text = str(int(u))
+        else:
+            return None
+        if not text.isdigit():
+            return None
+        texts.append(text)
+    widths = {len(t) for t in texts}
+    return widths.pop() if len(widths) == 1 and len(texts) > 1 and len(texts[0]) >= 3 else None
+
+
+def _bulk(present: pd.Series, reader: Callable[[str], Any]) -> tuple[float, float]:
+    """The 5th and 95th percentiles of a numeric column's rows (the span of its bulk)."""
+    counts = present.value_counts(sort=False)
+    numbers = np.array([float(reader(u)) if isinstance(u, str) else float(u)
+                        for u in counts.index])
+    order = np.argsort(numbers, kind="stable")
+    share = np.cumsum(counts.to_numpy()[order]) / counts.sum()
+    ranked = numbers[order]
+    low = int(np.searchsorted(share, 0.05))
+    high = min(int(np.searchsorted(share, 0.95)), len(ranked) - 1)
+    return float(ranked[low]), float(ranked[high])
+
+
+def _quantity_because(values: np.ndarray) -> str:
+    """Why integers ``values`` read as a quantity, not a code (the draft's note)."""
+    digits = sorted({len(str(abs(int(v)))) for v in values})
+    if len(digits) > 1:
+        return f"a quantity: its integers run from {digits[0]} to {digits[-1]} digits"
+    if values.min() < 0:
+        return "a quantity: some integers are negative"
+    return f"a quantity: integers of {digits[0]} digit(s), too short for a code"
+
+
 def _suggest_one(series: pd.Series, column: str, kind: str,
                  date_format: str | None = None) -> tuple[Hierarchy, str]:
     present = series.dropna()
@@ -143,19 +209,33 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
         return dates(uniques, levels=("month", "year", "decade"), name=column,
                      format=date_format), \
             "date: month, year, decade"
+    width = _integer_code_width(uniques) if kind == "numeric" else None
+    if width is not None:
+        texts = [str(int(float(u))) if not isinstance(u, str) else u for u in uniques]
+        return masking(texts, name=column), \
+            (f"code: every value an integer of {width} digits (a quantity's would vary "
+             f"in width), masked from the right")
     if kind == "numeric":
-        numbers = [parse_number(u) if isinstance(u, str) else u for u in uniques]
+        reader = number_reader([u for u in uniques if isinstance(u, str)], parse_number)
+        numbers = [reader(u) if isinstance(u, str) else u for u in uniques]
         values = np.asarray(numbers, dtype=float)
         integral = bool(np.all(values == np.round(values)))
-        widths = round_widths(values.min(), values.max(), integral=integral)
+        widths = round_widths(values.min(), values.max(), integral=integral,
+                              bulk=_bulk(present, reader))
         if widths:
             shown = ", ".join(f"{w:g}" for w in widths)
+            why = f" ({_quantity_because(values)})" if integral else ""
             return intervals(uniques, widths=widths, name=column), \
-                f"numeric: bands of width {shown}"
+                f"numeric{why}: bands of width {shown}"
     texts = [str(u) for u in uniques]
     made = _prefixed(present, column) if kind != "numeric" else None
     if made is not None:
         return made
+    width = code_form(texts) if kind != "numeric" else None
+    if width is not None:
+        return masking(texts, name=column), \
+            (f"code of {width} digits, a suffix after a separator on some (ZIP+4 beside "
+             f"ZIP): the suffix dropped, then masked from the right")
     if kind != "numeric" and (_is_code_column(texts) or is_code_column(present)):
         return masking(texts, name=column), \
             f"code of {len(texts[0])} characters: masked from the right"
