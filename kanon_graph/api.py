@@ -143,7 +143,8 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int | None = None, *
         wherever shards were measured to cost Loss (``mst``, ``sd`` and
         ``mondrian`` up to the largest table measured whole), shards of
         50,000 beyond; ``result.stats["sharding"]`` says which, with the
-        measured cost.
+        measured cost. An algorithm that never runs in shards (``stepwise``,
+        ``flat``, a global one) ignores it, and ``stats["sharding"]`` says so.
     scheduler : None, str or distributed.Client
         Where distributed work runs: a Dask table's partitions, the shards
         above as Dask tasks, and ``rv-distributed``'s subsets. ``None``:
