@@ -58,7 +58,7 @@ import numpy as np
 from .pipeline.dispatch import run_algorithm
 from ._progress import reporter
 from .encoding import combine_codes
-from .registry import Partition, get_algorithm, register_algorithm
+from .registry import K_L_T, Partition, get_algorithm, register_algorithm
 from .scale.sharding import DEFAULT_SHARD_SIZE, subset
 
 __all__ = ["flat", "MST_LIMIT", "WHOLE_MST", "frequent_tuples"]
@@ -179,6 +179,7 @@ def flat(data, model, *, rng=None, suppression=None, progress=None):
     return Partition(class_of, stats={**stats, "inner": inner, **inner_stats})
 
 
-register_algorithm("flat", flat, recoding="local", supports_suppression=True, shards=False,
+register_algorithm("flat", flat, recoding="local", models=K_L_T,
+                   supports_suppression=True, shards=False,
                    description="hierarchy-free local recoding at any size: tuples held by k "
                                "records kept, the rest by mst (mondrian on many)")

@@ -287,5 +287,6 @@ def _homogeneity(data, class_of, sensitive, absent):
 
 
 register_algorithm("sensitive-clustering", sensitive_clustering, recoding="local",
+                   models=("k", "distinct-l", "entropy-l", "recursive-l"),
                    supports_boundaries=True, supports_suppression=True,
                    description="Bhaladhare & Jinwala's sensitive-attribute clustering (2014)")

@@ -205,7 +205,7 @@ def safepub(data, model, *, rng, suppression=None, epsilon=DEFAULTS["epsilon"],
                      stats={"dp": dp}, withheld=True)
 
 
-register_algorithm("safepub", safepub, recoding="global", needs_hierarchies=True,
+register_algorithm("safepub", safepub, recoding="global", models=("dp",), needs_hierarchies=True,
                    supports_suppression=True, default_suppression=1.0, derives_k=derive_k,
                    samples_records=True, secret_randomness=True,
                    description="SafePub: (epsilon, delta)-differential privacy by sampling, "
