@@ -116,7 +116,7 @@ class AlgorithmInfo:
     shards: bool = True
     models: frozenset[str] | None = None
 
-    def takes(self, kinds) -> bool:
+    def takes(self, kinds: Any) -> bool:
         """Does it take every one of ``kinds`` (:data:`MODELS`)? Undeclared: yes, all."""
         return self.models is None or set(kinds) <= self.models
 
