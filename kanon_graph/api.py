@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Union
 import numpy.typing as npt
 import pandas as pd
 
-from .pipeline.arguments import DEFAULT_SEED
+from .pipeline.arguments import DEFAULT_SEED, check_algorithm
 from .auto.choice import AUTO_LATTICE_LIMIT, choose
 from .auto.counted import choose_counted
 from .pipeline.from_partition import apply_levels_counted, levels_result
@@ -72,25 +72,18 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int | None = None, *
     algorithm : str, default "auto"
         A registered algorithm (:func:`kanon_graph.algorithms` lists them),
         or ``"auto"``, which runs what the quality suite taught where it
-        settles the choice (see :mod:`kanon_graph.auto.choice`): for k-anonymity
-        alone (no l, t or generalization boundaries) ``stepwise`` when every
-        quasi-identifier has a hierarchy and the lattice has at most
-        100,000 nodes, ``flat`` when none has one, without trials; with
-        t-closeness and no l, ``stepwise`` under the same conditions, without
-        trials. Elsewhere every candidate that fits the data (with l and
-        every hierarchy, ``stepwise`` first; ``optimal`` with a 2%
-        suppression budget when every quasi-identifier has a hierarchy and
-        the lattice has at most 20,000 nodes, ``mondrian``, ``sd``, ``mst``)
-        runs on the table, or on a seeded sample of 20,000 records, and the
-        one with the lowest mean ARX Loss runs. A Dask table runs
-        ``stepwise`` without trials where the lattice has at most 100,000
-        nodes (with l: the first of the in-memory trials, alone), else
-        ``optimal`` with 2% suppression; a quasi-identifier without a
-        hierarchy is refused before counting (:mod:`kanon_graph.auto.counted`).
-        ``result.algorithm`` names the choice;
-        ``result.stats["auto"]`` says why, and lists what was tried with the
-        measured loss and seconds of each. A warning says so when most
-        quasi-identifiers of the chosen release are (almost) all ``*``.
+        settles the choice (:mod:`kanon_graph.auto.choice`): with k alone,
+        or t without l, ``stepwise`` when every quasi-identifier has a
+        hierarchy and the lattice has at most 100,000 nodes (``flat`` for k
+        when none has one), without trials; elsewhere the candidates that fit
+        run on the table (or 20,000 of its records) and the least mean ARX
+        Loss wins; a Dask table runs one without trials and refuses a
+        quasi-identifier without a hierarchy before counting (``auto.counted``).
+        A model the algorithm does not declare it takes (``models`` in the
+        registry) is refused before anything runs. ``result.algorithm``
+        names the choice; ``result.stats["auto"]`` says why, with each trial's
+        loss and seconds. A warning says so when most quasi-identifiers of
+        the chosen release are (almost) all ``*``.
     l : float, optional
         Required l-diversity of the sensitive attribute.
     diversity : {"distinct", "entropy", "recursive"}
@@ -143,7 +136,8 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int | None = None, *
         wherever shards were measured to cost Loss (``mst``, ``sd`` and
         ``mondrian`` up to the largest table measured whole), shards of
         50,000 beyond; ``result.stats["sharding"]`` says which, with the
-        measured cost.
+        measured cost. An algorithm that never runs in shards (``stepwise``,
+        ``flat``, a global one) ignores it, and ``stats["sharding"]`` says so.
     scheduler : None, str or distributed.Client
         Where distributed work runs: a Dask table's partitions, the shards
         above as Dask tasks, and ``rv-distributed``'s subsets. ``None``:
@@ -191,10 +185,8 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int | None = None, *
 def _anonymize_dask(table: Any, schema: Schema, options: Options,
                     report: Reporter) -> AnonymizationResult:
     """A Dask table: counted on Dask, anonymized on its distinct tuples, released on Dask."""
-    if options.algorithm != "auto" and get_algorithm(options.algorithm).samples_records:
-        raise ValueError(f"algorithm {options.algorithm!r} draws records one by one at random: "
-                         f"it needs a pandas table (one row per record), not a Dask "
-                         f"DataFrame; compute() it first if it fits in memory")
+    if options.algorithm != "auto":        # refused before the table is counted
+        check_algorithm(get_algorithm(options.algorithm), options, on_dask=True)
     # "auto" is chosen on the counted tuples, without trials (_auto_counted.choose_counted)
     return _on_dask(_anonymize_counted, table, schema, "anonymize", options.scheduler, report,
                     algorithm=options.algorithm, missing=options.missing, options=options)

@@ -7,10 +7,12 @@ quasi-identifier has a hierarchy and the model is k-anonymity
 one piece) goes to ``mst`` as it is: the release is ``mst``'s, as it was
 before ``flat`` existed. A larger table runs in two parts:
 
-1. **Frequent tuples.** The records of every distinct quasi-identifier tuple
-   held by at least ``k`` records form a class of their own: released with
-   every cell as it is (a class of identical tuples costs nothing under any
-   loss the library scores), in one pass over the table.
+1. **Frequent tuples** (k-anonymity only: with l or t none is kept and step
+   2 clusters the whole table). The records of every distinct
+   quasi-identifier tuple held by at least ``k`` records form a class of
+   their own: released with every cell as it is (a class of identical tuples
+   costs nothing under any loss the library scores), in one pass over the
+   table.
 2. **The rest** (records whose tuple is rarer than ``k``) are clustered
    together: by ``mst`` (Venkata Ramana & Valli Kumari 2013) when they are at
    most :data:`MST_LIMIT` records (on all of them at once: the shard rule,
@@ -56,7 +58,7 @@ import numpy as np
 from .pipeline.dispatch import run_algorithm
 from ._progress import reporter
 from .encoding import combine_codes
-from .registry import Partition, get_algorithm, register_algorithm
+from .registry import K_L_T, Partition, get_algorithm, register_algorithm
 from .scale.sharding import DEFAULT_SHARD_SIZE, subset
 
 __all__ = ["flat", "MST_LIMIT", "WHOLE_MST", "frequent_tuples"]
@@ -124,8 +126,9 @@ def flat(data, model, *, rng=None, suppression=None, progress=None):
         No quasi-identifier needs a hierarchy (those given are used by the
         inner algorithm as it would use them).
     model : PrivacyModel
-        k-anonymity (with l or t the inner algorithm checks its own classes,
-        and a frequent tuple is released only when the model holds on it).
+        k-anonymity. With l or t no frequent tuple is kept (a class of
+        identical tuples may hold one sensitive value): the inner algorithm
+        clusters the whole table and checks its own classes.
     rng : numpy.random.Generator, optional
         Handed to the inner algorithm.
     suppression : float, optional
@@ -176,6 +179,7 @@ def flat(data, model, *, rng=None, suppression=None, progress=None):
     return Partition(class_of, stats={**stats, "inner": inner, **inner_stats})
 
 
-register_algorithm("flat", flat, recoding="local", supports_suppression=True, shards=False,
+register_algorithm("flat", flat, recoding="local", models=K_L_T,
+                   supports_suppression=True, shards=False,
                    description="hierarchy-free local recoding at any size: tuples held by k "
                                "records kept, the rest by mst (mondrian on many)")

@@ -26,9 +26,37 @@ from ._plugins import Registry
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["Partition", "AlgorithmInfo", "register_algorithm", "get_algorithm", "algorithms"]
+__all__ = ["Partition", "AlgorithmInfo", "register_algorithm", "get_algorithm", "algorithms",
+           "MODELS", "K_L_T", "asked_models"]
 
 RECODINGS = ("global", "local", "microaggregation")
+
+#: The privacy models an algorithm may declare it takes (``register_algorithm(...,
+#: models=...)``): the caller's k-anonymity, l-diversity of each kind, t-closeness, and
+#: differential privacy with a k the algorithm derives itself (``safepub``).
+MODELS = {"k": "k-anonymity", "distinct-l": "distinct l-diversity",
+          "entropy-l": "entropy l-diversity", "recursive-l": "recursive (c, l)-diversity",
+          "t": "t-closeness", "dp": "(epsilon, delta)-differential privacy"}
+
+#: What an algorithm that enforces k, l of every kind and t declares.
+K_L_T = ("k", "distinct-l", "entropy-l", "recursive-l", "t")
+
+
+def asked_models(*, l: Any = None, diversity: str = "distinct", t: Any = None,
+                 derives_k: bool = False) -> tuple[str, ...]:
+    """The kinds of :data:`MODELS` a request asks for.
+
+    Examples
+    --------
+    >>> asked_models(l=2, diversity="entropy")
+    ('k', 'entropy-l')
+    """
+    kinds = ["dp" if derives_k else "k"]
+    if l is not None:
+        kinds.append(f"{diversity}-l")
+    if t is not None:
+        kinds.append("t")
+    return tuple(kinds)
 
 
 @dataclass(frozen=True)
@@ -86,6 +114,11 @@ class AlgorithmInfo:
     samples_records: bool = False
     secret_randomness: bool = False
     shards: bool = True
+    models: frozenset[str] | None = None
+
+    def takes(self, kinds: Any) -> bool:
+        """Does it take every one of ``kinds`` (:data:`MODELS`)? Undeclared: yes, all."""
+        return self.models is None or set(kinds) <= self.models
 
     def default_budget(self, k: int, n: int) -> int:
         """Records the algorithm may suppress when the user gives no ``suppression``."""
@@ -153,7 +186,7 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
                        default_suppression: Any = None, description: str | None = None,
                        weighted: bool = False, derives_k: Callable[..., int] | None = None,
                        samples_records: bool = False, secret_randomness: bool = False,
-                       shards: bool = True,
+                       shards: bool = True, models: Any = None,
                        replace: bool = False) -> Any:
     """Register ``function`` as algorithm ``name`` (usable as a decorator).
 
@@ -207,6 +240,13 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
         Whether a local recoding may run inside shards of a large table
         (:mod:`kanon_graph.scale.sharding`); ``False``: it always runs on
         the whole table (``stepwise``, whose steps count distinct tuples).
+    models : iterable of str, optional
+        The privacy models it takes, among :data:`MODELS`: ``"k"``,
+        ``"distinct-l"``, ``"entropy-l"``, ``"recursive-l"``, ``"t"``,
+        ``"dp"`` (:data:`K_L_T` for all but ``"dp"``). ``anonymize`` refuses
+        any other before anything runs, naming the algorithms that take it.
+        ``None`` (the default, undeclared): every model reaches the function,
+        which must refuse itself what it cannot meet.
     replace : bool
         Allow replacing an existing registration.
 
@@ -224,6 +264,11 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
     if recoding not in RECODINGS:
         raise ValueError(f"The 'recoding' parameter of register_algorithm must be one of "
                          f"{list(RECODINGS)}. Got {recoding!r}.")
+    declared = None if models is None else frozenset(
+        (models,) if isinstance(models, str) else models)
+    if declared is not None and (not declared or declared - set(MODELS)):
+        raise ValueError(f"The 'models' parameter of register_algorithm must name one or more "
+                         f"of {list(MODELS)}. Got {sorted(declared)!r}.")
     if weighted and recoding == "microaggregation":
         raise ValueError("The 'weighted' parameter of register_algorithm needs "
                          "recoding='global' or 'local' (a local recoding that releases "
@@ -233,11 +278,15 @@ def register_algorithm(name: str, function: Callable[..., Partition] | None = No
     def decorate(fn: Callable[..., Partition]) -> Callable[..., Partition]:
         doc = description or (fn.__doc__ or name).strip().splitlines()[0]
         # a plug-in taking a built-in's name meets the built-in first
-        _REGISTRY.add(name, AlgorithmInfo(name, fn, recoding, needs_hierarchies,
-                                          supports_suppression, doc, supports_boundaries,
-                                          default_suppression, bool(weighted), derives_k,
-                                          bool(samples_records), bool(secret_randomness),
-                                          bool(shards)),
+        info = AlgorithmInfo(name=name, function=fn, recoding=recoding,
+                             needs_hierarchies=needs_hierarchies,
+                             supports_suppression=supports_suppression, description=doc,
+                             supports_boundaries=supports_boundaries,
+                             default_suppression=default_suppression, weighted=bool(weighted),
+                             derives_k=derives_k, samples_records=bool(samples_records),
+                             secret_randomness=bool(secret_randomness), shards=bool(shards),
+                             models=declared)
+        _REGISTRY.add(name, info,
                       replace=replace,
                       builtin_first=not str(fn.__module__).startswith("kanon_graph."))
         return fn

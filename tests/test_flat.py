@@ -51,6 +51,17 @@ def test_frequent_tuples_are_released_as_they_are(large):
     assert res.stats["inner"] == "mst" and res.stats["rare"] == len(table) - len(frequent)
 
 
+def test_with_l_no_frequent_tuple_is_kept(large):
+    """Issue 46 item 12, what flat's docstring says: with l (or t) a frequent tuple is not
+    kept as a class (it may hold one sensitive value); the inner algorithm clusters all."""
+    table = _table()
+    schema = kg.Schema(quasi_identifiers=QIS, numeric=["age"], sensitive=["occupation"],
+                       categorical=["sex", "race", "education"])
+    res = kg.anonymize(table, schema, k=5, l=2, algorithm="flat")
+    assert res.verification.holds and len(_rows_of_frequent_tuples(table, 5)) > 0
+    assert res.stats["frequent"] == 0 and res.stats["clustered"] == len(table)
+
+
 def test_the_rest_is_what_mst_makes_of_it(large):
     """The rare records' release is mst's release of those records alone."""
     table, k = _table(), 5

@@ -185,6 +185,7 @@ def _one_attribute(coster, c):
     return leaves
 
 
-register_algorithm("bottom-up", bottom_up, recoding="local", supports_boundaries=True,
+register_algorithm("bottom-up", bottom_up, recoding="local", models=("k",),
+                   supports_boundaries=True,
                    supports_suppression=True,
                    description="Xu et al.'s bottom-up utility-based local recoding (2006)")

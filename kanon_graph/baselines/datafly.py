@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..lattice import FrequencyEngine, node_metric
-from ..registry import Partition, register_algorithm
+from ..registry import K_L_T, Partition, register_algorithm
 
 __all__ = ["datafly"]
 
@@ -112,7 +112,7 @@ def _top(attr, respect_boundaries):
     return int(attr.hierarchy.magval_levels()[np.unique(attr.codes)].max())
 
 
-register_algorithm("datafly", datafly, recoding="global", needs_hierarchies=True,
+register_algorithm("datafly", datafly, recoding="global", models=K_L_T, needs_hierarchies=True,
                    supports_suppression=True, supports_boundaries=True, default_suppression="k",
                    weighted=True,
                    description="Sweeney's Datafly heuristic full-domain generalization (2002)")

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..lattice import FrequencyEngine, StatusMap, node_metric, suppression_budget
 from ..lattice.capped import boundary_levels, unreachable_error
-from ..registry import Partition, register_algorithm
+from ..registry import K_L_T, Partition, register_algorithm
 
 __all__ = ["incognito"]
 
@@ -205,6 +205,6 @@ def incognito(data, model, *, rng=None, suppression=None, metric="loss",
     return Partition(class_of, best, stats, capped=respect_boundaries)
 
 
-register_algorithm("incognito", incognito, recoding="global", needs_hierarchies=True,
+register_algorithm("incognito", incognito, recoding="global", models=K_L_T, needs_hierarchies=True,
                    supports_suppression=True, supports_boundaries=True, weighted=True,
                    description="LeFevre et al.'s Incognito full-domain search (2005)")

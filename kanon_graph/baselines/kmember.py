@@ -153,6 +153,6 @@ def k_member(data, model, *, rng, suppression=None, distance="hdist",
                                       "distinct_tuples": graph.n_nodes})
 
 
-register_algorithm("k-member", k_member, recoding="local", supports_boundaries=True,
+register_algorithm("k-member", k_member, recoding="local", models=("k",), supports_boundaries=True,
                    supports_suppression=True,
                    description="Byun et al.'s greedy k-member clustering (2007)")

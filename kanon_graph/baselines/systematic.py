@@ -198,7 +198,7 @@ def systematic(data, model, *, rng, suppression=None, distance="hdist", cap=True
                                       "distinct_tuples": graph.n_nodes})
 
 
-register_algorithm("systematic", systematic, recoding="local",
+register_algorithm("systematic", systematic, recoding="local", models=("k",),
                    description="Kabir, Wang & Bertino's systematic clustering (2011)")
 
 

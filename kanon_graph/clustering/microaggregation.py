@@ -80,7 +80,7 @@ def mdav_aggregates(data: Any, centroid: str = "mean",
             ("median" if a.name in ordinal else "mode") for a in data.attributes}
 
 
-@register_algorithm("mdav", recoding="microaggregation",
+@register_algorithm("mdav", recoding="microaggregation", models=("k",),
                     description="MDAV microaggregation: classes released as their means "
                                 "(Domingo-Ferrer and Mateo-Sanz 2002; MDAV-generic, "
                                 "Domingo-Ferrer and Torra 2005)")

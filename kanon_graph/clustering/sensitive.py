@@ -78,7 +78,8 @@ def sensitive_clustering(data, model, *, rng=None, suppression=None, sort_by=Non
                          rare="merge", respect_boundaries=False):
     """Cluster records of the same sensitive value, sorted by a numeric quasi-identifier.
 
-    For each value of the schema's first sensitive attribute, its records
+    For each value of the sensitive attribute (the model's ``sensitive``,
+    by default the schema's first sensitive column), its records
     are sorted by ``sort_by`` (ties broken by the other quasi-identifiers,
     in schema order) and cut into consecutive clusters of k to 2k-1 records
     so that the total information loss of Byun et al. (paper 001 section
@@ -111,7 +112,8 @@ def sensitive_clustering(data, model, *, rng=None, suppression=None, sort_by=Non
     ----------
     data : EncodedTable
     model : PrivacyModel
-        Only ``k`` is used. Asking for l-diversity above 1, recursive
+        ``k``, and ``sensitive``: the column whose values the clusters are
+        cut by (the one l is checked on). Asking for l-diversity above 1, recursive
         (c, 1)-diversity with ``c <= 1``, or t-closeness is refused: the
         method's classes are homogeneous by design.
     rng : numpy.random.Generator
@@ -201,7 +203,10 @@ def sensitive_clustering(data, model, *, rng=None, suppression=None, sort_by=Non
         raise ValueError(f"The 'sort_by' parameter of sensitive-clustering must be a "
                          f"quasi-identifier {names}. Got {sort_by!r}.")
     k = model.k
-    column = schema.sensitive[0]
+    column = model.sensitive or schema.sensitive[0]     # the column l (and the caller) chose
+    if column not in data.sensitive:
+        raise ValueError(f"The 'sensitive' parameter of sensitive-clustering must be a "
+                         f"sensitive column {list(schema.sensitive)}. Got {column!r}.")
     sensitive = data.sensitive[column]
     primary = data.attribute(sort_by)
     key = primary.values if primary.values is not None else primary.codes
@@ -282,5 +287,6 @@ def _homogeneity(data, class_of, sensitive, absent):
 
 
 register_algorithm("sensitive-clustering", sensitive_clustering, recoding="local",
+                   models=("k", "distinct-l", "entropy-l", "recursive-l"),
                    supports_boundaries=True, supports_suppression=True,
                    description="Bhaladhare & Jinwala's sensitive-attribute clustering (2014)")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..registry import Partition, register_algorithm
+from ..registry import K_L_T, Partition, register_algorithm
 
 __all__ = ["boundaries", "generalization_order"]
 
@@ -132,6 +132,6 @@ def boundaries(data, model, *, rng=None, suppression=None, weights=None,
 
 register_algorithm(
     "boundaries", boundaries, recoding="global", needs_hierarchies=True,
-    supports_suppression=True, supports_boundaries=True, weighted=True,
+    supports_suppression=True, supports_boundaries=True, weighted=True, models=K_L_T,
     description="Generalization boundaries in ascending sensitivity weight "
                 "(Hussien, Darwish & Hefny 2016)")

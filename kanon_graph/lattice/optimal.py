@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..registry import Partition, register_algorithm
+from ..registry import K_L_T, Partition, register_algorithm
 from .best_effort import DEFAULT_MAX_CHECKS, best_effort_search, check_budget
 from .exact import TAG_PRUNED_UP_TO, exact_search  # noqa: F401  (TAG_PRUNED_UP_TO: re-export)
 from .capped import boundary_levels, unreachable_error
@@ -292,7 +292,7 @@ def optimal(data, model, *, rng=None, suppression=None, metric="loss", engine="n
     return Partition(class_of, found.levels, dict(found.stats), capped=bool(respect_boundaries))
 
 
-register_algorithm("optimal", optimal, recoding="global", needs_hierarchies=True,
+register_algorithm("optimal", optimal, recoding="global", models=K_L_T, needs_hierarchies=True,
                    supports_suppression=True, supports_boundaries=True, weighted=True,
                    description="Optimal full-domain generalization for a metric "
                                "(Flash-style lattice search)")

@@ -13,12 +13,14 @@ import numpy as np
 
 from ..exceptions import SchemaError
 from ..privacy.parameters import check_int as _check_int
+from ..registry import MODELS, algorithms, asked_models, get_algorithm
 
 if TYPE_CHECKING:
     from ..encoding import EncodedTable
     from ..registry import AlgorithmInfo
 
-__all__ = ["level_vector", "check_seed", "check_options", "DEFAULT_SEED"]
+__all__ = ["level_vector", "check_seed", "check_options", "check_models", "check_algorithm",
+           "DEFAULT_SEED"]
 
 
 class _DefaultSeed:
@@ -77,3 +79,35 @@ def check_options(info: AlgorithmInfo, options: dict[str, Any]) -> None:
     if unknown:
         raise ValueError(f"Unknown option(s) {unknown} for algorithm {info.name!r}; "
                          f"it accepts {known or 'no options'}.")
+
+
+def check_models(info: AlgorithmInfo, *, l: Any = None, diversity: str = "distinct",
+                 t: Any = None) -> None:
+    """Refuse a privacy model the algorithm does not declare it takes, naming those that do.
+
+    An algorithm registered without ``models`` (a plug-in that did not
+    declare them) takes every model here and refuses itself what it cannot meet.
+    """
+    asked = [m for m in asked_models(l=l, diversity=diversity, t=t,
+                                     derives_k=info.derives_k is not None) if m in MODELS]
+    if info.takes(asked):
+        return
+    assert info.models is not None
+    lacking = [m for m in asked if m not in info.models]
+    able = [n for n in algorithms() if get_algorithm(n).models is not None
+            and get_algorithm(n).takes(lacking)]
+    takes = ", ".join(MODELS[m] for m in MODELS if m in info.models)
+    raise ValueError(f"algorithm {info.name!r} does not take "
+                     f"{' with '.join(MODELS[m] for m in lacking)} (it takes {takes}); "
+                     f"algorithms that do: {able}")
+
+
+def check_algorithm(info: AlgorithmInfo, options: Any, *, on_dask: bool = False) -> None:
+    """What the named algorithm is asked, checked before anything runs: its options, its
+    privacy models (:func:`check_models`), and a Dask table for one that samples records."""
+    check_options(info, dict(options.extra))
+    check_models(info, l=options.l, diversity=options.diversity, t=options.t)
+    if on_dask and info.samples_records:
+        raise ValueError(f"algorithm {info.name!r} draws records one by one at random: it "
+                         f"needs a pandas table (one row per record), not a Dask DataFrame; "
+                         f"compute() it first if it fits in memory")

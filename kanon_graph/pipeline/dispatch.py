@@ -9,8 +9,10 @@ takes. The rule is the same whether ``auto`` chose the algorithm or the
 caller named it: a local recoding runs in shards only where
 ``benchmarks/bench_shards.py`` measured the shards within 1% of the whole
 table's Loss at lower CPU time (issue 41), or beyond the largest table its
-whole run was measured on; a ``shard_size`` of the caller's always wins. The
-partition's ``stats["sharding"]`` says which, with the measured cost.
+whole run was measured on; a ``shard_size`` of the caller's wins, except
+over an algorithm that never runs in shards (``stepwise``, ``flat``, a global
+recoding). The partition's ``stats["sharding"]`` says which, with the
+measured cost, and says so when a ``shard_size`` given was not applied.
 """
 
 from __future__ import annotations
@@ -44,13 +46,15 @@ def run_algorithm(info: AlgorithmInfo, data: EncodedTable, model: PrivacyModel, 
                   scheduler: Any = None, progress: Any = None) -> Partition:
     """Run a registered algorithm on ``data``, in shards where the measurements say so.
 
-    :func:`~kanon_graph.scale.shard_rule.plan_shards` decides: a caller's
-    ``shard_size`` always wins; never sharded are an algorithm registered
-    with ``shards=False`` (``stepwise``) and, when the caller gave no
-    ``shard_size``, a model that judges a class against the whole table
-    (t-closeness, :attr:`~kanon_graph.privacy.PrivacyModel.needs_whole_table`:
-    a shard does not see the whole table, so it runs unsharded rather than
-    being refused); ``mst``, ``sd`` and ``mondrian`` run whole wherever
+    :func:`~kanon_graph.scale.shard_rule.plan_shards` decides: never
+    sharded is an algorithm registered with ``shards=False`` (``stepwise``)
+    or that is not a local recoding, whatever ``shard_size`` says (its
+    ``stats["sharding"]`` then says the ``shard_size`` was not applied);
+    otherwise a caller's ``shard_size`` wins, and without one a model that
+    judges a class against the whole table runs unsharded (t-closeness,
+    :attr:`~kanon_graph.privacy.PrivacyModel.needs_whole_table`: a shard
+    does not see the whole table, so it runs unsharded rather than being
+    refused); ``mst``, ``sd`` and ``mondrian`` run whole wherever
     their whole run was measured (:data:`~kanon_graph.scale.shard_rule.SHARD_EVIDENCE`).
     In shards, :func:`~kanon_graph.scale.sharding.run_sharded` runs them
     (as Dask tasks when ``scheduler`` is given, in this process otherwise);
@@ -79,7 +83,8 @@ def run_algorithm(info: AlgorithmInfo, data: EncodedTable, model: PrivacyModel, 
     Partition
         With ``stats["sharding"]`` (a sentence) when the rule was asked about
         more than :data:`~kanon_graph.scale.sharding.DEFAULT_SHARD_SIZE`
-        records or a ``shard_size`` cut the table.
+        records, or a ``shard_size`` cut the table or would have (and was
+        not applied).
     """
     plan = plan_shards(info, data.n, shard_size=shard_size,
                        whole_table_model=getattr(model, "needs_whole_table", False))

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .arguments import DEFAULT_SEED, check_options, check_seed
+from .arguments import DEFAULT_SEED, check_algorithm, check_seed
 from .dispatch import run_algorithm
 from .from_partition import (build_result, check_cover, check_release, recode_release,
                               collapse_notes, warn_if_collapsed)
@@ -120,8 +120,8 @@ def _k_and_seed(options: Options) -> Options:
 
 def check_input(options: Options) -> Options:
     """Step 1: the options checked once (k derived when the algorithm sets it)."""
-    if options.algorithm != "auto":
-        check_options(get_algorithm(options.algorithm), dict(options.extra))
+    if options.algorithm != "auto":         # its options and privacy models
+        check_algorithm(get_algorithm(options.algorithm), options)
     options = _k_and_seed(options)
     suppression = check_fraction(options.suppression, "suppression", "anonymize")
     shard_size = options.shard_size

@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 from ..recoding.boundaries import cells_to_suppress, magval_cells, subset_table
-from ..registry import Partition, register_algorithm
+from ..registry import K_L_T, Partition, register_algorithm
 from ._split import _cut_between_cells, split_mst, split_mst_feasible
 from .costs import METRICS
 from .graph import RecordGraph
@@ -251,6 +251,7 @@ def mst_local_recoding(data, model, *, rng=None, suppression=None, distance=None
     return Partition(class_of, None, stats)
 
 
-register_algorithm("mst", mst_local_recoding, recoding="local", needs_hierarchies=False,
+register_algorithm("mst", mst_local_recoding, recoding="local", models=K_L_T,
+                   needs_hierarchies=False,
                    supports_suppression=True, supports_boundaries=True,
                    description="MST-partition local recoding (Venkata Ramana & Valli Kumari 2013)")

@@ -9,12 +9,13 @@ what ``benchmarks/bench_shards.py`` measured (whole table, ``shard_size=n``,
 against median-cut shards; Loss is ``res.metrics["loss"]``, CPU seconds
 under the load shown); :func:`plan_shards` reads it:
 
-1. a ``shard_size`` of the caller's always wins (a table of more records
-   runs in shards of at most that many);
-2. never sharded, as before: an algorithm registered with ``shards=False``
-   (``stepwise``), one that is not a local recoding, and, without a
-   ``shard_size``, a model that judges a class against the whole table
-   (t-closeness);
+1. never sharded: an algorithm registered with ``shards=False``
+   (``stepwise``, ``flat``) and one that is not a local recoding. A
+   ``shard_size`` of the caller's does not change that; where it would have
+   cut the table, the note says it was given and not applied;
+2. otherwise a ``shard_size`` of the caller's wins (a table of more records
+   runs in shards of at most that many); without one, a model that judges a
+   class against the whole table (t-closeness) runs whole;
 3. an algorithm with measurements: in shards of at most
    :data:`~kanon_graph.scale.sharding.DEFAULT_SHARD_SIZE` records when every
    measurement shows the shards within :data:`LOSS_TOLERANCE` of the whole
@@ -27,8 +28,9 @@ under the load shown); :func:`plan_shards` reads it:
    ``shards=True``): in shards of at most ``DEFAULT_SHARD_SIZE``, as
    registered.
 
-Every plan for more than ``DEFAULT_SHARD_SIZE`` records carries a sentence
-for ``result.stats["sharding"]``, which ``result.summary()``, the command
+Every plan for more than ``DEFAULT_SHARD_SIZE`` records, and every plan a
+``shard_size`` of the caller's would have cut, carries a sentence for
+``result.stats["sharding"]``, which ``result.summary()``, the command
 line and the privacy report print: how the table ran and what sharding
 measured for that algorithm.
 """
@@ -229,7 +231,8 @@ def plan_shards(info: AlgorithmInfo, n: int, *, shard_size: int | None = None,
     n : int
         Records the algorithm runs on.
     shard_size : int, optional
-        The caller's: it always wins.
+        The caller's: it wins, except over an algorithm that never runs in
+        shards (rule 1; the note then says it was not applied).
     whole_table_model : bool
         The model judges a class against the whole table (t-closeness).
 
@@ -244,9 +247,17 @@ def plan_shards(info: AlgorithmInfo, n: int, *, shard_size: int | None = None,
     True
     >>> plan_shards(get_algorithm("mondrian"), 200_000, shard_size=50_000).shard_size
     50000
+    >>> plan = plan_shards(get_algorithm("stepwise"), 200_000, shard_size=50_000)
+    >>> plan.shard_size, plan.note.startswith("shard_size=50,000 given, not applied")
+    (None, True)
     """
     if info.recoding != "local" or not info.shards:
-        return ShardPlan(None)
+        if shard_size is None or n <= shard_size:
+            return ShardPlan(None)
+        why = ("registered shards=False, it never runs in shards" if info.recoding == "local"
+               else f"a {info.recoding} recoding never runs in shards")
+        return ShardPlan(None, f"shard_size={shard_size:,} given, not applied: {info.name} "
+                               f"ran on the whole table ({why})")
     if shard_size is not None:
         if n <= shard_size:
             return ShardPlan(None)

@@ -63,7 +63,7 @@ import numpy as np
 from .._progress import reporter
 from ..privacy import ClassCheck
 from ..recoding.boundaries import cells_to_suppress, has_boundaries, magval_cells
-from ..registry import Partition, register_algorithm
+from ..registry import K_L_T, Partition, register_algorithm
 from ..scale.sharding import subset
 from ._leftovers import place_leftovers
 from ._polish import polish
@@ -205,7 +205,7 @@ def _refine(data, class_of, model, check, cuts, moves):
 
 # weighted: it runs on the distinct (QI[, sensitive]) tuples, each with its records (a Dask
 # table's counted tuples as well); its release is then a function of the tuple
-register_algorithm("stepwise", stepwise, recoding="local", needs_hierarchies=True,
+register_algorithm("stepwise", stepwise, recoding="local", models=K_L_T, needs_hierarchies=True,
                    supports_suppression=True, supports_boundaries=True, shards=False,
                    weighted=True,
                    description="full-domain steps (ARX's local recoding scheme), hierarchy "

@@ -112,7 +112,8 @@ def test_same_seed_same_clusters():
 
 def test_diversity_is_refused():
     table, schema = _census(100, seed=0)
-    with pytest.raises(ValueError, match="systematic enforces k-anonymity only"):
+    with pytest.raises(ValueError, match="algorithm 'systematic' does not take distinct "
+                                         r"l-diversity \(it takes k-anonymity\)"):
         kg.anonymize(table, schema, k=3, l=2, algorithm="systematic")
 
 

@@ -223,3 +223,27 @@ def test_a_boundary_cell_of_missing_values_is_suppressed_within_the_budget():
     assert min(_known_per_class(res)) >= 1
     with pytest.raises(ValueError, match="cannot form a class"):
         kg.anonymize(table, schema, **run)
+
+
+# ------------------------------------- the sensitive column the caller chose (issue 46 item 7)
+@pytest.mark.parametrize("rare", ["merge", "pool"])
+def test_clusters_are_cut_by_the_chosen_sensitive_column(rare):
+    """Two sensitive columns, ``sensitive="s2"``, k = l = 1, and s2 missing in one record:
+    the clusters were cut by s1 (the schema's first), so that record stood alone in a class
+    with no known s2 (distinct l 0) and the check refused the release. Cut by s2, its
+    record joins a class that holds a known s2, and the release goes out."""
+    table = pd.DataFrame({"age": [30, 31, 40, 41], "s1": ["a", "a", "b", "b"],
+                          "s2": ["x", None, "y", "y"]})
+    schema = kg.Schema(quasi_identifiers=["age"], sensitive=["s1", "s2"])
+    res = kg.anonymize(table, schema, k=1, l=1, sensitive="s2", missing="keep", rare=rare,
+                       algorithm="sensitive-clustering")
+    assert res.verification.holds and res.verification.l_achieved >= 1
+    assert len(res.suppressed_rows) == 0 and res.stats["sensitive"] == "s2"
+    known = res.table["s2"].notna().to_numpy()
+    assert all(known[rows].any() for rows in res.classes)
+    # every class of one known s2 value (the method's homogeneous classes)
+    for rows in res.classes:
+        assert res.table["s2"].iloc[rows].dropna().nunique() == 1
+    # the default column is still the schema's first
+    first = kg.anonymize(table, schema, k=1, missing="keep", algorithm="sensitive-clustering")
+    assert first.stats["sensitive"] == "s1"

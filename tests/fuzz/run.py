@@ -118,6 +118,13 @@ def _clear_refusal(error):
     return ours and "\n" not in str(error) and str(error).strip() != ""
 
 
+def _declined(error):
+    """An algorithm declining a privacy model it does not take: the facade's refusal of an
+    undeclared model (the registry's ``models``), or the algorithm's own."""
+    text = str(error)
+    return "cannot meet the requested" in text or " does not take " in text
+
+
 def _shape(message):
     """A message with its numbers and quoted names blanked, to group failures by kind."""
     text = re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", str(message))
@@ -146,13 +153,13 @@ def run_case(case):
         if _clear_refusal(error) and not started:
             return Outcome(case, REFUSAL, _shape(error), str(error), seconds)
         if _clear_refusal(error) and reason is None:
-            if case.boundaries_on() or "cannot meet the requested" in str(error):
+            if case.boundaries_on() or _declined(error):
                 # boundaries may make a request infeasible (the oracle cannot tell), and an
                 # algorithm may decline a criterion it declares it does not support
                 return Outcome(case, REFUSAL, _shape(error), str(error), seconds)
             return Outcome(case, CRASH, f"{case.algorithm}: feasible request refused "
                            f"({_shape(error)[:50]})", str(error), seconds)
-        if _clear_refusal(error) and "cannot meet the requested" in str(error):
+        if _clear_refusal(error) and _declined(error):
             # an algorithm declining a criterion it declares it does not support: a refusal,
             # whether or not the request was possible at all
             return Outcome(case, REFUSAL, _shape(error), str(error), seconds)

@@ -130,7 +130,8 @@ def test_steps_zero_releases_the_top(census):
     ({"steps": -1}, r"The 'steps' parameter of anonymize must be an integer >= 0\. Got -1"),
     ({"steps": 2.5}, r"The 'steps' parameter of anonymize must be an integer >= 0\. Got 2\.5"),
     ({"suppression": 0.1}, r"The 'suppression' parameter of safepub must be None or 1"),
-    ({"l": 2}, r"takes no l or t"),
+    ({"l": 2}, r"algorithm 'safepub' does not take distinct l-diversity \(it takes \(epsilon, "
+               r"delta\)-differential privacy\)"),
     ({"unknown": 1}, r"Unknown option\(s\) \['unknown'\] for algorithm 'safepub'"),
 ])
 def test_bad_options_are_refused_by_name(census, options, message):

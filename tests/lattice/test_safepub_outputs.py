@@ -56,13 +56,15 @@ def _cli(files, *extra, output="out.parquet", report="report.json"):
 def test_the_publication_leaves_withheld_rows_out_by_default(census, tmp_path):
     """Item 2: res.write publishes the released rows only; withheld='star' every row."""
     table, schema = census
-    res = kg.anonymize(table, schema, algorithm="safepub", epsilon=2.0, seed=5)
+    # seed 4: a release that is not empty (at epsilon 2 on 2,000 records a pick may release
+    # nothing; which seeds do changed when issue 46 rounded the draws' epsilons down)
+    res = kg.anonymize(table, schema, algorithm="safepub", epsilon=2.0, seed=4)
     assert len(res.table) == len(table) and res.stats["dp"]["withheld_rows"] == "drop"
     res.write(tmp_path / "drop.csv")
     written = pd.read_csv(tmp_path / "drop.csv", dtype=str, keep_default_na=False)
     assert len(written) == res.stats["dp"]["released"] == len(table) - res.suppressed > 0
     assert not (written == "*").all(axis=1).any()
-    star = kg.anonymize(table, schema, algorithm="safepub", epsilon=2.0, seed=5,
+    star = kg.anonymize(table, schema, algorithm="safepub", epsilon=2.0, seed=4,
                         withheld="star")
     star.write(tmp_path / "star.csv")
     written = pd.read_csv(tmp_path / "star.csv", dtype=str, keep_default_na=False)
@@ -134,7 +136,9 @@ def test_cli_messages_speak_to_the_command_line(files, capsys):
 def test_evaluate_names_the_left_out_rows_of_a_safepub_publication(census, tmp_path):
     """A publication without its withheld rows is not row-aligned: evaluate says why."""
     table, schema = census
-    res = kg.anonymize(table, schema, algorithm="safepub", epsilon=2.0, seed=5)
+    # seed 4: a release that is not empty (at epsilon 2 on 2,000 records a pick may release
+    # nothing; which seeds do changed when issue 46 rounded the draws' epsilons down)
+    res = kg.anonymize(table, schema, algorithm="safepub", epsilon=2.0, seed=4)
     path = tmp_path / "published.csv"
     res.write(path)
     released = pd.read_csv(path)

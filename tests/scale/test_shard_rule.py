@@ -85,12 +85,29 @@ def test_a_sharded_run_states_its_shards_and_the_measured_cost(monkeypatch, tmp_
     assert "sharding" in res.report(tmp_path / "r.html").read_text()
 
 
-def test_a_shard_size_the_caller_gives_always_wins():
+def test_a_shard_size_the_caller_gives_wins():
     res = kg.anonymize(*_census(900), k=5, algorithm="mondrian", shard_size=300)
     assert res.stats["shards"] > 1 and res.stats["largest_shard"] <= 300
     assert "shard_size=300 given" in res.stats["sharding"]
     whole = kg.anonymize(*_census(900), k=5, algorithm="mondrian", shard_size=900)
     assert "shards" not in whole.stats
+
+
+@pytest.mark.parametrize("algorithm, why", [
+    ("stepwise", "registered shards=False"), ("flat", "registered shards=False"),
+    ("optimal", "a global recoding")])
+def test_a_shard_size_an_algorithm_cannot_take_is_said_not_applied(algorithm, why):
+    """Issue 46 item 12: stepwise (and flat, and a global search) run on the whole table
+    whatever shard_size says; stats["sharding"] and the summary now say it was not applied
+    (it used to be dropped with no word)."""
+    res = kg.anonymize(*_census(900), k=5, algorithm=algorithm, shard_size=300)
+    assert "shards" not in res.stats
+    note = res.stats["sharding"]
+    assert note.startswith("shard_size=300 given, not applied") and why in note
+    assert note in res.summary()
+    # a shard_size the table fits in would not have cut it: nothing to say
+    fits = kg.anonymize(*_census(900), k=5, algorithm=algorithm, shard_size=900)
+    assert "sharding" not in fits.stats
 
 
 def test_auto_runs_the_winner_whole_where_the_measurements_say_so(monkeypatch):

@@ -14,7 +14,7 @@ import numpy as np
 from ...recoding.boundaries import cells_to_suppress, magval_cells
 from ...records.seed import register_start
 from ...exceptions import PrivacyError
-from ...registry import Partition, register_algorithm
+from ...registry import K_L_T, Partition, register_algorithm
 from ._cuts import ORDERS, Attribute
 
 __all__ = ["mondrian", "mondrian_seed"]
@@ -182,7 +182,7 @@ def mondrian(data, model, *, rng=None, suppression=None, respect_boundaries=Fals
     return Partition(class_of, None, {"cuts": cuts, "partitions": n_classes})
 
 
-register_algorithm("mondrian", mondrian, recoding="local", supports_boundaries=True,
+register_algorithm("mondrian", mondrian, recoding="local", models=K_L_T, supports_boundaries=True,
                    supports_suppression=True,
                    description="LeFevre et al.'s strict multidimensional Mondrian (2006)")
 

@@ -27,7 +27,7 @@ import numpy as np
 from ...recoding.boundaries import cells_to_suppress, has_boundaries, magval_cells
 from ...records.costs import METRICS
 from ...records.failing import merge_failing_classes
-from ...registry import Partition, register_algorithm
+from ...registry import K_L_T, Partition, register_algorithm
 from .centres import SDClassCentres
 from .graph import graph_classes
 from .paper import paper_classes
@@ -231,7 +231,7 @@ def spatial_distance(data, model, *, rng=None, suppression=None, respect_boundar
     return Partition(class_of, None, stats)
 
 
-register_algorithm("sd", spatial_distance, recoding="local", needs_hierarchies=False,
+register_algorithm("sd", spatial_distance, recoding="local", models=K_L_T, needs_hierarchies=False,
                    supports_suppression=True, supports_boundaries=True,
                    description="SpatialDistance: hierarchy-free clustering of nearest "
                                "records (Sarrafi Aghdam & Sonehara 2016)")

@@ -36,7 +36,7 @@ import uuid
 
 import numpy as np
 
-from ...registry import register_algorithm
+from ...registry import K_L_T, register_algorithm
 from ...scale._cluster import DEFAULT_WORKERS, client_for, worker_threads
 from ..frequency import FrequencyEngine, spreads, suppression_budget
 from .search_common import make_charge
@@ -305,7 +305,8 @@ def rv_distributed(data, model, *, rng=None, suppression=None, weights=None, rul
                          "memory_budget": int(memory_budget)})
 
 
-register_algorithm("rv-distributed", rv_distributed, recoding="global", needs_hierarchies=True,
+register_algorithm("rv-distributed", rv_distributed, recoding="global", models=K_L_T,
+                   needs_hierarchies=True,
                    supports_suppression=True, supports_boundaries=True, weighted=True,
                    description="Morton et al.'s distributed global RV search over string "
                                "subsets as Dask tasks (2012, 5.3.5)")

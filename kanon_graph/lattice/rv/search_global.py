@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...registry import register_algorithm
+from ...registry import K_L_T, register_algorithm
 from .search_common import (SearchContext, best_string, check_budget, finish, prepare,
                             ranking_order, string_bytes, success_table)
 
@@ -307,6 +307,6 @@ def rv_global(data, model, *, rng=None, suppression=None, weights=None, rules=No
                   pruned=strings.pruned)
 
 
-register_algorithm("rv-global", rv_global, recoding="global", needs_hierarchies=True,
+register_algorithm("rv-global", rv_global, recoding="global", models=K_L_T, needs_hierarchies=True,
                    supports_suppression=True, supports_boundaries=True, weighted=True,
                    description="Morton et al.'s global research-value search (2012, Figure 4)")

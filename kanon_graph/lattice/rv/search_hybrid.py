@@ -14,7 +14,7 @@ optimum; the local phase only changes the order of the tests.
 
 from __future__ import annotations
 
-from ...registry import register_algorithm
+from ...registry import K_L_T, register_algorithm
 from ..lattice import StatusMap
 from .search_global import DEFAULT_MEMORY_BUDGET, _full_string_list, finish, global_loop, prepare
 from .search_local import local_loop
@@ -90,6 +90,6 @@ def rv_hybrid(data, model, *, rng=None, suppression=None, weights=None, rules=No
                   extra={"local_tests": local_tests, "local_successes": local_successes})
 
 
-register_algorithm("rv-hybrid", rv_hybrid, recoding="global", needs_hierarchies=True,
+register_algorithm("rv-hybrid", rv_hybrid, recoding="global", models=K_L_T, needs_hierarchies=True,
                    supports_suppression=True, supports_boundaries=True, weighted=True,
                    description="Morton et al.'s hybrid local-then-global RV search (2012, 5.3.4)")

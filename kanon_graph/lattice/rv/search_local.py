@@ -38,7 +38,7 @@ until the best passing one is known (or none passes).
 
 from __future__ import annotations
 
-from ...registry import register_algorithm
+from ...registry import K_L_T, register_algorithm
 from .search_global import _full_string_list, DEFAULT_MEMORY_BUDGET, finish, global_loop, prepare
 
 __all__ = ["rv_local", "local_loop"]
@@ -144,6 +144,6 @@ def rv_local(data, model, *, rng=None, suppression=None, weights=None, rules=Non
     return finish(ctx, success, algorithm="rv-local", generated=len(seen), pruned={})
 
 
-register_algorithm("rv-local", rv_local, recoding="global", needs_hierarchies=True,
+register_algorithm("rv-local", rv_local, recoding="global", models=K_L_T, needs_hierarchies=True,
                    supports_suppression=True, supports_boundaries=True, weighted=True,
                    description="Morton et al.'s local research-value search (2012, Figure 5)")

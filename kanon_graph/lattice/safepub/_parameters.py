@@ -23,6 +23,16 @@ allows) and the smallest ``k`` with ``d(k, beta, epsilon_anon) < delta``.
 gives 58 and 118 for (0.9, 1e-5) and (1.9, 1e-6); both are private, the
 smaller one suppresses less.)
 
+Both are floats rounded *down*, never to the nearest: ``epsilon_anon`` is
+the largest float with ``epsilon_anon + epsilon_search <= epsilon`` exactly
+(``1.0 - 0.1`` rounds to the nearest float, 0.9, which lies above the true
+difference), and ``beta`` the largest float at most ``1 - U``, with ``U`` a
+rational upper bound of ``exp(-epsilon_anon)`` (:func:`exp_minus_upper`), so
+``beta <= 1 - exp(-epsilon_anon)`` holds exactly (the float
+``-expm1(-0.4)``, for one, lies above it). The theorem's condition
+``epsilon_anon >= -ln(1 - beta)`` is therefore met by the very floats the
+sampling uses, not only by the real numbers they approximate.
+
 The maximum over ``n`` is taken over a finite range: each tail ``a_n`` is at
 most the Chernoff bound ``c_n = exp(-n (gamma ln(gamma / beta) - (gamma -
 beta)))``, which falls with ``n``, so once the running maximum reaches
@@ -34,10 +44,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["DPParameters", "dp_parameters", "sampling_probability", "delta_of_k"]
+__all__ = ["DPParameters", "dp_parameters", "sampling_probability", "delta_of_k",
+           "anonymization_epsilon", "float_at_most", "exp_minus_upper"]
 
 #: The largest k the search tries before giving up (delta cannot be met).
 MAX_K = 100_000
@@ -59,9 +71,11 @@ class DPParameters:
     search_budget : float
         The part of epsilon spent on the exponential mechanism's search.
     epsilon_anon : float
-        ``epsilon - search_budget``: the part the sampling and k-anonymity carry.
+        ``epsilon - search_budget``, rounded down: the part the sampling and
+        k-anonymity carry (``epsilon_anon + search_budget <= epsilon`` exactly).
     beta : float
-        The sampling probability, ``1 - exp(-epsilon_anon)``.
+        The sampling probability: the largest float found at most ``1 -
+        exp(-epsilon_anon)`` (:func:`sampling_probability`).
     k : int
         The smallest k with ``d(k, beta, epsilon_anon) < delta``.
     delta_k : float
@@ -77,9 +91,87 @@ class DPParameters:
     delta_k: float
 
 
+#: Above this exponent ``exp(-x)`` is bounded by its value at the cap (it falls with x): the
+#: series stays short, and ``exp(-40) < 2**-53`` already puts beta at the last float below 1.
+_EXP_CAP = 40
+
+#: The series for ``exp(x)`` is summed until a term is below ``2**-_EXP_BITS`` of the sum.
+_EXP_BITS = 128
+
+
+def float_at_most(value: Fraction) -> float:
+    """The largest float that is at most ``value`` (exactly: rational comparison).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> x = float_at_most(Fraction(9, 10))
+    >>> Fraction(x) <= Fraction(9, 10) < Fraction(math.nextafter(x, 1))
+    True
+    """
+    value = Fraction(value)
+    x = float(value)                      # the nearest float: at most one step off
+    while Fraction(x) > value:
+        x = math.nextafter(x, -math.inf)
+    while Fraction(math.nextafter(x, math.inf)) <= value:
+        x = math.nextafter(x, math.inf)
+    return x
+
+
+def exp_minus_upper(x: float) -> Fraction:
+    """A rational ``U >= exp(-x)`` for ``x >= 0``, within a ``2**-128`` relative step of it.
+
+    ``1 / S`` with ``S`` a partial sum of ``exp(x) = sum_n x^n / n!``: every
+    term is positive, so ``S <= exp(x)`` and ``1 / S >= exp(-x)`` whatever
+    the number of terms; it is exact rational arithmetic on the float's
+    value. Above ``x = 40`` the bound at 40 is used (``exp(-x)`` falls).
+
+    Examples
+    --------
+    >>> exp_minus_upper(0.0)
+    Fraction(1, 1)
+    >>> float(exp_minus_upper(1.0)) == math.exp(-1.0)
+    True
+    """
+    x = min(Fraction(x), Fraction(_EXP_CAP))
+    total = term = Fraction(1)
+    n = 0
+    while term * (1 << _EXP_BITS) > total or n <= x:
+        n += 1
+        term = term * x / n
+        total += term
+    return 1 / total
+
+
+def anonymization_epsilon(epsilon: float, search_budget: float) -> float:
+    """``epsilon - search_budget`` rounded down: the largest float ``e`` with ``e +
+    search_budget <= epsilon`` exactly (the sampling and k-anonymity's part).
+
+    Examples
+    --------
+    >>> 1.0 - 0.1, anonymization_epsilon(1.0, 0.1)     # the float 0.9 is above 1 - 0.1
+    (0.9, 0.8999999999999999)
+    """
+    return float_at_most(Fraction(float(epsilon)) - Fraction(float(search_budget)))
+
+
 def sampling_probability(epsilon_anon: float) -> float:
-    """``beta = 1 - exp(-epsilon_anon)`` (Li et al. 2012, at equality)."""
-    return -math.expm1(-epsilon_anon)
+    """``beta``: the largest float at most ``1 - exp(-epsilon_anon)`` (Li et al. 2012).
+
+    The theorem allows any ``beta <= 1 - exp(-epsilon_anon)``; the float
+    ``-expm1(-epsilon_anon)`` is within a step of it, on either side (at 0.4
+    and 2.8 it lies above). This is the largest float at most ``1 - U``,
+    ``U`` a rational upper bound of ``exp(-epsilon_anon)``
+    (:func:`exp_minus_upper`): at most the true value, exactly.
+
+    Examples
+    --------
+    >>> sampling_probability(0.4)      # 1 - exp(-0.4) = 0.329679953964360714...
+    0.3296799539643607
+    """
+    if epsilon_anon <= 0:
+        return 0.0
+    return float_at_most(1 - exp_minus_upper(epsilon_anon))
 
 
 def _gamma(epsilon: float, beta: float) -> float:
@@ -161,7 +253,7 @@ def dp_parameters(epsilon: float, delta: float, search_budget: float) -> DPParam
     >>> round(p.beta, 4), p.delta_k < 1e-5
     (0.5934, True)
     """
-    epsilon_anon = float(epsilon) - float(search_budget)
+    epsilon_anon = anonymization_epsilon(epsilon, search_budget)
     beta = sampling_probability(epsilon_anon)
     seq = _Sequences(epsilon_anon, beta)
     # d(k) falls with k: double to a k that meets delta, then bisect to the smallest

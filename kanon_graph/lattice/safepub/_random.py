@@ -4,10 +4,16 @@ Every draw here is exact: integers uniform below a bound by rejection of
 masked random bits, Bernoulli trials of a rational probability by comparing
 such an integer with the numerator, and the exponential mechanism by
 rejection with exact Bernoulli(exp(-gamma)) trials (Canonne, Kamath and
-Steinke 2020, Algorithm 1). No probability is ever rounded to a float, so
-the distribution drawn from is exactly the one the privacy proof assumes and
-cannot leak through floating-point rounding (Mironov 2012's attack on
-floating-point Laplace noise is the classic example of that leak).
+Steinke 2020, Algorithm 1). No probability is rounded inside a draw: a
+draw's parameters (the sampling probability ``beta``, the epsilon of a draw
+of the mechanism, the scores) are taken at their exact rational values, so
+the distribution drawn from is exactly the one the privacy proof assumes for
+those values and cannot leak through floating-point rounding (Mironov 2012's
+attack on floating-point Laplace noise is the classic example of that leak).
+The parameters themselves are floats rounded *down* where they are computed
+(``beta`` and ``epsilon_anon`` in :mod:`._parameters`, the epsilons of the
+draws in :func:`._search.search`), so that the proof's conditions hold for
+the very floats used, not for nearby real numbers.
 
 :class:`Randomness` reads its bytes from
 

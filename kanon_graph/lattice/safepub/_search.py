@@ -6,13 +6,17 @@ steps adds the direct specializations of the current pivot to a set of
 candidates, removes the pivot, and draws the next pivot from the candidates
 with the exponential mechanism (McSherry and Talwar 2007). The node released
 is drawn by the mechanism once more, among the pivots met (the top included),
-by their scores. Each of the ``steps + 1`` draws spends ``epsilon_search /
-(steps + 1)``, so by sequential composition the search and the pick spend
-``epsilon_search``. (The paper's algorithm, as ARX's
-``DataDependentEDDPAlgorithm`` implements it, releases the best-scoring pivot:
-an argmax of the exact scores, which no draw of the mechanism covers; see
-docs/algorithms/safepub.md.) Every draw is exact
-(:mod:`~kanon_graph.lattice.safepub._random`), on exact rational scores.
+by their scores. The budget is not split evenly: the pick spends ``PICK_SHARE``
+(0.9) of ``epsilon_search``, and the ``steps`` draws of the walk share the
+rest, ``0.1 epsilon_search / steps`` each (see docs/algorithms/safepub.md,
+"Search and pick", for why and how the share was tuned). Both are floats
+rounded down, so that the pick and the walk together spend at most
+``epsilon_search``, exactly, by sequential composition. (The paper's
+algorithm, as ARX's ``DataDependentEDDPAlgorithm`` implements it, releases
+the best-scoring pivot: an argmax of the exact scores, which no draw of the
+mechanism covers; see docs/algorithms/safepub.md.) Every draw is exact
+(:mod:`~kanon_graph.lattice.safepub._random`), on exact rational scores and
+the exact rational value of its float epsilon.
 
 The score is the paper's Loss score (ARX's
 ``MetricMDNMLoss.getScore``): minus the summed per-record loss of the sample
@@ -40,6 +44,7 @@ import numpy as np
 from ...encoding import combine_codes
 from ..lattice import Lattice
 from ._kernels import node_loss, node_loss_dense
+from ._parameters import float_at_most
 from ._random import as_randomness, exponential_mechanism
 
 __all__ = ["em_probabilities", "SampleScores", "SearchResult", "search"]
@@ -196,19 +201,23 @@ def search(lattice: Lattice, scores: SampleScores, steps: int, epsilon_search: f
 
     ``steps`` draws of the exponential mechanism walk the lattice from its
     top; one more draw picks the node released among the pivots met (the top
-    included), by their scores. Each of the ``steps + 1`` draws spends
-    ``epsilon_search / (steps + 1)``: by sequential composition the search and
-    the pick together spend ``epsilon_search``. (ARX 3.9.2 releases the
-    best-scoring pivot instead, an argmax of exact scores that no draw
-    covers.) ``steps=0`` releases the top, reading nothing. The walk stops
-    early when no candidate is left (its unspent draws stay unspent).
-    ``rng``: see :func:`~kanon_graph.lattice.safepub._random.as_randomness`.
+    included), by their scores. The pick spends ``pick_share`` of
+    ``epsilon_search`` (default :data:`PICK_SHARE`, 0.9) and each of the
+    ``steps`` draws of the walk ``(1 - pick_share) epsilon_search / steps``,
+    both rounded down to floats, so that by sequential composition the walk
+    and the pick together spend at most ``epsilon_search`` (exactly, in
+    rational arithmetic on the floats). (ARX 3.9.2 releases the best-scoring
+    pivot instead, an argmax of exact scores that no draw covers.)
+    ``steps=0`` releases the top, reading nothing. The walk stops early when
+    no candidate is left (its unspent draws stay unspent). ``rng``: see
+    :func:`~kanon_graph.lattice.safepub._random.as_randomness`.
     """
     source = as_randomness(rng)
     draws = steps + 1 if steps else 0
     share = PICK_SHARE if pick_share is None else float(pick_share)
-    pick = float(epsilon_search) * share if steps else 0.0
-    per_draw = (float(epsilon_search) - pick) / steps if steps else 0.0
+    budget = Fraction(float(epsilon_search))
+    pick = float_at_most(budget * Fraction(share)) if steps else 0.0
+    per_draw = float_at_most((budget - Fraction(pick)) / steps) if steps else 0.0
     pivot = lattice.top
     candidates: dict[tuple, float] = {pivot: scores.score(pivot)}
     pivots = [pivot]

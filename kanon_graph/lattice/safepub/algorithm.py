@@ -5,12 +5,15 @@ With Strong Privacy Guarantees", PoPETs 2018 (1); building on
 Li, Qardaji and Su, "On sampling, anonymization, and differential privacy
 or, k-anonymization meets differential privacy", ASIACCS 2012.
 
-1. every record is drawn into a sample with probability ``beta``
+1. every record is drawn into a sample with probability ``beta``, the
+   largest float found at most ``1 - exp(-epsilon_anon)``, ``epsilon_anon``
+   being ``epsilon - search_budget`` rounded down
    (:func:`~kanon_graph.lattice.safepub.dp_parameters`);
 2. the exponential mechanism walks the generalization lattice from its top
    for ``steps`` steps, and draws once more the node released among the
-   pivots met, each of the ``steps + 1`` draws on ``search_budget / (steps +
-   1)`` of epsilon (:func:`~kanon_graph.lattice.safepub.search`);
+   pivots met: the pick on 0.9 of ``search_budget``, each step of the walk on
+   ``0.1 search_budget / steps``, both rounded down
+   (:func:`~kanon_graph.lattice.safepub.search`);
 3. the sample is generalized to that node, and every class of fewer than
    ``k`` sampled records is suppressed.
 
@@ -202,7 +205,7 @@ def safepub(data, model, *, rng, suppression=None, epsilon=DEFAULTS["epsilon"],
                      stats={"dp": dp}, withheld=True)
 
 
-register_algorithm("safepub", safepub, recoding="global", needs_hierarchies=True,
+register_algorithm("safepub", safepub, recoding="global", models=("dp",), needs_hierarchies=True,
                    supports_suppression=True, default_suppression=1.0, derives_k=derive_k,
                    samples_records=True, secret_randomness=True,
                    description="SafePub: (epsilon, delta)-differential privacy by sampling, "
