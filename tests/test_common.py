@@ -238,8 +238,14 @@ def test_degenerate_tables(name, case_name):
             kg.anonymize(table, schema, k=k, algorithm=name, seed=0)
         return
     res = kg.anonymize(table, schema, k=k, algorithm=name, seed=0)
-    assert res.suppressed == 0 and res.verification.holds
-    assert sorted(np.concatenate(res.classes).tolist()) == list(range(len(table)))
+    assert res.verification.holds
+    # a local recoding suppresses nothing by choice; a class it generalizes to '*' in every
+    # quasi-identifier is suppressed by definition (n == k tables often end there)
+    starred = (res.table[list(schema.quasi_identifiers)].astype(str) == "*").all(axis=1)
+    assert np.array_equal(res.suppressed_mask, starred.to_numpy())
+    assert res.suppressed == int(starred.sum())
+    assert sorted(np.concatenate(res.classes + [res.suppressed_rows]).tolist()) == \
+        list(range(len(table)))
     assert all(len(c) >= k for c in res.classes)
 
 
@@ -314,12 +320,14 @@ def test_missing_keep_releases_every_row(name, hierarchies):
         return
     res, k = anonymize_case(name, table, schema, k, seed=3, missing="keep")
     assert len(res.table) == len(table) and res.dropped == 0
-    assert res.verification.holds and res.verification.k_achieved >= k
+    # a release at the top (rv-local's here) is every record suppressed: k holds vacuously
+    v = res.verification
+    assert v.holds and (v.released == 0 or v.k_achieved >= k)
     positions = np.concatenate(res.classes + [res.suppressed_rows])
     assert np.sort(positions).tolist() == list(range(len(table)))
     kept = np.setdiff1d(np.arange(len(table)), res.suppressed_rows)
     qis = list(schema.quasi_identifiers)
-    assert res.table.iloc[kept][qis].astype(str).value_counts().min() >= k
+    assert not len(kept) or res.table.iloc[kept][qis].astype(str).value_counts().min() >= k
     gaps = {c: int(table[c].isna().sum()) for c in qis + ["disease"] if table[c].isna().any()}
     assert res.stats["missing_kept"] == gaps
     for column in qis:

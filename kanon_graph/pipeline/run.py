@@ -10,7 +10,8 @@ its own algorithm. The steps, in order:
 3. the choice (``algorithm="auto"``), when the caller hands one in;
 4. :func:`plan_run` and :func:`run_algorithm_step` -- on the distinct tuples
    or on the rows, within shards when large;
-5. :func:`release_partition` -- recode, check the cover, verify the classes;
+5. :func:`release_partition` -- recode, check the cover, verify the classes
+   (a class released all ``*`` counted as suppressed);
 6. :func:`verify_cells` -- k, l and t counted again on the very cells returned;
 7. :func:`result_of` -- metrics, statistics, the boundary check: the result.
 """
@@ -27,7 +28,7 @@ import numpy as np
 from .arguments import DEFAULT_SEED, check_options, check_seed
 from .dispatch import run_algorithm
 from .from_partition import (build_result, check_cover, check_release, recode_release,
-                              collapse_notes, warn_if_collapsed)
+                              collapse_notes, suppress_top_classes, warn_if_collapsed)
 from .._progress import Reporter
 from .tuples import for_algorithm
 from ..encoding import encode
@@ -191,10 +192,18 @@ def run_algorithm_step(plan: Plan, model: PrivacyModel, progress: Reporter) -> P
 
 def release_partition(plan: Plan, partition: Partition,
                       model: PrivacyModel) -> tuple[Release, Verification]:
-    """Step 5: the partition recoded, every record covered, its classes verified."""
+    """Step 5: the partition recoded, every record covered, its classes verified.
+
+    A class released with every quasi-identifier ``*`` is then counted as
+    suppressed (:func:`~kanon_graph.pipeline.from_partition.suppress_top_classes`),
+    and the release verified again as the reader of its cells sees it.
+    """
     release = recode_release(plan.work, partition, plan.options.algorithm)
     check_cover(release)
     verification = model.verify(release.class_of, plan.work)
+    if verification.holds:      # else step 6 refuses the algorithm's release as it came
+        release = suppress_top_classes(release, model, plan.work)
+        verification = model.verify(release.class_of, plan.work)
     return plan.back(release), verification
 
 
@@ -206,7 +215,9 @@ def verify_cells(release: Release, verification: Verification, model: PrivacyMod
     suppression = options.suppression
     if suppression is not None and release.suppressed > np.floor(suppression * records):
         raise PrivacyError(f"algorithm {options.algorithm!r} suppressed {release.suppressed} "
-                           f"records, more than the allowed {suppression:.2%} of {records}")
+                           f"records, more than the allowed {suppression:.2%} of {records} "
+                           f"(a record released with every quasi-identifier '*' counts as "
+                           f"suppressed); it is not returned")
     return table
 
 
