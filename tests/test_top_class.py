@@ -82,6 +82,7 @@ def test_t_is_measured_without_the_top_class(registered, tmp_path):
     assert public == pytest.approx(res.verification.t_achieved) and public <= 0.5
     assert back["q"].tolist() == ["AB"] * 4 + ["*"] * 4
     assert res.suppressed == 4 and res.verification.released == 4
+    assert res.stats["suppressed_at_top"] == 4
     # kg.evaluate (what `evaluate --check` runs) reads the same figures from the file
     ev = kg.evaluate(T_TABLE, back, schema, k=2, t=0.5)
     assert ev.verification.t_achieved == pytest.approx(res.verification.t_achieved)
@@ -93,8 +94,10 @@ def test_top_class_beyond_the_budget_is_refused(registered):
     suppresses, is held to ``suppression=``; beyond it the release is refused."""
     registered("test-top-class", _top_partition, recoding="local")
     schema = kg.Schema(quasi_identifiers=["q"], sensitive=["s"], hierarchies={"q": H})
-    with pytest.raises(kg.PrivacyError, match=r"suppressed 4 records, more than the allowed "
-                                              r"25\.00% of 8"):
+    with pytest.raises(kg.PrivacyError, match=r"suppressed 4 records \(4 of them released "
+                                              r"with every quasi-identifier '\*', which counts "
+                                              r"as suppressed, with the classes that then "
+                                              r"failed t\), more than the allowed 25\.00% of 8"):
         kg.anonymize(T_TABLE, schema, k=2, t=0.5, algorithm="test-top-class",
                      suppression=0.25)
     res = kg.anonymize(T_TABLE, schema, k=2, t=0.5, algorithm="test-top-class",

@@ -180,8 +180,9 @@ def suppress_top_classes(release: Release, model: PrivacyModel, data: EncodedTab
         if isinstance(getattr(rel, f.name), np.ndarray)
         and getattr(rel, f.name).shape[:1] == (n_classes,)})
         for name, rel in release.attributes.items()}
-    return replace(release, class_of=class_of.astype(np.int64), sizes=release.sizes[keep],
-                   attributes=attributes)
+    out = replace(release, class_of=class_of.astype(np.int64), sizes=release.sizes[keep],
+                  attributes=attributes)
+    return replace(out, at_top=release.at_top + out.suppressed - release.suppressed)
 
 
 def check_release(model: PrivacyModel, release: Release, table: pd.DataFrame,

@@ -214,10 +214,12 @@ def verify_cells(release: Release, verification: Verification, model: PrivacyMod
     check_release(model, release, table, verification, options.algorithm)
     suppression = options.suppression
     if suppression is not None and release.suppressed > np.floor(suppression * records):
+        top = (f" ({release.at_top} of them released with every quasi-identifier '*', which "
+               f"counts as suppressed{', with the classes that then failed t' if model.t else ''})"
+               if release.at_top else "")
         raise PrivacyError(f"algorithm {options.algorithm!r} suppressed {release.suppressed} "
-                           f"records, more than the allowed {suppression:.2%} of {records} "
-                           f"(a record released with every quasi-identifier '*' counts as "
-                           f"suppressed); it is not returned")
+                           f"records{top}, more than the allowed {suppression:.2%} of "
+                           f"{records}; it is not returned")
     return table
 
 
@@ -263,6 +265,8 @@ def run_pipeline(table: pd.DataFrame, schema: Schema, options: Options, *,
     release, verification = release_partition(plan, partition, model)   # 5. release
     table_out = verify_cells(release, verification, model, options, data.records)  # 6. verify
     stats = dict(partition.stats, seed=options.seed if options.record_seed else None)
+    if release.at_top:          # counted as suppressed from the released cells
+        stats["suppressed_at_top"] = release.at_top
     if data.missing_kept:
         stats["missing_kept"] = dict(data.missing_kept)
     if choice is not None:
