@@ -211,13 +211,12 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
                         f"released table; it has columns {list(released.columns)}")
     model = _model(k, l, diversity, c, t, sensitive, data.n, "evaluate").bind(data)
     text = pd.DataFrame({q: column_text(released[q]) for q in qis})
-    starred = (text == "*").all(axis=1).to_numpy()
-    suppressed = starred if suppressed is None else np.asarray(suppressed, dtype=bool)
-    if suppressed.shape != (data.n,):
+    starred = (text == "*").all(axis=1).to_numpy(dtype=bool)
+    given = starred if suppressed is None else np.asarray(suppressed, dtype=bool)
+    if given.shape != (data.n,):
         raise ValueError(f"The 'suppressed' parameter of evaluate must be a boolean array of "
-                         f"length {data.n}. Got shape {suppressed.shape}.")
-    suppressed = suppressed | starred       # an all-'*' row is suppressed by definition
-    kept = ~suppressed
+                         f"length {data.n}. Got shape {given.shape}.")
+    kept = ~(given | starred)       # an all-'*' row is suppressed by definition
     rows = np.flatnonzero(kept)
     index = released.index.to_numpy()
     class_of = np.full(data.n, -1, dtype=np.int64)

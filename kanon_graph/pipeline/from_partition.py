@@ -28,9 +28,9 @@ import pandas as pd
 
 from .arguments import level_vector
 from ..encoding import encode
+from ..encoding.row_keys import _row_keys
 from ..exceptions import PrivacyError
 from ..privacy import PrivacyModel
-from ..encoding.row_keys import _row_keys
 from ..privacy._check import released_classes
 from ..privacy.parameters import check_int
 from ..metrics._collapsed import COLLAPSED, collapse_notes  # noqa: F401  (COLLAPSED re-exported)
