@@ -180,3 +180,16 @@ def test_public_measures_on_the_written_release_equal_the_verification(name, req
                          aggregate=res.stats.get("aggregate"))      # mdav's operators
         assert (ev.verification.k_achieved, ev.suppressed) == (v.k_achieved, res.suppressed)
         assert ev.verification.holds
+
+
+def test_the_report_reads_the_certified_figures(registered):
+    from kanon_graph.report._result import content_of_result
+
+    registered("test-top-class", _top_partition, recoding="local")
+    schema = kg.Schema(quasi_identifiers=["q"], sensitive=["s"], hierarchies={"q": H})
+    res = kg.anonymize(T_TABLE, schema, k=2, t=0.5, algorithm="test-top-class")
+    content = content_of_result(res)
+    assert content["summary"]["suppressed"] == res.suppressed == 4
+    assert content["privacy"]["holds"]
+    assert content["privacy"]["t_achieved"] == pytest.approx(res.verification.t_achieved)
+    assert content["privacy"]["k_achieved"] == res.verification.k_achieved
