@@ -12,8 +12,10 @@ readings of a release agree.
 
 from __future__ import annotations
 
+import atexit
 import math
 import os
+import shutil
 import tempfile
 
 import pandas as pd
@@ -25,6 +27,7 @@ from .check import Finding
 # in memory where the system has it: the atomic writer's fsync is then cheap
 _FOLDER = tempfile.mkdtemp(prefix="kanon-fuzz-",
                            dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+atexit.register(shutil.rmtree, _FOLDER, True)      # the folder goes with the process
 
 
 def written(res, seed):
