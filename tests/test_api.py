@@ -316,9 +316,9 @@ def test_broken_algorithm_raises_privacy_error(table, schema, register, kind, me
         kg.anonymize(table, schema, k=3, algorithm=name, suppression=0.1)
 
 
-def test_fully_generalized_release_with_star_roots_is_accepted(register):
-    # roots labelled '*' look like suppressed cells in a DataFrame; the independent
-    # check must still count such records as released
+def test_fully_generalized_release_with_star_roots_is_counted_as_suppressed(register):
+    # roots labelled '*' read like suppressed cells: a record whose quasi-identifiers are
+    # all '*' is suppressed by definition, and counted, whatever the algorithm said
     table = pd.DataFrame({"a": ["x", "y", "x", "y"], "b": ["1", "1", "2", "2"]})
     hier = {c: kg.Hierarchy.from_rows([[v, "*"] for v in sorted(set(table[c]))], name=c)
             for c in ["a", "b"]}
@@ -329,5 +329,12 @@ def test_fully_generalized_release_with_star_roots_is_accepted(register):
 
     register("test-to-root", to_root, recoding="global")
     res = kg.anonymize(table, schema, k=4, algorithm="test-to-root")
-    assert res.suppressed == 0 and len(res.classes) == 1
+    assert res.suppressed == 4 and res.classes == [] and res.suppressed_mask.all()
+    assert res.verification.holds and res.verification.released == 0
     assert (res.table == "*").all().all()
+    # counted as suppressed, the top class breaks a stated budget: refused, never passed
+    with pytest.raises(kg.PrivacyError, match=r"suppressed 4 records \(4 of them released "
+                                               r"with every quasi-identifier '\*', which counts "
+                                               r"as suppressed\), more than the allowed 50\.00% "
+                                               r"of 4"):
+        kg.anonymize(table, schema, k=4, algorithm="test-to-root", suppression=0.5)

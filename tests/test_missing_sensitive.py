@@ -45,7 +45,12 @@ def test_the_model_counts_known_values_only():
 def test_anonymize_no_longer_claims_l_from_a_missing_value():
     res = kg.anonymize(SMALL, SCHEMA, k=3, l=3, algorithm="optimal", missing="keep")
     assert res.levels == {"q": 1}                     # before: level 0, 'l=3 achieved 3'
-    assert res.verification.l_achieved == 3
+    # level 1 is the root '*': every record suppressed by definition, no l claimed
+    assert res.suppressed == 6 and res.verification.l_achieved is None
+    any_root = kg.Schema(quasi_identifiers=["q"], sensitive=["s"], hierarchies={
+        "q": kg.Hierarchy([["a", "any"], ["b", "any"]], name="q")})
+    res = kg.anonymize(SMALL, any_root, k=3, l=3, algorithm="optimal", missing="keep")
+    assert res.levels == {"q": 1} and res.verification.l_achieved == 3
 
 
 def test_a_class_of_missing_values_only_has_l_0():

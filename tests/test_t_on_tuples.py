@@ -66,8 +66,10 @@ def test_a_declared_categorical_column_keeps_the_equal_distance():
     schema = _schema()
     schema = kg.Schema(quasi_identifiers=["a"], sensitive=["s"], categorical=["s"],
                        hierarchies=dict(schema.hierarchies))
-    res = kg.anonymize(TABLE, schema, k=2, t=0.2, algorithm="optimal", suppression=0)
-    assert res.levels == {"a": 1}                  # the equal EMD 1/2 fails 0.2
+    # the equal EMD 1/2 fails 0.2: only the top, every cell '*', holds, and it suppresses
+    # every record, beyond suppression=0
+    with pytest.raises(kg.PrivacyError, match="released with every quasi-identifier"):
+        kg.anonymize(TABLE, schema, k=2, t=0.2, algorithm="optimal", suppression=0)
     res = kg.anonymize(TABLE, schema, k=2, t=0.5, algorithm="optimal", suppression=0)
     assert res.levels == {"a": 0}
     assert res.verification.t_achieved == pytest.approx(EQUAL)

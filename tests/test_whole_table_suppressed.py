@@ -27,10 +27,16 @@ def test_full_budget_does_not_suppress_the_whole_table(algorithm):
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_datafly_default_budget_never_suppresses_the_whole_table(n):
-    # n <= k: Sweeney's k-record budget used to suppress every record at level 0
+    # n <= k: Sweeney's k-record budget used to suppress every record at level 0; Datafly
+    # generalizes instead. "ab" meets k=2 at AB; "abc" and "abcd" only at the top, whose
+    # cells are all '*': every record there is suppressed by definition, and counted
     res = _run("abcd"[:n], n, algorithm="datafly")
-    assert res.suppressed == 0
-    assert res.verification.k_achieved == n
+    assert res.levels == {"q": 1 if n == 2 else 2}
+    if n == 2:
+        assert res.suppressed == 0 and res.verification.k_achieved == n
+    else:
+        assert res.suppressed == n and res.classes == []
+        assert res.verification.released == 0 and res.verification.holds
 
 
 def test_datafly_picks_the_lower_loss_along_its_path():
@@ -50,10 +56,12 @@ def test_optimal_does_not_suppress_the_whole_table(metric):
 
 @pytest.mark.parametrize("metric", NODE_METRICS)
 def test_optimal_ties_go_to_fewer_suppressed_records(metric):
-    # n == k: suppress all 4 at level 0, or release all 4 at the top; both cost the
-    # greatest loss, and the release must win the tie
+    # n == k: suppress all 4 at level 0, or generalize all 4 to the top; both cost the
+    # greatest loss and the search takes the top, whose cells are all '*' as the
+    # suppressed ones are: the same release, every record suppressed and counted
     res = _run("abcd", 4, algorithm="optimal", metric=metric, suppression=1.0)
-    assert res.suppressed == 0 and res.levels == {"q": 2}
+    assert res.levels == {"q": 2}
+    assert res.suppressed == 4 and res.classes == [] and res.metrics["loss"] == 1.0
 
 
 @pytest.mark.parametrize("metric", NODE_METRICS)
@@ -78,5 +86,6 @@ def test_rv_local_falls_back_to_the_top_when_its_pointers_only_find_full_suppres
     # k = n: every string below the top passes only by suppressing all 4 records, and
     # the Hi/Lo/Mid pointers run to level 0; the top string releases every record
     res = _run("abcd", 4, algorithm="rv-local", suppression=1.0)
-    assert res.suppressed == 0 and res.levels == {"q": 2}
+    assert res.levels == {"q": 2}        # all '*': every record suppressed, and counted
+    assert res.suppressed == 4 and res.classes == []
     assert res.stats["strings_generated"] == 3

@@ -10,8 +10,9 @@ the registered metrics and the privacy model on it. On a release made by
 
 Readings (a released table cannot say everything):
 
-* a row whose quasi-identifiers are all ``*`` is a suppressed record (ARX's
-  convention), unless ``suppressed=`` says otherwise;
+* a row whose quasi-identifiers are all ``*`` is a suppressed record, by
+  definition (docs/privacy.md, "What each criterion is measured on");
+  ``suppressed=`` may name more rows, never release an all-``*`` one;
 * equivalence classes are the distinct released quasi-identifier tuples,
   numbered by first row;
 * a label that occurs on several levels of a hierarchy (a value generalized
@@ -134,8 +135,9 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
         Registered metrics to compute (default: all whose needs are met;
         the classification metrics only with a ``target``).
     suppressed : array of bool, optional
-        Which rows are suppressed (default: rows whose quasi-identifiers
-        are all ``*``).
+        Rows suppressed besides those whose quasi-identifiers are all
+        ``*``, which are suppressed whatever this says (the file cannot
+        tell a class generalized to ``*`` everywhere from suppressed rows).
     missing : {"error", "drop", "keep"}
         Rows of ``original`` with a missing quasi-identifier or sensitive
         value: an error (default), or left out as ``anonymize(...,
@@ -211,13 +213,12 @@ def evaluate(original: pd.DataFrame, released: pd.DataFrame, schema: Schema, k: 
     model = _model(k, l, diversity, c, t, sensitive, data.n, "evaluate").bind(data)
     warn_inferred_distance(model, data, "evaluate")
     text = pd.DataFrame({q: column_text(released[q]) for q in qis})
-    if suppressed is None:
-        suppressed = (text == "*").all(axis=1).to_numpy()
-    suppressed = np.asarray(suppressed, dtype=bool)
-    if suppressed.shape != (data.n,):
+    starred = (text == "*").all(axis=1).to_numpy(dtype=bool)
+    given = starred if suppressed is None else np.asarray(suppressed, dtype=bool)
+    if given.shape != (data.n,):
         raise ValueError(f"The 'suppressed' parameter of evaluate must be a boolean array of "
-                         f"length {data.n}. Got shape {suppressed.shape}.")
-    kept = ~suppressed
+                         f"length {data.n}. Got shape {given.shape}.")
+    kept = ~(given | starred)       # an all-'*' row is suppressed by definition
     rows = np.flatnonzero(kept)
     index = released.index.to_numpy()
     class_of = np.full(data.n, -1, dtype=np.int64)

@@ -5,16 +5,21 @@ recodes what the algorithm returned (:func:`recode_release`, which refuses a
 partition that loses records or names levels outside the hierarchies),
 checks that every released value covers its record (:func:`check_cover`) and
 measures the release into an :class:`~kanon_graph.result.AnonymizationResult`
-(:func:`build_result`). :func:`check_release` is the last check before a
-release is returned: the algorithm's classes, and the classes the reader of
-the released table sees, must both hold every criterion.
+(:func:`build_result`). :func:`suppress_top_classes` counts a class
+released with every quasi-identifier ``*`` as suppressed (a record whose
+quasi-identifiers are all ``*`` is suppressed by definition: the written file
+cannot tell it from a suppressed one; docs/privacy.md, "What each criterion
+is measured on"). :func:`check_release` is the last check before a release
+is returned: the algorithm's classes, and the classes the reader of the
+released table sees, must both hold every criterion, and the rows the
+release counts as suppressed must be exactly its all-``*`` rows.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -23,6 +28,7 @@ import pandas as pd
 
 from .arguments import level_vector
 from ..encoding import encode
+from ..encoding.row_keys import _row_keys
 from ..exceptions import PrivacyError
 from ..privacy import PrivacyModel
 from ..privacy._check import released_classes
@@ -30,6 +36,7 @@ from ..privacy.parameters import check_int
 from ..metrics._collapsed import COLLAPSED, collapse_notes  # noqa: F401  (COLLAPSED re-exported)
 from ..metrics._loss import arx_loss_per_attribute
 from ..recoding import recode_aggregate, recode_levels, recode_partition
+from ..recoding._release import SUPPRESSED
 from ..result import AnonymizationResult
 
 if TYPE_CHECKING:
@@ -39,8 +46,8 @@ if TYPE_CHECKING:
     from ..registry import Partition
     from ..schema import Schema
 
-__all__ = ["recode_release", "check_cover", "check_release", "level_labels", "build_result",
-           "levels_result", "apply_levels_counted"]
+__all__ = ["recode_release", "check_cover", "suppress_top_classes", "check_release",
+           "level_labels", "build_result", "levels_result", "apply_levels_counted"]
 
 
 def recode_release(data: EncodedTable, partition: Partition, algorithm: str) -> Release:
@@ -120,14 +127,73 @@ def _check_aggregate(attr: Any, rel: Any, rows: npt.NDArray[np.int64],
                            f"no {rel.aggregated} of its class's values")
 
 
+def _top_classes(release: Release) -> npt.NDArray[np.bool_]:
+    """Per class: is every quasi-identifier released as ``*`` (the text a suppressed row shows)?"""
+    top = np.ones(release.n_classes, dtype=bool)
+    for rel in release.attributes.values():
+        top &= np.asarray(rel.labels, dtype=object) == SUPPRESSED
+    return top
+
+
+def suppress_top_classes(release: Release, model: PrivacyModel, data: EncodedTable) -> Release:
+    """``release`` with every class whose quasi-identifiers are all ``*`` counted as suppressed.
+
+    A record whose quasi-identifiers are all ``*`` is suppressed by
+    definition, whether the algorithm suppressed it or generalized its class
+    to the top: the released cells are the same, and the written file cannot
+    tell them apart. Its records leave the classes (class ``-1``) and count
+    in ``release.suppressed``; the other classes are renumbered in order.
+    With t, the distribution of the released records (the reference of t)
+    loses their sensitive values, so a class that now fails t is suppressed
+    too, round after round, as the full-domain searches suppress
+    (:meth:`~kanon_graph.privacy.PrivacyModel.suppressed_classes`). k and l
+    are properties of each class alone and do not move. The suppression
+    budget is checked on the count that results (:func:`kanon_graph.pipeline.run.verify_cells`).
+
+    Parameters
+    ----------
+    release : Release
+        A release whose classes hold the model (the caller verified them).
+    model : PrivacyModel
+    data : EncodedTable
+        The table ``release`` recodes (rows, or counted tuples).
+
+    Returns
+    -------
+    Release
+        ``release`` itself when no class is all ``*``.
+    """
+    drop = _top_classes(release)
+    if not drop.any():
+        return release
+    n_classes = release.n_classes
+    class_of = release.class_of
+    if model.t is not None:
+        left = np.where(class_of >= 0, class_of, n_classes)
+        left = np.where(np.append(drop, True)[left], -1, class_of)
+        drop = drop | np.asarray(model.suppressed_classes(left, data, n_classes), dtype=bool)
+    keep = ~drop
+    renumber = np.append(np.where(keep, np.cumsum(keep) - 1, -1), -1)
+    class_of = renumber[np.where(class_of >= 0, class_of, n_classes)]
+    attributes = {name: replace(rel, **{
+        f.name: getattr(rel, f.name)[keep] for f in fields(rel)
+        if isinstance(getattr(rel, f.name), np.ndarray)
+        and getattr(rel, f.name).shape[:1] == (n_classes,)})
+        for name, rel in release.attributes.items()}
+    out = replace(release, class_of=class_of.astype(np.int64), sizes=release.sizes[keep],
+                  attributes=attributes)
+    return replace(out, at_top=release.at_top + out.suppressed - release.suppressed)
+
+
 def check_release(model: PrivacyModel, release: Release, table: pd.DataFrame,
                   verification: Verification, algorithm: str) -> Verification:
     """Refuse a release whose classes, or whose released cells, break the model.
 
     ``verification`` measured the algorithm's classes. The independent
-    check groups the released records by their quasi-identifier cells in
-    ``table`` (the very table the user receives), as a reader does, and
-    measures k, l and t on those groups (:func:`released_classes`).
+    check reads ``table`` (the very table the user receives) as a reader
+    does: a row whose quasi-identifiers are all ``*`` is suppressed, the
+    others are grouped by their quasi-identifier cells, and k, l and t are
+    measured on those groups (:func:`released_classes`).
 
     Returns
     -------
@@ -137,10 +203,21 @@ def check_release(model: PrivacyModel, release: Release, table: pd.DataFrame,
     Raises
     ------
     PrivacyError
-        When either fails; the release is not returned.
+        When either fails, or when the rows the release counts as suppressed
+        are not exactly its all-``*`` rows; the release is not returned.
     """
     data = cast("EncodedTable", release.data)
-    cells = released_classes(table, data.schema.quasi_identifiers, release.class_of >= 0)
+    qis = list(data.schema.quasi_identifiers)
+    _, starred = _row_keys(table, qis)
+    counted = release.class_of < 0
+    if verification.holds and not np.array_equal(starred, counted):
+        row = int(np.flatnonzero(starred != counted)[0])
+        said = "counts as suppressed" if counted[row] else "releases"
+        raise PrivacyError(f"algorithm {algorithm!r} produced a release that {said} row {row}, "
+                           f"whose quasi-identifier cells are {'' if starred[row] else 'not '}"
+                           f"all '*' (a record is suppressed exactly when they are); it is not "
+                           f"returned")
+    cells = released_classes(table, qis, ~starred)
     independent = model.verify(cells, data)
     if not verification.holds:
         raise PrivacyError(f"algorithm {algorithm!r} produced a release that fails its privacy "
@@ -243,7 +320,9 @@ def levels_result(table: pd.DataFrame, schema: Schema,
                              f"array of length {len(table)}. Got shape {suppress.shape}.")
         suppress = suppress[data.positions]
     release = recode_levels(data, vector, suppress=suppress, capped=respect_boundaries)
-    verification = PrivacyModel(k).verify(release.class_of, data)
+    model = PrivacyModel(k)
+    release = suppress_top_classes(release, model, data)    # the top node: all suppressed
+    verification = model.verify(release.class_of, data)
     return build_result(data, release, verification, algorithm="apply_levels", k=k,
                         metrics=metrics, stats={"seconds": time.perf_counter() - started})
 

@@ -10,7 +10,8 @@ its own algorithm. The steps, in order:
 3. the choice (``algorithm="auto"``), when the caller hands one in;
 4. :func:`plan_run` and :func:`run_algorithm_step` -- on the distinct tuples
    or on the rows, within shards when large;
-5. :func:`release_partition` -- recode, check the cover, verify the classes;
+5. :func:`release_partition` -- recode, check the cover, verify the classes
+   (a class released all ``*`` counted as suppressed);
 6. :func:`verify_cells` -- k, l and t counted again on the very cells returned;
 7. :func:`result_of` -- metrics, statistics, the boundary check: the result.
 """
@@ -27,7 +28,7 @@ import numpy as np
 from .arguments import DEFAULT_SEED, check_algorithm, check_seed
 from .dispatch import run_algorithm
 from .from_partition import (build_result, check_cover, check_release, recode_release,
-                              collapse_notes, warn_if_collapsed)
+                              collapse_notes, suppress_top_classes, warn_if_collapsed)
 from .._progress import Reporter
 from .tuples import for_algorithm
 from ..encoding import encode
@@ -194,10 +195,18 @@ def run_algorithm_step(plan: Plan, model: PrivacyModel, progress: Reporter) -> P
 
 def release_partition(plan: Plan, partition: Partition,
                       model: PrivacyModel) -> tuple[Release, Verification]:
-    """Step 5: the partition recoded, every record covered, its classes verified."""
+    """Step 5: the partition recoded, every record covered, its classes verified.
+
+    A class released with every quasi-identifier ``*`` is then counted as
+    suppressed (:func:`~kanon_graph.pipeline.from_partition.suppress_top_classes`),
+    and the release verified again as the reader of its cells sees it.
+    """
     release = recode_release(plan.work, partition, plan.options.algorithm)
     check_cover(release)
     verification = model.verify(release.class_of, plan.work)
+    if verification.holds:      # else step 6 refuses the algorithm's release as it came
+        release = suppress_top_classes(release, model, plan.work)
+        verification = model.verify(release.class_of, plan.work)
     return plan.back(release), verification
 
 
@@ -208,8 +217,12 @@ def verify_cells(release: Release, verification: Verification, model: PrivacyMod
     check_release(model, release, table, verification, options.algorithm)
     suppression = options.suppression
     if suppression is not None and release.suppressed > np.floor(suppression * records):
+        top = (f" ({release.at_top} of them released with every quasi-identifier '*', which "
+               f"counts as suppressed{', with the classes that then failed t' if model.t else ''})"
+               if release.at_top else "")
         raise PrivacyError(f"algorithm {options.algorithm!r} suppressed {release.suppressed} "
-                           f"records, more than the allowed {suppression:.2%} of {records}")
+                           f"records{top}, more than the allowed {suppression:.2%} of "
+                           f"{records}; it is not returned")
     return table
 
 
@@ -255,6 +268,8 @@ def run_pipeline(table: pd.DataFrame, schema: Schema, options: Options, *,
     release, verification = release_partition(plan, partition, model)   # 5. release
     table_out = verify_cells(release, verification, model, options, data.records)  # 6. verify
     stats = dict(partition.stats, seed=options.seed if options.record_seed else None)
+    if release.at_top:          # counted as suppressed from the released cells
+        stats["suppressed_at_top"] = release.at_top
     if data.missing_kept:
         stats["missing_kept"] = dict(data.missing_kept)
     if model.t is not None:             # the ground distance t was measured with

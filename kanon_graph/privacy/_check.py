@@ -1,7 +1,10 @@
 """Privacy checks on any released DataFrame (ours or another tool's).
 
-Records whose quasi-identifiers are all ``*`` are suppressed records: they
-are left out of every check and counted instead.
+Records whose quasi-identifiers are all ``*`` are suppressed records, by
+definition (a class generalized to ``*`` everywhere reads the same): they
+are left out of every check and counted instead. What k, l and t are
+measured on is said once, in docs/privacy.md ("What each criterion is
+measured on"); ``kg.anonymize``'s verification measures the same.
 """
 
 from __future__ import annotations
@@ -34,9 +37,9 @@ def released_k(table, quasi_identifiers, released, weights=None):
         The released table, as the user receives it.
     quasi_identifiers : list of str
     released : ndarray of bool
-        The rows that are released (not suppressed). Suppressed rows are
-        left out by position, not by their ``*`` cells, so a record honestly
-        generalized to roots labelled ``*`` still counts.
+        The rows that are released (not suppressed), by position. The
+        facade passes the rows whose quasi-identifiers are not all ``*``
+        (a record all ``*`` is suppressed by definition).
     weights : ndarray of int, optional
         Records per row, when each row stands for that many records.
 
@@ -76,7 +79,7 @@ def released_classes(table, quasi_identifiers, released):
     Rows whose quasi-identifier texts are all equal share a class, as the
     reader of the table sees it (numbered by first appearance); ``-1`` for
     a row that is not released (left out by position, as in
-    :func:`released_k`).
+    :func:`released_k`: the facade leaves out the all-``*`` rows).
 
     Examples
     --------
@@ -124,7 +127,10 @@ def equivalence_classes(table, quasi_identifiers):
 
 
 def k_anonymity(table, quasi_identifiers):
-    """The k a table achieves: its smallest equivalence class (0 if all suppressed)."""
+    """The k a table achieves: its smallest equivalence class (0 if all suppressed).
+
+    A row whose quasi-identifiers are all ``*`` is suppressed, in no class.
+    """
     sizes = m.class_sizes(_class_of(table, quasi_identifiers))
     return int(sizes.min()) if sizes.size else 0
 

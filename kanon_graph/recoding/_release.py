@@ -75,6 +75,11 @@ class Release:
         Whether a suppressed record releases ``*`` in every column (its
         insensitive and sensitive cells too), not only in its
         quasi-identifiers.
+    at_top : int
+        Of the suppressed records, those the algorithm released in a class
+        whose quasi-identifiers are all ``*`` (suppressed by definition), and
+        with t those of the classes that then failed t
+        (:func:`kanon_graph.pipeline.from_partition.suppress_top_classes`).
     """
 
     data: object
@@ -84,6 +89,7 @@ class Release:
     levels: tuple | None = None
     capped: bool = False
     withheld: bool = False
+    at_top: int = 0
 
     @property
     def n_classes(self):

@@ -243,7 +243,8 @@ def risk_classes(table, quasi_identifiers, *, population=None, sampling_fraction
     threshold : float
         ``tau`` for the share of records at risk (default 0.2, one in five).
     suppressed : array of bool, optional
-        Rows to leave out (default: rows whose quasi-identifiers are all ``*``).
+        Rows to leave out besides the rows whose quasi-identifiers are all
+        ``*``, which are suppressed by definition (docs/privacy.md).
     weights : str or array of float, optional
         Sampling weights (a column of ``table``, or one per row): without a
         population table, ``F_j`` is the sum of the weights of class ``j``'s
@@ -278,6 +279,7 @@ def risk_classes(table, quasi_identifiers, *, population=None, sampling_fraction
     if suppressed.shape != (len(table),):
         raise ValueError("The 'suppressed' parameter must be a boolean array with one entry "
                          f"per row ({len(table)}). Got shape {suppressed.shape}.")
+    suppressed = suppressed | starred       # an all-'*' row is suppressed by definition
     if weights is not None:
         weights = _check_weights(weights, table)
     kept = keys[~suppressed]

@@ -8,13 +8,16 @@ recomputes:
   every non-quasi-identifier column unchanged in the same rows;
 * suppression: ``res.suppressed`` equals the rows listed in
   ``res.suppressed_rows`` (index labels of the released table, checked against
-  ``res.suppressed_mask`` when present), their cells are all ``*``,
-  and their count is within the budget (``floor(s n)``; at most k for
-  Datafly's default; none for algorithms that declare they never suppress);
+  ``res.suppressed_mask`` when present), which are exactly the rows whose
+  quasi-identifier cells are all ``*`` (such a row is suppressed by
+  definition, a class generalized to the top included), and their count is
+  within the budget (``floor(s n)`` for every algorithm; at most k for
+  Datafly's default below the top node);
 * the classes formed by grouping the released cells are ``res.classes``;
 * k, distinct / entropy l and t (equal-distance EMD for a categorical,
   ordered EMD for a numeric sensitive attribute, both against the released
-  records only) on the classes formed by grouping the released cells;
+  records only) on the classes formed by grouping the released cells, and
+  that ``res.verification`` reports these very figures;
 * generalization truth: a hierarchical cell is on its original leaf's path
   (at the reported level for a global release, never above the MAGVal when
   boundaries are asked), a numeric cell's ``[lo-hi]`` contains the value
@@ -179,20 +182,33 @@ class Checker:
         mask[rows] = True
         if mask.any() and not (out[mask] == SUPPRESSED).all():
             self.fail("suppressed row not starred", f"row {int(np.flatnonzero(mask)[0])}")
+        starred = (out == SUPPRESSED).all(axis=1) if len(case.qis) else np.zeros(case.n, bool)
+        if (starred & ~mask).any():
+            self.fail("all-* row not counted as suppressed",
+                      f"row {int(np.flatnonzero(starred & ~mask)[0])}")
         budget = None
-        if case.suppression is not None:
+        if case.suppression is not None:      # a class released all '*' counts too
             budget = math.floor(case.suppression * case.n)
-        elif case.algorithm == "datafly":
+        elif case.algorithm == "datafly" and not self._at_top():
             budget = case.k
-        if not self.supports_suppression:
-            budget = 0 if budget is None else min(budget, 0)
         if budget is not None and mask.sum() > budget:
             self.fail("suppression over budget", f"{int(mask.sum())} suppressed, budget {budget}")
-        if mask.all() and case.n and not case.boundaries_on() and not self.withholds:
+        # generalizing every record to the root is a valid release; it is the whole table
+        # suppressed itself when every root reads '*' (a hierarchy's), not otherwise
+        root_not_star = any(q not in case.rows for q in case.qis)
+        if mask.all() and case.n and not case.boundaries_on() and not self.withholds \
+                and root_not_star:
             self.fail("whole table suppressed",
                       f"all {case.n} records suppressed although generalizing to the root "
                       f"is a valid release")
         return ~mask
+
+    def _at_top(self):
+        """A global release at the top node: every quasi-identifier at its root's level."""
+        levels, rows = self.res.levels, self.case.rows
+        return levels is not None and all(
+            q in rows and levels.get(q) == max(len(p) for p in rows[q].values()) - 1
+            for q in self.case.qis)
 
     # -- generalization truth -----------------------------------------------------
     def _aggregates(self, released):
@@ -270,6 +286,10 @@ class Checker:
         if not m:
             return
         sizes = np.bincount(codes, minlength=m)
+        v = getattr(self.res, "verification", None)
+        if v is not None and int(sizes.min()) != v.k_achieved:
+            self.fail("verified k differs from the released cells",
+                      f"cells {int(sizes.min())}, res.verification {v.k_achieved}")
         if len(self.res.classes) != m:
             self.fail("class count differs from released cells",
                       f"res.classes has {len(self.res.classes)}, the released cells form {m}")
@@ -285,6 +305,10 @@ class Checker:
                 got = np.exp(-(p * np.log(p)).groupby(level=0).sum()).min()
             if got < case.l - TOL:
                 self.fail("l broken", f"{case.diversity} l={got:g} < {case.l:g}")
+            if v is not None and v.l_achieved is not None \
+                    and not math.isclose(got, v.l_achieved, rel_tol=1e-6, abs_tol=1e-6):
+                self.fail("verified l differs from the released cells",
+                          f"cells {got:g}, res.verification {v.l_achieved:g}")
         if case.t is not None:
             values, inverse = np.unique(s, return_inverse=True)
             q = np.bincount(inverse, minlength=len(values)) / len(s)
@@ -295,6 +319,10 @@ class Checker:
                 worst = max(worst, _emd(p, q, case.sensitive_numeric))
             if worst > case.t + TOL:
                 self.fail("t broken", f"EMD {worst:.4f} > t={case.t:g} (released records)")
+            if v is not None and v.t_achieved is not None \
+                    and not math.isclose(worst, v.t_achieved, rel_tol=1e-6, abs_tol=1e-9):
+                self.fail("verified t differs from the released cells",
+                          f"cells {worst:.6f}, res.verification {v.t_achieved:.6f}")
 
     # -- metrics --------------------------------------------------------------
     def _cell_costs(self, q, cells):

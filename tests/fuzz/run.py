@@ -12,7 +12,11 @@ An outcome is one of
 * ``ok``: a release came back and the independent checker found nothing;
 * ``violation``: a release came back and broke a property (see ``check``);
 * ``refusal``: a one-line ``ValueError`` from kanon_graph's own code, raised
-  before the algorithm ran or by the algorithm's own argument checks;
+  before the algorithm ran or by the algorithm's own argument checks; or the
+  facade's ``PrivacyError`` for a release whose class generalized to ``*``
+  in every quasi-identifier, counted as suppressed, breaks ``suppression=``
+  (docs/privacy.md, "Suppression": the documented rule, listed among the
+  refusals by message);
 * ``missed refusal``: an impossible request produced a release;
 * ``rejected``: the library's self-verification raised ``PrivacyError``
   (the algorithm proposed a release it could not stand behind);
@@ -39,6 +43,7 @@ from kanon_graph import registry
 
 from .check import check_release
 from .generate import AUTO, algorithm_info, make_case
+from .public import public_findings
 
 OK, VIOLATION, REFUSAL, MISSED, REJECTED, CRASH = (
     "ok", "violation", "refusal", "missed refusal", "rejected", "crash")
@@ -142,6 +147,10 @@ def run_case(case):
         with _spied(case.algorithm, started):
             res = kg.anonymize(case.table, case.schema(), case.request_k(), **case.kwargs())
     except kg.PrivacyError as error:
+        if "released with every quasi-identifier '*'" in str(error) \
+                and case.suppression is not None:
+            return Outcome(case, REFUSAL, f"{case.algorithm}: top class over the budget",
+                           str(error), time.perf_counter() - t0)
         return Outcome(case, REJECTED, f"{case.algorithm}: PrivacyError {_shape(error)}",
                        str(error), time.perf_counter() - t0)
     except ValueError as error:
@@ -182,6 +191,7 @@ def run_case(case):
     findings = check_release(case, res, recoding=info.recoding,
                              supports_suppression=info.supports_suppression,
                              withholds=info.samples_records)
+    findings += public_findings(case, res)      # kg.privacy on the written file agrees
     if findings:
         first = findings[0]
         return Outcome(case, VIOLATION, f"{case.algorithm}: {first.category}",

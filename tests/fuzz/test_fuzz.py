@@ -21,6 +21,7 @@ from kanon_graph import registry
 
 from .check import check_release, parse_range, suppressed_positions
 from .generate import AUTO, Case, make_case
+from .public import public_findings
 from .run import FAILURES, REFUSAL, impossible, report, run_case
 
 
@@ -240,3 +241,36 @@ def test_checker_flags_distinct_l_by_hand():
     assert "l broken" in _hand_categories(case, _hand_release(      # AB holds 3, 3
         case, ["CD", "CD", "AB", "CD", "AB"]))
     assert "l broken" not in _hand_categories(case, _hand_release(case, ["*"] * 5))
+
+
+# -- issue 46 item 5: one reading of a release, the facade's and kg.privacy's -----------
+@pytest.mark.parametrize("algorithm", ["datafly", "mondrian", "stepwise"])
+def test_a_release_at_the_top_is_suppressed_for_every_reader(algorithm):
+    """k = n on "cdada": the only class is the top ('*'); every reader counts it suppressed."""
+    case = _hand_case(algorithm=algorithm, k=5)
+    res = kg.anonymize(case.table, case.schema(), case.k, **case.kwargs())
+    assert res.suppressed == 5 and (res.table["q"] == "*").all()
+    assert public_findings(case, res) == []
+    assert _hand_categories(case, res) == set()
+
+
+def test_public_check_flags_a_verification_that_differs():
+    case = _hand_case(t=0.5, suppression=0.5)
+    res = kg.anonymize(case.table, case.schema(), case.k, **case.kwargs())
+    assert public_findings(case, res) == []
+    import dataclasses
+    v = res.verification
+    forged = dataclasses.replace(res, verification=dataclasses.replace(
+        v, k_achieved=v.k_achieved + 1, t_achieved=v.t_achieved + 0.25))
+    found = {f.category for f in public_findings(case, forged)}
+    assert found == {"public k differs from the verification",
+                     "public t differs from the verification"}
+    assert {"verified k differs from the released cells",
+            "verified t differs from the released cells"} <= _hand_categories(case, forged)
+
+
+def test_top_class_over_the_budget_is_a_refusal_not_a_release():
+    """With a budget, a release at the top (all suppressed) is refused by the facade."""
+    case = _hand_case(algorithm="datafly", k=5, suppression=0.2)
+    outcome = run_case(case)
+    assert outcome.kind == REFUSAL and "top class over the budget" in outcome.category
