@@ -243,6 +243,7 @@ def _run(args, progress, dask):
     if dask:
         progress.phase(f"reading {args.input} lazily")
         schema = schema_from_args(args)
+        check_hierarchies(schema, args)             # before the files, as in memory
         table = read_dask_table(args.input, args.sep, schema=schema, args=args,
                                 encoding=encoding_of(args))
         text = None

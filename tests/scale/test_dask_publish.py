@@ -81,6 +81,11 @@ def _both(tmp_path, hierarchies, name, content, flags, capsys, suffix="csv", qi=
 def test_dask_refuses_what_pandas_refuses_with_the_same_line(tmp_path, hierarchies, dask_client,
                                                              capsys, case):
     content, flags = CSV_CASES[case]
+    if "day" in flags[flags.index("--qi") + 1] if "--qi" in flags else False:
+        # a hierarchy for the date column, so the run gets as far as the cells: without it
+        # both engines refuse before reading (optimal needs one), with the same line too
+        days = [f"2001-0{m}-1{m}" for m in range(1, 7)] + ["14/12/1944"]
+        (hierarchies / "day.csv").write_text("".join(f"{d};*\n" for d in days))
     (pandas_code, pandas_err, _), (dask_code, dask_err, written) = _both(
         tmp_path, hierarchies, case, content, flags, capsys)
     assert pandas_code == 1 and "people.csv" in pandas_err, pandas_err
@@ -97,6 +102,15 @@ def test_missing_drop_gives_the_same_release_on_both_engines(tmp_path, hierarchi
     plain = pd.read_csv(tmp_path / "p.csv", dtype=str)
     lazy = pd.read_parquet(tmp_path / "d").astype(str)
     pd.testing.assert_frame_equal(lazy.reset_index(drop=True), plain[lazy.columns])
+
+
+def test_a_missing_hierarchy_is_refused_before_reading_on_both_engines(
+        tmp_path, hierarchies, dask_client, capsys):
+    content, flags = CSV_CASES["not a date"]
+    (pandas_code, pandas_err, _), (dask_code, dask_err, written) = _both(
+        tmp_path, hierarchies, "no day hierarchy", content, flags, capsys)
+    assert pandas_code == dask_code == 1 and dask_err == pandas_err and not written
+    assert "needs a hierarchy for every quasi-identifier" in dask_err and "['day']" in dask_err
 
 
 @pytest.mark.parametrize("case", ["inf", "corrupt", "null sensitive"])
