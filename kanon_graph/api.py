@@ -66,24 +66,24 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int | None = None, *
         released cells, again by ``result.write``. See :mod:`kanon_graph.scale.dask_input`.
     schema : Schema
     k : int
-        Every released equivalence class holds at least ``k`` records.
-        Required, except for ``algorithm="safepub"``, which derives it from
-        ``epsilon`` and ``delta`` (and refuses one given).
+        Every released equivalence class holds at least ``k`` records. Required,
+        except for ``algorithm="safepub"`` (derived from ``epsilon`` and ``delta``).
     algorithm : str, default "auto"
         A registered algorithm (:func:`kanon_graph.algorithms` lists them),
         or ``"auto"``, which runs what the quality suite taught where it
-        settles the choice (:mod:`kanon_graph.auto.choice`): with k alone,
-        or t without l, ``stepwise`` when every quasi-identifier has a
-        hierarchy and the lattice has at most 100,000 nodes (``flat`` for k
-        when none has one), without trials; elsewhere the candidates that fit
-        run on the table (or 20,000 of its records) and the least mean ARX
-        Loss wins; a Dask table runs one without trials and refuses a
-        quasi-identifier without a hierarchy before counting (``auto.counted``).
-        A model the algorithm does not declare it takes (``models`` in the
-        registry) is refused before anything runs. ``result.algorithm``
-        names the choice; ``result.stats["auto"]`` says why, with each trial's
-        loss and seconds. A warning says so when most quasi-identifiers of
-        the chosen release are (almost) all ``*``.
+        settles the choice (:mod:`kanon_graph.auto.choice`): with k alone, or t
+        without l, ``stepwise`` when every quasi-identifier has a hierarchy
+        (lattice of at most 100,000 nodes), ``flat`` when none has one (k
+        alone), without trials. Elsewhere the candidates that fit (with l
+        ``stepwise`` first; ``optimal`` with 2% suppression, ``mondrian``,
+        ``sd``, ``mst``) run on the table or 20,000 of its records and the
+        least mean ARX Loss wins. A Dask table runs ``stepwise`` without
+        trials (with l: the first of the in-memory trials, alone) and refuses
+        a quasi-identifier without a hierarchy (:mod:`kanon_graph.auto.counted`).
+        A model the algorithm does not declare (``models`` in the registry) is
+        refused before anything runs. ``result.stats["auto"]`` says why, with
+        each trial's loss and seconds; a warning, when most quasi-identifiers
+        of the release are (almost) all ``*``.
     l : float, optional
         Required l-diversity of the sensitive attribute.
     diversity : {"distinct", "entropy", "recursive"}

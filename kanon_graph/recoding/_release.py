@@ -1,14 +1,10 @@
 """From a partition of the records to released values.
 
-Two recodings are supported, and both produce a :class:`Release`:
-
-* **global (full-domain)**: one level per quasi-identifier; every value is
-  replaced by its ancestor at that level (:func:`recode_levels`);
-* **local**: records are grouped into classes; within a class each value is
-  replaced by the lowest common ancestor of the class's values in the
-  hierarchy; without a hierarchy a numeric attribute becomes ``[min-max]``, a
-  date the interval ``[first, last]`` and a categorical one the value set
-  ``{a,b}`` (:func:`recode_partition`).
+Two recodings, both producing a :class:`Release`: **global** (full-domain,
+:func:`recode_levels`), one level per quasi-identifier, every value replaced by
+its ancestor there; **local** (:func:`recode_partition`), each class's values
+replaced by their lowest common ancestor in the hierarchy, or without one by
+``[min-max]``, the date interval ``[first, last]`` or the value set ``{a,b}``.
 
 Suppressed records (class ``-1``) have every quasi-identifier replaced by
 ``*``; they stay in the released table and are counted.
@@ -72,14 +68,11 @@ class Release:
     capped : bool
         Whether the levels were capped at each value's MAGVal.
     withheld : bool
-        Whether a suppressed record releases ``*`` in every column (its
-        insensitive and sensitive cells too), not only in its
-        quasi-identifiers.
+        Whether a suppressed record releases ``*`` in every column, not only
+        in its quasi-identifiers.
     at_top : int
-        Of the suppressed records, those the algorithm released in a class
-        whose quasi-identifiers are all ``*`` (suppressed by definition), and
-        with t those of the classes that then failed t
-        (:func:`kanon_graph.pipeline.from_partition.suppress_top_classes`).
+        Suppressed records the algorithm released all ``*`` (suppressed by
+        definition), with t those of classes that then failed t too.
     """
 
     data: object

@@ -343,6 +343,9 @@ def test_public_measures_on_the_written_release_give_the_verified_figures(
     try:
         res = kg.anonymize(dd.read_parquet(tmp / "in"), _schema(), k=5, algorithm=algorithm,
                            suppression=0.05, **model, **options)
+    except kg.exceptions.PrivacyError as exc:   # a top class over the budget (boundaries):
+        assert "counts as suppressed" in str(exc), exc          # refused, never written
+        return
     except ValueError as exc:           # an algorithm that does not take l or t says so
         assert model and ("l" in str(exc) or "t" in str(exc)), exc
         pytest.skip(f"{algorithm} refuses {model}: {exc}")
