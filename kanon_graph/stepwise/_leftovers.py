@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._jit import njit  # numba loads on a kernel's first call
 from ..lattice.node_metrics import LossMetric
 from ._split import class_levels
 
@@ -181,7 +182,19 @@ def place_leftovers(data, class_of, check=None, budget=0, model=None):
     checked = sensitive and not check.model.superset_closed
     members = np.split(order, starts[1:]) if checked else None
     unplaced = []
-    for unit in _units(codes, left):
+    units = _units(codes, left)
+    if not checked:                     # every class takes a unit: one compiled pass
+        unit_codes = codes[[u[0] for u in units]]
+        unit_m = np.array([_records(data, u) for u in units], dtype=np.int64)
+        anc = _padded([a for a in tables.anc], 0)
+        per = _padded([p.T for p in per_class], 0.0)
+        chosen = _place_units(unit_codes, unit_m, level, ref, sizes.astype(np.int64),
+                              np.column_stack(old), per, anc)
+        for unit, c in zip(units, chosen):
+            out[unit] = labels[c]
+        stats["placed"] += int(unit_m.sum())
+        units = []
+    for unit in units:
         new_levels, new = tables.widen(level, ref, codes[unit], per_class)
         m = _records(data, unit)
         extra = tables.extra(sizes, m, old, new)
@@ -204,6 +217,54 @@ def place_leftovers(data, class_of, check=None, budget=0, model=None):
         else:
             stats["merged"] = _merge_until_holds(data, out, rest, check, tables)
     return out, stats
+
+
+def _padded(tables, fill):
+    """Equal-shaped 2-D ``tables`` (rows padded with ``fill``) stacked into one 3-D array."""
+    rows = max(t.shape[0] for t in tables)
+    cols = max(t.shape[1] for t in tables)
+    out = np.full((len(tables), rows, cols), fill, dtype=np.asarray(tables[0]).dtype)
+    for i, t in enumerate(tables):
+        out[i, :t.shape[0], :t.shape[1]] = t
+    return out
+
+
+def _place_units_py(unit_codes, unit_m, level, ref, sizes, old, per, anc):
+    """Each unit, in order, joins the class it widens least (the first of least added loss);
+    the class's levels, per-record costs and size follow. ``per[j, level, c]``: class
+    ``c``'s cost per record at ``level`` of attribute ``j``; ``anc[j, level, leaf]``."""
+    n_units, d = unit_codes.shape
+    n_classes = level.shape[0]
+    chosen = np.empty(n_units, dtype=np.int64)
+    for u in range(n_units):
+        m = unit_m[u]
+        best, best_extra = 0, np.inf
+        for c in range(n_classes):
+            extra = 0.0
+            for j in range(d):
+                lv = level[c, j]
+                while anc[j, lv, ref[c, j]] != anc[j, lv, unit_codes[u, j]]:
+                    lv += 1
+                extra += (sizes[c] + m) * per[j, lv, c] - sizes[c] * old[c, j]
+            if extra < best_extra:
+                best, best_extra = c, extra
+        for j in range(d):
+            lv = level[best, j]
+            while anc[j, lv, ref[best, j]] != anc[j, lv, unit_codes[u, j]]:
+                lv += 1
+            level[best, j] = lv
+            old[best, j] = per[j, lv, best]
+        sizes[best] += m
+        chosen[u] = best
+    return chosen
+
+
+def _place_units_work(unit_codes, unit_m, level, *rest):
+    """Steps of :func:`_place_units_py`: units x classes x attributes."""
+    return unit_codes.shape[0] * level.shape[0] * max(level.shape[1], 1)
+
+
+_place_units = njit(cache=True, work=_place_units_work)(_place_units_py)
 
 
 def _records(data, rows):
