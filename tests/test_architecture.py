@@ -265,3 +265,17 @@ def test_the_registry_base_rules():
         other = Registry("item")
         other.add("x", 1)
         other.add("x", 1)
+
+
+def test_the_root_shows_the_floors():
+    """Issue 46 item 15 (STYLE.md item 15): the package root holds the rooms of the design,
+    the facade and the small core, not the pipeline or the cell encoding as loose modules."""
+    import pkgutil
+
+    import kanon_graph
+
+    loose = {m.name for m in pkgutil.iter_modules(kanon_graph.__path__)
+             if not m.ispkg and m.name.startswith("_")}
+    assert loose <= {"__main__", "_display", "_jit", "_plugins", "_progress", "_version"}, loose
+    rooms = {m.name for m in pkgutil.iter_modules(kanon_graph.__path__) if m.ispkg}
+    assert {"pipeline", "auto", "encoding", "cells"} <= rooms
