@@ -214,16 +214,17 @@ def row_clinic_l2(args):
 
 
 def row_mistakes(args):
-    command = _clinic_command(80_000, args)
+    command = _clinic_command(80_000, args) + ["-o", args.dir / "mistake.csv"]
     at = command.index("--qi") + 1
     misspelt = command[:at] + [command[at].replace("zip", "zipp", 1)] + command[at + 1:]
     at = command.index("-k") + 1
     too_large = command[:at] + ["100000"] + command[at + 1:]
-    for label, args_ in (("a misspelt column", misspelt), ("k above the row count", too_large)):
+    for label, args_, named in (("a misspelt column", misspelt, "'zipp'"),
+                                ("k above the row count", too_large, "'k'")):
         proc, wall, cpu, _ = cli(args_)
-        first = (proc.stderr.strip().splitlines() or ["(nothing)"])[-1][:120]
+        said = (proc.stderr.strip().splitlines() or ["(nothing)"])[-1]
         report(f"{label}, 80,000-row export", f"{wall:.2f} s wall (exit {proc.returncode})",
-               "-", "< 1 s", wall < 1.0 and proc.returncode != 0, first)
+               "-", "< 1 s", wall < 1.0 and proc.returncode != 0 and named in said, said[:140])
 
 
 def row_clinic_1m(args):
