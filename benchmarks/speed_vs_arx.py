@@ -243,7 +243,7 @@ def row_clinic_1m_dask(args):
     command = _clinic_command(1_000_000, args)
     if not folder.exists():                 # the same rows as the CSV, in 8 Parquet files
         folder.mkdir()
-        table = pd.read_csv(command[1], dtype=str, keep_default_na=False, encoding="utf-8-sig")
+        table = pd.read_csv(command[1], dtype=str, encoding="utf-8-sig")   # empty: missing
         for i, part in enumerate(np.array_split(np.arange(len(table)), 8)):
             table.iloc[part].to_parquet(folder / f"part-{i}.parquet", index=False)
     command[1] = folder
