@@ -16,32 +16,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from ._parts import HierarchyParts
+
 if TYPE_CHECKING:
     from typing_extensions import Self
 
 __all__ = ["MagvalMixin"]
 
 
-class MagvalMixin:
+class MagvalMixin(HierarchyParts):
     """Marking MAGVals and answering boundary questions (Definitions 3-6)."""
-
-    if TYPE_CHECKING:  # what the mixin reads of the Hierarchy it is part of
-        name: str | None
-        height: int
-        level_map: list[npt.NDArray[np.int64]]
-        leaf_values: npt.NDArray[np.float64] | None
-        _labels: list[list[str]]
-        _index: list[dict[str, int]]
-        _nodes: list[list[Any]]
-        _magval: list[npt.NDArray[np.bool_]]
-        _number_index: dict[float, list[int]] | None
-
-        def _where(self, line: int | None = None) -> str: ...
-        def _find(self, label: Any, level: int | None = None) -> tuple[int, int]: ...
-        def _check_level(self, level: Any) -> None: ...
-        def leaf_index(self, value: Any) -> int: ...
-        @property
-        def n_leaves(self) -> int: ...
 
     def mark_magval(self, label: Any, level: int | None = None) -> Self:
         """Mark node ``label`` as a maximum allowed generalization value.

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
 from ..exceptions import HierarchyError
+from ._parts import HierarchyParts
 
 __all__ = ["RowChecksMixin", "LeafMatchMixin"]
 
@@ -35,27 +36,8 @@ def _as_number(label: Any) -> float | None:
 
 
 
-class RowChecksMixin:
+class RowChecksMixin(HierarchyParts):
     """Checks of leaf-to-root rows and of labels repeated across levels."""
-
-    if TYPE_CHECKING:  # what the mixin reads of the Hierarchy it is part of
-        name: str | None
-        height: int
-        level_map: list[npt.NDArray[np.int64]]
-        leaf_values: npt.NDArray[np.float64] | None
-        _labels: list[list[str]]
-        _index: list[dict[str, int]]
-        _nodes: list[list[Any]]
-        _magval: list[npt.NDArray[np.bool_]]
-        _number_index: dict[float, list[int]] | None
-
-        def _where(self, line: int | None = None) -> str: ...
-        def _find(self, label: Any, level: int | None = None) -> tuple[int, int]: ...
-        def _check_level(self, level: Any) -> None: ...
-        def _normalize(self, value: Any) -> str: ...
-        def leaf_index(self, value: Any) -> int: ...
-        @property
-        def n_leaves(self) -> int: ...
 
     def _check_rows(self, rows: list[list[str]],
                     lines: list[int]) -> tuple[list[list[str]], list[int]]:
@@ -115,25 +97,8 @@ class RowChecksMixin:
                     )
 
 
-class LeafMatchMixin:
+class LeafMatchMixin(HierarchyParts):
     """Leaf lookup: a data value to the leaf it stands for."""
-
-    if TYPE_CHECKING:  # what the mixin reads of the Hierarchy it is part of
-        name: str | None
-        height: int
-        level_map: list[npt.NDArray[np.int64]]
-        leaf_values: npt.NDArray[np.float64] | None
-        _labels: list[list[str]]
-        _index: list[dict[str, int]]
-        _nodes: list[list[Any]]
-        _magval: list[npt.NDArray[np.bool_]]
-        _number_index: dict[float, list[int]] | None
-
-        def _where(self, line: int | None = None) -> str: ...
-        def _find(self, label: Any, level: int | None = None) -> tuple[int, int]: ...
-        def _check_level(self, level: Any) -> None: ...
-        @property
-        def n_leaves(self) -> int: ...
 
     def _index_numbers(self) -> None:
         """``leaf_values`` (when every leaf is a number) and number -> leaves."""
