@@ -260,3 +260,20 @@ def test_a_release_that_kept_missing_cells_has_its_report(tmp_path):
                  "sex,age", "-k", "5", "--missing", "keep", "--unshuffle",
                  str(tmp_path / "run.json"), "-o", str(tmp_path / "r.json"), "-q"]) == 0
     assert json.loads((tmp_path / "r.json").read_text())["privacy"]["holds"]
+
+
+def test_the_report_measures_l_on_the_sensitive_column_the_call_chose(tmp_path):
+    # two sensitive columns; l = 3 asked of the second: the first has two values only,
+    # so a report measured on it would say the release fails
+    table = kg.datasets.make_census(600, seed=5)
+    table["diagnosis"] = np.random.default_rng(5).choice(list("ABCDEF"), size=len(table))
+    census = kg.datasets.census_schema()
+    schema = kg.Schema(quasi_identifiers=list(census.quasi_identifiers),
+                       sensitive=["salary-class", "diagnosis"],
+                       hierarchies=dict(census.hierarchies))
+    res = kg.anonymize(table, schema, k=4, l=3, sensitive="diagnosis", algorithm="mst")
+    assert res.verification.sensitive == "diagnosis"
+    c = json.loads(res.report(tmp_path / "r.json").read_text())
+    assert c["privacy"]["holds"] and c["privacy"]["sensitive"] == "diagnosis"
+    assert c["privacy"]["l_achieved"] == res.verification.l_achieved >= 3
+    assert "sensitive='diagnosis'" in c["provenance"]["call"]

@@ -310,7 +310,8 @@ class PrivacyModel:
             diversity=self.diversity if self.l is not None else None,
             t=self.t, t_achieved=t_achieved, released=released,
             suppressed=suppressed, classes=n_classes, holds=bool(holds),
-            t_distance=self.t_distance(data))
+            t_distance=self.t_distance(data),
+            sensitive=self.sensitive if self.needs_sensitive else None)
 
 
 @dataclass(frozen=True)
@@ -320,8 +321,8 @@ class Verification:
     ``k_achieved`` is the smallest class among released (not suppressed)
     records; ``l_achieved`` the smallest diversity; ``t_achieved`` the
     largest EMD, measured with the ground distance ``t_distance``
-    (``"ordered"`` or ``"equal"``). ``holds`` is true when every requested
-    criterion holds.
+    (``"ordered"`` or ``"equal"``), both on the column ``sensitive``.
+    ``holds`` is true when every requested criterion holds.
     """
 
     k: int
@@ -336,6 +337,7 @@ class Verification:
     classes: int
     holds: bool
     t_distance: str | None = None
+    sensitive: str | None = None
 
     def describe(self):
         parts = [f"k={self.k} (smallest class {self.k_achieved})"]

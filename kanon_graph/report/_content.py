@@ -61,6 +61,7 @@ def _privacy(ev, schema, released):
             "k": v.k, "k_achieved": v.k_achieved, "l": v.l, "l_achieved": v.l_achieved,
             "diversity": v.diversity if v.l is not None else None, "t": v.t,
             "t_achieved": v.t_achieved, "t_distance": v.t_distance,
+            "sensitive": v.sensitive,
             "checked_on": "the released cells",
             "identifier_columns": list(schema.identifiers),
             "identifier_columns_released": present}

@@ -89,11 +89,12 @@ def _privacy(c):
     verdict = ('<p class="holds">The privacy model holds.</p>' if p["holds"] else
                '<p class="fails">The privacy model does NOT hold.</p>')
     rows = [("k", p["k"], p["k_achieved"])]
+    on = f" of {p['sensitive']}" if p.get("sensitive") else ""
     if p["l"] is not None:
-        rows.append((f"{p['diversity']} l", p["l"], p["l_achieved"]))
+        rows.append((f"{p['diversity']} l{on}", p["l"], p["l_achieved"]))
     if p["t"] is not None:
         how = f", {p['t_distance']} distance" if p.get("t_distance") else ""
-        rows.append((f"t (largest EMD{how})", p["t"], p["t_achieved"]))
+        rows.append((f"t{on} (largest EMD{how})", p["t"], p["t_achieved"]))
     ids = p["identifier_columns"]
     note = (f"Identifier column{'s' if len(ids) > 1 else ''} {', '.join(ids)}: "
             + ("NOT removed: " + ", ".join(p["identifier_columns_released"])

@@ -22,8 +22,8 @@ def _call(result, schema):
         parts += [f"l={v.l:g}", f"diversity={v.diversity!r}"]
     if v.t is not None:
         parts.append(f"t={v.t:g}")
-    if (v.l is not None or v.t is not None) and schema.sensitive:
-        parts.append(f"sensitive={schema.sensitive[0]!r}")
+    if v.sensitive is not None:
+        parts.append(f"sensitive={v.sensitive!r}")
     if result.stats.get("seed") is not None:
         parts.append(f"seed={result.stats['seed']!r}")
     return (f"kanon_graph.anonymize({', '.join(parts)})  # quasi-identifiers: "
@@ -51,7 +51,7 @@ def content_of_result(result, *, sampling_fraction=None, threshold=0.2, call=Non
     data = release.data
     original, schema = data.table, data.schema
     v = result.verification
-    sensitive = schema.sensitive[0] if (v.l is not None or v.t is not None) else None
+    sensitive = v.sensitive      # the column the call's l / t were measured on
     released = result.table.reset_index(drop=True)
     checksums = {
         "input": file_checksum(input_file) if input_file is not None
