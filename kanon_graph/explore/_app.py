@@ -168,7 +168,8 @@ def create_app(session: Session, *, hosts: tuple[str, ...] = LOOPBACK_HOSTS) -> 
         except ValueError as exc:
             return _secured(_error(exc))
         params = {"levels": dict(zip(names, levels)), "k": found.params.get("k", 1)}
-        started = session.runs.start(levels_job, session.table, session.current_schema(), params,
+        # the node's levels are levels of the hierarchies the release was made with
+        started = session.runs.start(levels_job, session.table, found.schema, params,
                                      kind="lattice node", parent=found.id)
         return _secured(JSONResponse({"run": started.id}))
 

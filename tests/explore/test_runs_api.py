@@ -62,6 +62,8 @@ def test_a_lattice_node_click_makes_a_checked_release(client, session, optimal_r
     ids = {n["id"] for n in lattice["nodes"]}
     assert all(a in ids and b in ids for a, b in lattice["edges"])
     other = next(n for n in lattice["nodes"] if not n["chosen"] and n["suppressed"] == 0)
+    # an edit after the run does not change what the node means
+    assert client.post("/api/hierarchy/age/edit", json={"op": "add_level"}).status_code == 200
     started = client.post(f"/api/release/{optimal_run}/lattice/{other['id']}")
     assert started.status_code == 200, started.text
     state = wait(client, started.json()["run"])
@@ -94,7 +96,7 @@ def test_compare_gives_both_releases(client, optimal_run):
 
 def test_cancel_ends_the_worker(client, session):
     started = client.post("/api/run", json={"k": 5, "algorithm": "optimal"}).json()["run"]
-    pid = session.runs.get(started).pid
+    pid = session.runs.pid(session.runs.get(started))
     cancelled = client.post(f"/api/run/{started}/cancel").json()
     assert cancelled["state"] == "cancelled"
     deadline = time.monotonic() + 20
