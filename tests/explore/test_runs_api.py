@@ -139,3 +139,10 @@ def test_export_writes_the_release_shuffled_and_checked_and_the_report(client, s
     for outside in ("../out", "/tmp/out", "a/b", ".."):
         refused = client.post(f"/api/release/{optimal_run}/export", json={"folder": outside})
         assert refused.status_code == 403, outside
+
+
+def test_a_runs_progress_comes_back_from_its_worker(client, session):
+    started = client.post("/api/run", json={"k": 5, "algorithm": "mst"}).json()["run"]
+    assert wait(client, started)["state"] == "done"
+    last = session.runs.progress(started)          # the worker's last report stays
+    assert last is not None and last["done"] == last["total"] > 0 and last["text"]
