@@ -22,19 +22,40 @@ __all__ = ["release_views", "class_histogram", "summary_of"]
 RISK_MODELS = ("prosecutor", "journalist", "marketer")
 
 
+def _is_star(column: pd.Series) -> np.ndarray:
+    """Per row: is the released cell the text ``*``? (categories compared, not rows)."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        stars = np.flatnonzero(column.cat.categories.astype(str) == "*")
+        return np.isin(column.cat.codes.to_numpy(), stars)
+    return (column.astype(str) == "*").to_numpy()
+
+
 def _suppressed_rows(released: pd.DataFrame, qis: list[str]) -> np.ndarray:
     stars = np.ones(len(released), dtype=bool)
     for qi in qis:
-        stars &= (released[qi].astype(str) == "*").to_numpy()
+        stars &= _is_star(released[qi])
     return stars
+
+
+def _text_counts(column: pd.Series) -> pd.Series:
+    """Rows per released text (a categorical column's categories read as text)."""
+    counts = column.value_counts(sort=False, dropna=False)
+    counts.index = counts.index.astype(str)
+    return counts.groupby(level=0, sort=False).sum()
 
 
 def class_sizes(released: pd.DataFrame, qis: list[str]) -> np.ndarray:
     """The size of every equivalence class of the released cells (suppressed rows left out)."""
-    kept = released.loc[~_suppressed_rows(released, qis), qis].astype(str)
+    kept = released.loc[~_suppressed_rows(released, qis), qis]
     if kept.empty:
         return np.zeros(0, dtype=np.int64)
-    return kept.groupby(qis, sort=False, observed=True).size().to_numpy(dtype=np.int64)
+    # cells compared as text, as the library's checks compare them
+    keys = [kept[qi].astype(str) if not isinstance(kept[qi].dtype, pd.CategoricalDtype)
+            else kept[qi].cat.rename_categories(kept[qi].cat.categories.astype(str))
+            for qi in qis]
+    frame = pd.concat(keys, axis=1)
+    return frame.groupby(qis, sort=False, observed=True, dropna=False).size().to_numpy(
+        dtype=np.int64)
 
 
 def class_histogram(sizes: np.ndarray, *, bins: int = 40) -> list[dict[str, int]]:
@@ -58,13 +79,12 @@ def class_histogram(sizes: np.ndarray, *, bins: int = 40) -> list[dict[str, int]
 def _profile(column: pd.Series, original: pd.Series, hierarchy: Any) -> dict[str, Any]:
     """The share of rows at each level of ``hierarchy`` (or unchanged / generalized)."""
     n = max(len(column), 1)
-    text = column.astype(str)
     if hierarchy is None:
-        same = float((text.to_numpy() == original.astype(str).to_numpy()).sum()) / n
+        same = float((column.astype(str).to_numpy() == original.astype(str).to_numpy()).sum()) / n
         return {"kind": "unchanged", "shares": [same, 1.0 - same]}
     shares = np.zeros(hierarchy.height + 1)
     other = 0.0
-    for label, count in text.value_counts(sort=False).items():
+    for label, count in _text_counts(column).items():
         if label == "*":
             shares[hierarchy.height] += count
             continue
@@ -86,7 +106,7 @@ def release_views(result: Any, table: pd.DataFrame, schema: Any,
     sizes = class_sizes(released, qis)
     suppressed_rows = _suppressed_rows(released, qis)
     profile = {qi: _profile(released[qi], table[qi], schema.hierarchy(qi)) for qi in qis}
-    collapsed = {qi: int((released[qi].astype(str) == "*").sum()) for qi in qis}
+    collapsed = {qi: int(_is_star(released[qi]).sum()) for qi in qis}
     v = result.verification
     return {
         "algorithm": result.algorithm, "params": dict(params or {}),

@@ -78,11 +78,17 @@ def test_a_lattice_node_click_makes_a_checked_release(client, session, optimal_r
     assert other["loss"] == pytest.approx(expected.metrics["loss"])
 
 
-def test_a_local_recoding_has_no_lattice_node(client):
+def test_a_local_recoding_has_no_lattice_node_and_its_views_count_its_cells(client, session):
     started = client.post("/api/run", json={"k": 5, "algorithm": "mondrian"})
-    assert wait(client, started.json()["run"])["state"] == "done"
-    lattice = client.get(f"/api/release/{started.json()['run']}/lattice").json()
+    run = started.json()["run"]
+    assert wait(client, run)["state"] == "done"
+    lattice = client.get(f"/api/release/{run}/lattice").json()
     assert lattice["nodes"] == [] and "local recoding" in lattice["reason"]
+    views = client.get(f"/api/release/{run}").json()
+    released = _released(session, run)
+    assert views["min_class"] == kg.privacy.k_anonymity(released, QIS) >= 5
+    assert views["n_classes"] == len(kg.privacy.equivalence_classes(released, QIS))
+    assert sum(bar["records"] for bar in views["classes"]) + views["suppressed"] == len(released)
 
 
 def test_compare_gives_both_releases(client, optimal_run):
