@@ -61,7 +61,6 @@ class Session:
         self.runs = Runs()
         self.views: dict[str, dict[str, Any]] = {}      # per run id: the cached views
         self._counts: dict[str, pd.Series] = {}
-        self._risk_before: dict[str, Any] | None = None
 
     # ----------------------------------------------------------- the table
     @property
@@ -77,15 +76,6 @@ class Session:
     def current_schema(self) -> Any:
         """The schema with the hierarchies as edited so far."""
         return replace(self.schema, hierarchies=dict(self.hierarchies))
-
-    def risk_before(self) -> dict[str, Any]:
-        """Prosecutor, journalist and marketer risk of the input (cached)."""
-        if self._risk_before is None:
-            from ..risk import assess
-
-            self._risk_before = assess(self.table, self.qis,
-                                       models=["prosecutor", "journalist", "marketer"])
-        return self._risk_before
 
     def describe(self) -> dict[str, Any]:
         """The JSON of ``GET /api/session``."""

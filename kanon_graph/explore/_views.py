@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..exceptions import HierarchyError
 
-__all__ = ["release_views", "class_histogram", "summary_of"]
+__all__ = ["release_views", "class_histogram", "summary_of", "json_safe"]
 
 #: Risk models shown before and after.
 RISK_MODELS = ("prosecutor", "journalist", "marketer")
@@ -95,9 +95,29 @@ def _profile(column: pd.Series, original: pd.Series, hierarchy: Any) -> dict[str
     return {"kind": "levels", "shares": (shares / n).tolist(), "other": other / n}
 
 
+def json_safe(value: Any) -> Any:
+    """``value`` with numpy scalars made Python's and NaN / infinity made None (strict JSON)."""
+    if isinstance(value, dict):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value) if np.isfinite(value) else None
+    return value
+
+
 def release_views(result: Any, table: pd.DataFrame, schema: Any,
                   params: dict[str, Any] | None = None) -> dict[str, Any]:
     """The summary of ``GET /api/release/{id}``, from the released cells of ``result``."""
+    return json_safe(_views(result, table, schema, params))
+
+
+def _views(result: Any, table: pd.DataFrame, schema: Any,
+           params: dict[str, Any] | None) -> dict[str, Any]:
     from ..risk import assess
     from ._lattice import lattice_of
 

@@ -53,6 +53,9 @@ def test_the_page_sets_a_cookie_for_its_own_files_only(door):
     assert "httponly" in page.headers["set-cookie"].lower()
     assert "samesite=strict" in page.headers["set-cookie"].lower()
     assert page.headers["referrer-policy"] == "no-referrer"
+    policy = page.headers["content-security-policy"]
+    assert "default-src 'self'" in policy and "connect-src 'self'" in policy
+    assert "http" not in policy                       # nothing allowed from elsewhere
     cookie = {"cookie": f"kanon_graph_token_8765={session.token}"}
     assert client.get("/", headers=cookie).status_code == 200
     assert client.get("/api/session", headers=cookie).status_code == 403   # not the API
