@@ -186,6 +186,9 @@ def create_app(session: Session, *, hosts: tuple[str, ...] = LOOPBACK_HOSTS) -> 
         found = _done(session, request.path_params["id"])
         if isinstance(found, Response):
             return found
+        refused = _fails(found)
+        if refused:
+            return _secured(_error(refused, 409))
         try:
             folder = session.export_folder(_body(request).get("folder"))
             data = folder / "release.csv"
@@ -235,6 +238,23 @@ def _done(session: Session, run_id: str) -> Any:
     if found.state != "done":
         return _secured(_error(f"run {run_id} is {found.state}, it has no release", 409))
     return found
+
+
+def _fails(run: Any) -> str | None:
+    """Why a release may not be exported (None: it may): its own check, from its cells.
+
+    The library verified the release from its released cells
+    (``result.verification``, which a lattice node's ``apply_levels`` reports
+    without enforcing); the smallest class is counted again here from the
+    cells, and either failing refuses the export before any file is written.
+    """
+    v = run.result.verification
+    k = int(run.params.get("k", v.k))
+    smallest = run.views["min_class"]
+    if not v.holds or smallest < k:
+        return (f"release {run.id} fails its privacy check ({v.describe()}; smallest class "
+                f"{smallest}, k={k}): it is not exported")
+    return None
 
 
 def _run_params(body: dict[str, Any], session: Session) -> dict[str, Any]:

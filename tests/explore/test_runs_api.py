@@ -152,3 +152,17 @@ def test_a_runs_progress_comes_back_from_its_worker(client, session):
     assert wait(client, started)["state"] == "done"
     last = session.runs.progress(started)          # the worker's last report stays
     assert last is not None and last["done"] == last["total"] > 0 and last["text"]
+
+
+def test_a_release_that_fails_its_check_is_not_exported(client, session, optimal_run, tmp_path):
+    lattice = client.get(f"/api/release/{optimal_run}/lattice").json()
+    failing = next(n for n in lattice["nodes"] if n["min_class"] < 5 or n["suppressed"])
+    started = client.post(f"/api/release/{optimal_run}/lattice/{failing['id']}").json()["run"]
+    assert wait(client, started)["state"] == "done"
+    views = client.get(f"/api/release/{started}").json()
+    assert kg.privacy.k_anonymity(_released(session, started), QIS) < 5
+    assert views["verified"]["holds"] is False
+    refused = client.post(f"/api/release/{started}/export", json={"folder": "failing"})
+    assert refused.status_code == 409
+    assert "fails" in refused.json()["error"]
+    assert not (tmp_path / "exports" / "failing").exists()
