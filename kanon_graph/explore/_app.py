@@ -94,19 +94,23 @@ def create_app(session: Session, *, hosts: tuple[str, ...] = LOOPBACK_HOSTS) -> 
         return _secured(JSONResponse(tree))
 
     def edit(request: Request) -> Response:
-        qi = request.path_params["qi"]
+        qi, action = request.path_params["qi"], request.path_params["action"]
+        if action not in ("edit", "draft", "save"):
+            return _secured(_error(f"no such action {action!r}: edit, draft or save", 404))
         try:
             body = _body(request)
-            if request.path_params["action"] == "edit":
-                new = edited(qi, session.hierarchy(qi), body)
-                session.replace_hierarchy(qi, new, "edited")
-            elif request.path_params["action"] == "draft":
-                if qi not in session.qis:
-                    raise KeyError(f"{qi!r} is not a quasi-identifier; they are {session.qis}")
-                new = drafted(qi, session.table[qi], session.schema, body)
-                session.replace_hierarchy(qi, new, f"draft: {body.get('from')}")
-            else:
-                return _secured(JSONResponse({"path": str(session.save(qi))}))
+            with session.lock:                  # one edit at a time, each on the latest tree
+                if action == "edit":
+                    new = edited(qi, session.hierarchy(qi), body)
+                    session.replace_hierarchy(qi, new, "edited")
+                elif action == "draft":
+                    if qi not in session.qis:
+                        raise KeyError(f"{qi!r} is not a quasi-identifier; they are "
+                                       f"{session.qis}")
+                    new = drafted(qi, session.table[qi], session.schema, body)
+                    session.replace_hierarchy(qi, new, f"draft: {body.get('from')}")
+                else:
+                    return _secured(JSONResponse({"path": str(session.save(qi))}))
         except KeyError as exc:
             return _secured(_error(exc.args[0], 404))
         except PermissionError as exc:
@@ -130,7 +134,10 @@ def create_app(session: Session, *, hosts: tuple[str, ...] = LOOPBACK_HOSTS) -> 
         found = session.runs.get(request.path_params["id"])
         if found is None:
             return _secured(_error(f"no run {request.path_params['id']!r}", 404))
-        if request.path_params.get("action") == "cancel":
+        action = request.path_params.get("action")
+        if action is not None and action != "cancel":
+            return _secured(_error(f"no such action {action!r}: cancel", 404))
+        if action == "cancel":
             session.runs.cancel(found.id)
         answer: dict[str, Any] = {"run": found.id, "state": found.state, "kind": found.kind,
                                   "params": found.params}

@@ -9,6 +9,7 @@ anonymize them).
 from __future__ import annotations
 
 import secrets
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,7 @@ class Session:
         self.hierarchies_folder = Path(hierarchies_folder) if hierarchies_folder else None
         self.exports_folder = Path(exports_folder) if exports_folder else None
         self.runs = Runs()
+        self.lock = threading.Lock()       # hierarchy edits, drafts and saves, one at a time
         self.views: dict[str, dict[str, Any]] = {}      # per run id: the cached views
         self._counts: dict[str, pd.Series] = {}
 

@@ -121,3 +121,11 @@ def test_a_quasi_identifier_without_a_tree_starts_from_a_draft(client, session):
     assert client.get("/api/session").json()["hierarchies"]["age"] == {
         "levels": 3, "source": "draft: intervals"}
     assert session.current_schema().hierarchy("age") is session.hierarchies["age"]
+
+
+def test_an_unknown_action_does_nothing(client, session, tmp_path):
+    before = session.hierarchies["age"]
+    assert client.post("/api/hierarchy/age/delete").status_code == 404
+    assert client.post("/api/run/1/restart").status_code in (404,)
+    assert session.hierarchies["age"] is before
+    assert not (tmp_path / "hierarchies").exists()          # nothing saved
