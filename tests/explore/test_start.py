@@ -61,9 +61,21 @@ def test_the_command_prints_the_url_on_a_line_of_its_own_and_serves(tmp_path):
         assert answer.status_code == 200
         assert answer.json()["hierarchies"]["age"]["source"] == str(folder)
         assert _get(base + "/api/session").status_code == 403
-        saved = __import__("httpx").post(base + "/api/hierarchy/age/save",
+        import httpx
+
+        saved = httpx.post(base + "/api/hierarchy/age/save",
                                          headers={"X-Token": token}, timeout=30)
         assert saved.json()["path"] == str((folder / "age.csv").resolve())
+        # a run's worker is spawned from the command's process (python -m kanon_graph)
+        run = httpx.post(base + "/api/run", json={"k": 5, "algorithm": "optimal"},
+                         headers={"X-Token": token}, timeout=60).json()["run"]
+        for _ in range(600):
+            state = _get(f"{base}/api/run/{run}", headers={"X-Token": token}).json()
+            if state["state"] != "running":
+                break
+            time.sleep(0.2)
+        assert state["state"] == "done", state
+        assert state["summary"]["min_class"] >= 5
     finally:
         proc.terminate()
         proc.wait(timeout=30)
