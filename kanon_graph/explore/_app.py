@@ -169,7 +169,7 @@ def create_app(session: Session, *, hosts: tuple[str, ...] = LOOPBACK_HOSTS) -> 
 
         try:
             levels = [int(v) for v in node.split("-")]
-            names = list(found.result.levels or {})
+            names = list((found.lattice or {}).get("names") or [])
             if len(levels) != len(names):
                 raise ValueError(f"node {node!r} needs {len(names)} levels joined by '-'")
         except ValueError as exc:

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..exceptions import HierarchyError
+from ._cells import is_star, suppressed_rows, text_counts
 
 __all__ = ["release_views", "class_histogram", "summary_of", "json_safe"]
 
@@ -22,31 +23,9 @@ __all__ = ["release_views", "class_histogram", "summary_of", "json_safe"]
 RISK_MODELS = ("prosecutor", "journalist", "marketer")
 
 
-def _is_star(column: pd.Series) -> np.ndarray:
-    """Per row: is the released cell the text ``*``? (categories compared, not rows)."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        stars = np.flatnonzero(column.cat.categories.astype(str) == "*")
-        return np.isin(column.cat.codes.to_numpy(), stars)
-    return (column.astype(str) == "*").to_numpy()
-
-
-def _suppressed_rows(released: pd.DataFrame, qis: list[str]) -> np.ndarray:
-    stars = np.ones(len(released), dtype=bool)
-    for qi in qis:
-        stars &= _is_star(released[qi])
-    return stars
-
-
-def _text_counts(column: pd.Series) -> pd.Series:
-    """Rows per released text (a categorical column's categories read as text)."""
-    counts = column.value_counts(sort=False, dropna=False)
-    counts.index = counts.index.astype(str)
-    return counts.groupby(level=0, sort=False).sum()
-
-
 def class_sizes(released: pd.DataFrame, qis: list[str]) -> np.ndarray:
     """The size of every equivalence class of the released cells (suppressed rows left out)."""
-    kept = released.loc[~_suppressed_rows(released, qis), qis]
+    kept = released.loc[~suppressed_rows(released, qis), qis]
     if kept.empty:
         return np.zeros(0, dtype=np.int64)
     # cells compared as text, as the library's checks compare them
@@ -84,7 +63,7 @@ def _profile(column: pd.Series, original: pd.Series, hierarchy: Any) -> dict[str
         return {"kind": "unchanged", "shares": [same, 1.0 - same]}
     shares = np.zeros(hierarchy.height + 1)
     other = 0.0
-    for label, count in _text_counts(column).items():
+    for label, count in text_counts(column).items():
         if label == "*":
             shares[hierarchy.height] += count
             continue
@@ -124,9 +103,9 @@ def _views(result: Any, table: pd.DataFrame, schema: Any,
     qis = list(schema.quasi_identifiers)
     released = result.table
     sizes = class_sizes(released, qis)
-    suppressed_rows = _suppressed_rows(released, qis)
+    suppressed = suppressed_rows(released, qis)
     profile = {qi: _profile(released[qi], table[qi], schema.hierarchy(qi)) for qi in qis}
-    collapsed = {qi: int(_is_star(released[qi]).sum()) for qi in qis}
+    collapsed = {qi: int(is_star(released[qi]).sum()) for qi in qis}
     v = result.verification
     return {
         "algorithm": result.algorithm, "params": dict(params or {}),
@@ -134,7 +113,7 @@ def _views(result: Any, table: pd.DataFrame, schema: Any,
         "loss": float(result.metrics["loss"]) if "loss" in result.metrics else None,
         "metrics": {name: float(value) for name, value in result.metrics.items()
                     if isinstance(value, (int, float)) and np.isfinite(value)},
-        "suppressed": int(suppressed_rows.sum()),
+        "suppressed": int(suppressed.sum()),
         "min_class": int(sizes.min()) if sizes.size else 0,
         "n_classes": int(sizes.size),
         "classes": class_histogram(sizes),

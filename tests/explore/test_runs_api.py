@@ -78,14 +78,23 @@ def test_a_lattice_node_click_makes_a_checked_release(client, session, optimal_r
     assert other["loss"] == pytest.approx(expected.metrics["loss"])
 
 
-def test_a_local_recoding_has_no_lattice_node_and_its_views_count_its_cells(client, session):
+def test_a_local_recoding_shows_the_node_its_cells_reach_and_its_views_count_its_cells(client, session):
     started = client.post("/api/run", json={"k": 5, "algorithm": "mondrian"})
     run = started.json()["run"]
     assert wait(client, run)["state"] == "done"
     lattice = client.get(f"/api/release/{run}/lattice").json()
-    assert lattice["nodes"] == [] and "local recoding" in lattice["reason"]
-    views = client.get(f"/api/release/{run}").json()
+    assert lattice["recoding"] == "local" and "local recoding" in lattice["reason"]
+    chosen = next(n for n in lattice["nodes"] if n["chosen"])
     released = _released(session, run)
+    kept = released[~(released[QIS].astype(str) == "*").all(axis=1)]
+    for q in QIS:                       # the node its cells reach at most
+        h = session.schema.hierarchy(q)
+        reached = max(h.height if v == "*" else h.level(v) for v in kept[q].astype(str))
+        assert chosen["levels"][q] == reached
+    clicked = client.post(f"/api/release/{run}/lattice/{chosen['id']}")
+    assert clicked.status_code == 200, clicked.text
+    assert wait(client, clicked.json()["run"])["state"] == "done"
+    views = client.get(f"/api/release/{run}").json()
     assert views["min_class"] == kg.privacy.k_anonymity(released, QIS) >= 5
     assert views["n_classes"] == len(kg.privacy.equivalence_classes(released, QIS))
     assert sum(bar["records"] for bar in views["classes"]) + views["suppressed"] == len(released)
