@@ -87,3 +87,14 @@ def test_the_server_binds_loopback_only():
     with pytest.raises(ValueError, match="127.0.0.1"):
         kg.explore(kg.datasets.make_census(50, seed=0), kg.datasets.census_schema(),
                    host="0.0.0.0")
+
+
+def test_a_link_clicked_elsewhere_opens_the_page_but_nothing_else(door):
+    session, client = door
+    clicked = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"}
+    assert client.get(f"/?token={session.token}", headers=clicked).status_code == 200
+    assert client.get("/", headers=clicked).status_code == 403            # still the token
+    assert client.get(f"/api/session?token={session.token}",
+                      headers=clicked).status_code == 403
+    fetched = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors"}
+    assert client.get(f"/?token={session.token}", headers=fetched).status_code == 403
