@@ -25,6 +25,7 @@ def door():
 @pytest.mark.parametrize("method, path", ROUTES)
 def test_every_route_needs_the_token(door, method, path):
     session, client = door
+    client.cookies.clear()                  # no token cookie left by another test
     for headers in ({}, {"X-Token": "wrong" + session.token[5:]},
                     {"X-Token": session.token, "Origin": "http://evil.example"},
                     {"X-Token": session.token, "Sec-Fetch-Site": "cross-site"},
@@ -91,8 +92,10 @@ def test_the_server_binds_loopback_only():
 
 def test_a_link_clicked_elsewhere_opens_the_page_but_nothing_else(door):
     session, client = door
+    client.cookies.clear()
     clicked = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"}
     assert client.get(f"/?token={session.token}", headers=clicked).status_code == 200
+    client.cookies.clear()
     assert client.get("/", headers=clicked).status_code == 403            # still the token
     assert client.get(f"/api/session?token={session.token}",
                       headers=clicked).status_code == 403
