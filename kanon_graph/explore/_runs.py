@@ -86,10 +86,11 @@ class Runs:
         self._manager: Any = None
 
     def _shared(self) -> Any:
-        if self._manager is None:
-            self._manager = self._context.Manager()
-            self._progress = self._manager.dict()
-        return self._progress
+        with self._lock:                    # two first runs at once start one manager
+            if self._manager is None:
+                self._manager = self._context.Manager()
+                self._progress = self._manager.dict()
+            return self._progress
 
     def start(self, job: Callable[..., Any], table: Any, schema: Any, params: dict[str, Any],
               *, kind: str = "anonymize", parent: str | None = None) -> Run:
