@@ -18,7 +18,7 @@ from ..exceptions import HierarchyError
 from ._guard import LOOPBACK_HOSTS, TokenGuard, cookie_name, static_file
 from ._lattice import lattice_view
 from ._session import Session
-from ._trees import drafted, edited, tree_of
+from ._trees import drafted, edited
 
 __all__ = ["create_app"]
 
@@ -87,8 +87,7 @@ def create_app(session: Session, *, hosts: tuple[str, ...] = LOOPBACK_HOSTS) -> 
     def hierarchy(request: Request) -> Response:
         qi = request.path_params["qi"]
         try:
-            tree = tree_of(qi, session.hierarchy(qi), session.counts(qi),
-                           source=session.sources.get(qi))
+            tree = session.tree(qi)
         except KeyError as exc:
             return _secured(_error(exc.args[0], 404))
         return _secured(JSONResponse(tree))

@@ -63,6 +63,7 @@ class Session:
         self.lock = threading.Lock()       # hierarchy edits, drafts and saves, one at a time
         self.views: dict[str, dict[str, Any]] = {}      # per run id: the cached views
         self._counts: dict[str, pd.Series] = {}
+        self._trees: dict[str, tuple[Hierarchy, dict[str, Any]]] = {}
 
     # ----------------------------------------------------------- the table
     @property
@@ -99,6 +100,17 @@ class Session:
         if qi not in self.hierarchies:
             raise KeyError(f"{qi!r} has no hierarchy yet: start one with a draft")
         return self.hierarchies[qi]
+
+    def tree(self, qi: str) -> dict[str, Any]:
+        """The JSON of ``GET /api/hierarchy/{qi}`` (kept until the tree is edited)."""
+        from ._trees import tree_of
+
+        hierarchy = self.hierarchy(qi)
+        cached = self._trees.get(qi)
+        if cached is None or cached[0] is not hierarchy:
+            cached = (hierarchy, tree_of(qi, hierarchy, self.counts(qi)))
+            self._trees[qi] = cached
+        return {**cached[1], "source": self.sources.get(qi)}
 
     def replace_hierarchy(self, qi: str, hierarchy: Hierarchy, source: str) -> None:
         self.hierarchies[qi] = hierarchy
