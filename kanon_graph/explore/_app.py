@@ -200,9 +200,12 @@ def create_app(session: Session, *, hosts: tuple[str, ...] = LOOPBACK_HOSTS) -> 
             return _secured(_error(refused, 409))
         try:
             folder = session.export_folder(_body(request).get("folder"))
-            data = folder / "release.csv"
+            data, report = folder / "release.csv", folder / "report.html"
+            there = [p.name for p in (data, report) if p.exists()]
+            if there:                          # an export never replaces an earlier one
+                return _secured(_error(f"{folder} already holds {', '.join(there)}; name "
+                                       f"another folder", 409))
             found.result.write(data)
-            report = folder / "report.html"
             found.result.report(report)
         except PermissionError as exc:
             return _secured(_error(exc, 403))

@@ -151,6 +151,9 @@ def test_export_writes_the_release_shuffled_and_checked_and_the_report(client, s
     assert kg.privacy.k_anonymity(written, QIS) >= 5
     assert not written[QIS].equals(released[QIS].astype(str).reset_index(drop=True))
     assert any(f.endswith(".html") for f in files)
+    again = client.post(f"/api/release/{optimal_run}/export", json={"folder": "first"})
+    assert again.status_code == 409 and "already holds" in again.json()["error"]
+    assert pd.read_csv(files[0], dtype=str).equals(written)          # left as it was
     for outside in ("../out", "/tmp/out", "a/b", ".."):
         refused = client.post(f"/api/release/{optimal_run}/export", json={"folder": outside})
         assert refused.status_code == 403, outside
