@@ -16,7 +16,7 @@ import os
 import signal
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 __all__ = ["Runs", "Run", "anonymize_job", "levels_job"]
@@ -72,7 +72,6 @@ class Run:
     views: Any = None
     lattice: Any = None
     parent: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class Runs:
@@ -96,14 +95,14 @@ class Runs:
               *, kind: str = "anonymize", parent: str | None = None) -> Run:
         """Submit ``job(table, schema, params)`` to a worker process of its own."""
         with self._lock:
-            run = Run(id=str(next(self._ids)), params=dict(params), kind=kind, parent=parent)
-            self._runs[run.id] = run
+            run = Run(id=str(next(self._ids)), params=dict(params), kind=kind, parent=parent,
+                      schema=schema)
         shared = self._shared()
         run.pool = ProcessPoolExecutor(max_workers=1, mp_context=self._context)
-        run.schema = schema
         run.pid_future = run.pool.submit(os.getpid)      # the worker's pid, for cancel
         run.future = run.pool.submit(job, table, schema, params, shared, run.id)
         run.future.add_done_callback(lambda f, run=run: self._finished(run, f))
+        self._runs[run.id] = run                 # known (and cancellable) once submitted
         return run
 
     def _finished(self, run: Run, future: Future) -> None:
