@@ -238,7 +238,16 @@ def create_app(session: Session, *, hosts: tuple[str, ...] = LOOPBACK_HOSTS) -> 
                 chunks.append(message.get("body", b""))
                 more = message.get("more_body", False)
             scope["_body"] = b"".join(chunks)
-        await app(scope, receive, send)
+
+        async def secured_send(message: Any) -> None:
+            if message["type"] == "http.response.start":      # every answer, 404s included
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                message = {**message, "headers": list(message.get("headers", [])) + [
+                    (k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()
+                    if k.lower().encode() not in have]}
+            await send(message)
+
+        await app(scope, receive, secured_send)
 
     return TokenGuard(read_body, session.token, hosts=hosts)
 

@@ -97,7 +97,10 @@ class TokenGuard:
             return
         await send({"type": "http.response.start", "status": 403,
                     "headers": [(b"content-type", b"text/plain; charset=utf-8"),
-                                (b"content-length", str(len(REFUSED)).encode())]})
+                                (b"content-length", str(len(REFUSED)).encode()),
+                                (b"referrer-policy", b"no-referrer"),
+                                (b"cache-control", b"no-store"),
+                                (b"x-content-type-options", b"nosniff")]})
         await send({"type": "http.response.body", "body": REFUSED})
 
 

@@ -34,6 +34,7 @@ def test_every_route_needs_the_token(door, method, path):
         assert answer.status_code == 403, (headers, answer.text)
         assert "token" in answer.text
         assert session.token not in answer.text
+        assert answer.headers["referrer-policy"] == "no-referrer"
     wrong_query = path + ("&" if "?" in path else "?") + "token=nope"
     assert client.request(method, wrong_query, json={}).status_code == 403
 
@@ -101,3 +102,15 @@ def test_a_link_clicked_elsewhere_opens_the_page_but_nothing_else(door):
                       headers=clicked).status_code == 403
     fetched = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors"}
     assert client.get(f"/?token={session.token}", headers=fetched).status_code == 403
+
+
+def test_every_answer_carries_the_security_headers(door):
+    session, client = door
+    headers = {"X-Token": session.token}
+    for answer in (client.get("/api/nowhere", headers=headers),
+                   client.get("/static/nothing.js", headers=headers),
+                   client.get("/api/session", headers=headers),
+                   client.get("/api/release/99", headers=headers)):
+        assert answer.headers["referrer-policy"] == "no-referrer"
+        assert answer.headers["cache-control"] == "no-store"
+        assert "default-src 'self'" in answer.headers["content-security-policy"]
