@@ -111,6 +111,10 @@ def test_compare_gives_both_releases(client, optimal_run):
 
 def test_cancel_ends_the_worker(client, session):
     started = client.post("/api/run", json={"k": 5, "algorithm": "optimal"}).json()["run"]
+    # the server answers while the run works in its process
+    assert client.get(f"/api/run/{started}").json()["state"] == "running"
+    assert client.get("/api/session").status_code == 200
+    assert client.get("/api/hierarchy/age").status_code == 200
     pid = session.runs.pid(session.runs.get(started))
     cancelled = client.post(f"/api/run/{started}/cancel").json()
     assert cancelled["state"] == "cancelled"
