@@ -145,9 +145,10 @@ def explore(table: Any, schema: Any = None, *, hierarchies: Any = None, port: in
     --------
     >>> import kanon_graph as kg
     >>> table = kg.datasets.make_census(500, seed=0)
-    >>> ex = kg.explore(table, kg.datasets.census_schema())      # doctest: +SKIP
-    >>> ex.url.startswith("http://127.0.0.1:")                    # doctest: +SKIP
-    True
+    >>> ex = kg.explore(table, kg.datasets.census_schema())
+    >>> ex.url.startswith("http://127.0.0.1:"), "?token=" in ex.url
+    (True, True)
+    >>> ex.stop()
     """
     needs_extra()
     _check_host(host)
