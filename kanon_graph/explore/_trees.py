@@ -162,6 +162,7 @@ def drafted(qi: str, column: pd.Series, schema: Any, body: dict[str, Any]) -> Hi
     present = column.dropna()
     values = present.unique().tolist()
     params = {key: value for key, value in body.items() if key not in ("from",)}
+    params.setdefault("name", qi)                 # the builders' messages name the column
     if kind == "suggest":
         from dataclasses import replace
 
@@ -170,7 +171,7 @@ def drafted(qi: str, column: pd.Series, schema: Any, body: dict[str, Any]) -> Hi
         made = drafts[qi][0]
         return Hierarchy.from_rows(made.to_rows(), name=qi, source="draft: suggest")
     if kind == "intervals":
-        made = intervals(pd.to_numeric(present).unique(), **params)
+        made = intervals(values, **params)       # text cells stay the leaves' labels
     elif kind == "mask":
         made = masking(values, **params)
     elif kind == "dates":

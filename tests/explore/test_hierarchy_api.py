@@ -106,7 +106,7 @@ def test_drafts_from_suggest_and_the_builders(client, session):
     bad = client.post("/api/hierarchy/age/draft", json={"from": "intervals", "widths": [7, 10]})
     assert bad.status_code == 400
     with pytest.raises(Exception) as expected:
-        kg.hierarchy.intervals(session.table["age"].unique(), widths=[7, 10])
+        kg.hierarchy.intervals(session.table["age"].unique(), widths=[7, 10], name="age")
     assert bad.json()["error"] == " ".join(str(expected.value).split())
 
 
