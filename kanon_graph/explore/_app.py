@@ -184,6 +184,8 @@ def create_app(session: Session, *, hosts: tuple[str, ...] = LOOPBACK_HOSTS) -> 
 
     def compare(request: Request) -> Response:
         out = {}
+        if not request.query_params.get("a") or not request.query_params.get("b"):
+            return _secured(_error("compare needs two releases: /api/compare?a=ID&b=ID"))
         for key in ("a", "b"):
             found = _done(session, request.query_params.get(key, ""))
             if isinstance(found, Response):

@@ -107,6 +107,7 @@ def test_compare_gives_both_releases(client, optimal_run):
     assert both["a"]["params"]["k"] == 5 and both["b"]["params"]["k"] == 10
     assert both["b"]["min_class"] >= 10
     assert client.get(f"/api/compare?a={optimal_run}&b=99").status_code == 404
+    assert client.get(f"/api/compare?a={optimal_run}").status_code == 400
 
 
 def test_cancel_ends_the_worker(client, session):
