@@ -234,7 +234,9 @@
 
   function runRow(run) {
     const progress = el("progress", {max: "1", "aria-label": "Progress of run " + run.id});
-    if (typeof run.progress === "number") progress.value = run.progress;
+    const p = run.progress;      // a share, or {done, total, text}
+    if (typeof p === "number") progress.value = p;
+    else if (p && p.total) progress.value = p.done / p.total;
     if (run.state === "done") progress.value = 1;
     const cancel = run.state === "running"
       ? el("button", {type: "button", "aria-label": "Cancel run " + run.id,
@@ -245,7 +247,8 @@
     return el("tr", {"data-run": run.id, "data-state": run.state},
               el("td", {text: "#" + run.id}), el("td", {text: runLabel(run).replace(/^#\S+ /, "")}),
               el("td", {class: "state", text: run.state + (run.error ? ": " + run.error : "")}),
-              el("td", {}, progress), el("td", {text: loss}), el("td", {}, cancel));
+              el("td", {}, progress, p && p.text ? el("span", {class: "muted", text: " " + p.text}) : null),
+              el("td", {text: loss}), el("td", {}, cancel));
   }
 
   function refreshRuns() {
@@ -311,10 +314,15 @@
 
   // ---- 3. lattice and release ----------------------------------------------------
   function classRows(classes) {
-    // the histogram of class sizes: {size: count}, [[size, count]] or [{size, count}]
+    // the histogram of class sizes, as rows [size label, number of classes]: the server's
+    // bands [{from, to, classes, records}], or {size: count}, [[size, count]], [{size, count}]
     if (!classes) return [];
     if (Array.isArray(classes)) {
-      return classes.map((c) => Array.isArray(c) ? [c[0], c[1]] : [c.size, c.count]);
+      return classes.map((c) => {
+        if (Array.isArray(c)) return [c[0], c[1]];
+        if (c.from !== undefined) return [c.from === c.to ? String(c.from) : c.from + "-" + c.to, c.classes];
+        return [c.size, c.count];
+      });
     }
     if (classes.sizes && classes.counts) return classes.sizes.map((s, i) => [s, classes.counts[i]]);
     return Object.entries(classes);
@@ -342,14 +350,18 @@
   }
 
   function profile(profiles) {
-    const rows = Object.entries(profiles || {}).map(([qi, shares]) => {
+    const rows = Object.entries(profiles || {}).map(([qi, entry]) => {
+      // [share at each level], or {kind: "levels" | "unchanged", shares: [...]}
+      const shares = Array.isArray(entry) ? entry : (entry && entry.shares) || [];
+      const unchanged = entry && entry.kind === "unchanged";
+      const name = (i) => unchanged ? (i === 0 ? "unchanged" : "generalized") : "level " + i;
       const bar = el("div", {class: "stack", role: "img",
                              "aria-label": qi + ": " + shares.map((s, i) =>
-                               "level " + i + " " + Math.round(100 * s) + "%").join(", ")});
+                               name(i) + " " + Math.round(100 * s) + "%").join(", ")});
       shares.forEach((share, level) => {
         if (share > 0) {
           bar.append(el("span", {class: "lv lv" + Math.min(level, 7), style: "width:" + (100 * share) + "%",
-                                 title: "level " + level + ": " + (100 * share).toFixed(1) + "% of rows"},
+                                 title: name(level) + ": " + (100 * share).toFixed(1) + "% of rows"},
                         share >= 0.08 ? String(level) : ""));
         }
       });
@@ -358,16 +370,29 @@
     return el("table", {class: "profile"}, el("tbody", {}, rows));
   }
 
+  function riskRows(side) {
+    // {model: figure} or {model: {highest, average, at_risk}} -> {"model measure": figure}
+    const rows = {};
+    for (const [model, value] of Object.entries(side || {})) {
+      if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+        for (const [measure, figure] of Object.entries(value)) rows[model + " " + measure.replace(/_/g, " ")] = figure;
+      } else {
+        rows[model] = value;
+      }
+    }
+    return rows;
+  }
+
   function riskTable(risk) {
-    const before = (risk && risk.before) || {};
-    const after = (risk && risk.after) || {};
-    const models = Array.from(new Set([...Object.keys(before), ...Object.keys(after)]));
+    const before = riskRows(risk && risk.before);
+    const after = riskRows(risk && risk.after);
+    const names = Array.from(new Set([...Object.keys(before), ...Object.keys(after)]));
     return el("table", {class: "risk"},
               el("thead", {}, el("tr", {}, el("th", {text: "risk"}), el("th", {text: "before"}),
                                  el("th", {text: "after"}))),
-              el("tbody", {}, models.map((m) => el("tr", {}, el("th", {scope: "row", text: m}),
-                                                   el("td", {text: fmt(before[m])}),
-                                                   el("td", {text: fmt(after[m])})))));
+              el("tbody", {}, names.map((m) => el("tr", {}, el("th", {scope: "row", text: m}),
+                                                  el("td", {text: fmt(before[m])}),
+                                                  el("td", {text: fmt(after[m])})))));
   }
 
   function collapsedList(collapsed) {
