@@ -15,6 +15,8 @@
                 [-o TABLE.csv] [--plot CURVES.png]
     kanon-graph reproduce 000|001|002|003|004 [--quick] [--out DIR] [--data DIR]
     kanon-graph algorithms
+    kanon-graph explore DATA.csv (--schema | --qi ...) [--hierarchies DIR] [--port N]
+                [--exports DIR] [--no-browser]
 
 One module per command group (``anonymize``, ``evaluate``, ``hierarchy``,
 ``lattice``, ``compare``, ``demo``); ``_common`` holds the parser, argument
@@ -56,6 +58,7 @@ COMMANDS = (
     ("lattice", "lattice", "draw the generalization lattice"),
     ("compare", "compare", "compare algorithms on one table"),
     ("reproduce", "reproduce", "run one paper's experiment and judge its claims"),
+    ("explore", "explore", "open the explorer in the browser (a local server)"),
 )
 
 
