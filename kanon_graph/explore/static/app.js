@@ -403,10 +403,20 @@
       typeof cells === "number" ? fmt(cells) + " cells" : fmt(cells))));
   }
 
+  function checkLine(verified) {
+    // the server's check of the released cells: holds, or FAILS (shown, never hidden)
+    if (!verified) return null;
+    const holds = verified.holds !== undefined ? verified.holds : verified.passed;
+    const text = verified.described || (holds ? "holds" : "FAILS");
+    return [el("dt", {text: "Privacy check"}),
+            el("dd", {class: "check " + (holds ? "holds" : "fails"), text: text})];
+  }
+
   function releasePanel(rel, title) {
     return el("article", {class: "release-card", "aria-label": title},
       el("h3", {text: title}),
       el("dl", {},
+         checkLine(rel.verified),
          el("dt", {text: "Loss"}), el("dd", {class: "loss", text: fmt(rel.loss)}),
          el("dt", {text: "Suppressed rows"}), el("dd", {text: fmt(rel.suppressed)}),
          el("dt", {text: "Algorithm"}), el("dd", {text: fmt(rel.algorithm)}),
@@ -426,7 +436,12 @@
                                    "No lattice for this release."}));
       return;
     }
-    const height = (n) => n.levels.reduce((a, b) => a + b, 0);
+    // a node's levels: a list, or {qi: level} in the order of the lattice's names
+    const names = lattice.names || Object.keys(nodes[0].levels);
+    for (const n of nodes) {
+      n.vector = Array.isArray(n.levels) ? n.levels : names.map((name) => n.levels[name]);
+    }
+    const height = (n) => n.vector.reduce((a, b) => a + b, 0);
     const rows = new Map();
     for (const n of nodes) {
       const h = height(n);
@@ -439,7 +454,7 @@
     const width = widest * (W + GAP_X) + GAP_X;
     const place = new Map();
     heights.forEach((h, row) => {
-      const line = rows.get(h).sort((a, b) => fmt(a.levels).localeCompare(fmt(b.levels)));
+      const line = rows.get(h).sort((a, b) => fmt(a.vector).localeCompare(fmt(b.vector)));
       const offset = (width - line.length * (W + GAP_X) + GAP_X) / 2;
       line.forEach((n, i) => place.set(String(n.id), {x: offset + i * (W + GAP_X), y: 10 + row * (H + GAP_Y)}));
     });
@@ -452,7 +467,7 @@
     }
     for (const n of nodes) {
       const p = place.get(String(n.id));
-      const words = "Node " + n.levels.join(",") + ": Loss " + fmt(n.loss) + ", smallest class " +
+      const words = "Node " + n.vector.join(",") + ": Loss " + fmt(n.loss) + ", smallest class " +
         fmt(n.min_class) + ", suppressed " + fmt(n.suppressed) + (n.pruned ? ", pruned" : "") +
         (n.chosen ? ", chosen" : "");
       const open = () => openNode(releaseId, n);
@@ -462,7 +477,7 @@
                           onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); open(); } }},
                     svg("title", {text: words}),
                     svg("rect", {width: W, height: H, rx: 6}),
-                    svg("text", {x: W / 2, y: 15, "text-anchor": "middle", class: "lv-text", text: "[" + n.levels.join(",") + "]"}),
+                    svg("text", {x: W / 2, y: 15, "text-anchor": "middle", class: "lv-text", text: "[" + n.vector.join(",") + "]"}),
                     svg("text", {x: W / 2, y: 30, "text-anchor": "middle", text: "Loss " + fmt(n.loss, 3)}),
                     svg("text", {x: W / 2, y: 44, "text-anchor": "middle",
                                  text: "min " + fmt(n.min_class) + " · sup " + fmt(n.suppressed)}));
@@ -472,12 +487,12 @@
   }
 
   async function openNode(releaseId, node) {
-    $("lat-status").textContent = "Computing the release at [" + node.levels.join(",") + "]...";
+    $("lat-status").textContent = "Computing the release at [" + node.vector.join(",") + "]...";
     const data = await attempt(() => api("POST", "/api/release/" + releaseId + "/lattice/" +
                                          encodeURIComponent(node.id)));
     if (!data) { $("lat-status").textContent = ""; return; }
     const parent = state.runs.get(String(releaseId));
-    track(data.run, parent ? parent.params : {}, node.levels, (run) => {
+    track(data.run, parent ? parent.params : {}, node.vector, (run) => {
       $("rel-select").value = run.id;
       showRelease(run.id);
     });
