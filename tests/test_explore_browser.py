@@ -359,6 +359,62 @@ def test_the_walk_through_the_page(adult_explorer):
     assert sizes.min() >= 5
 
 
+def test_a_release_that_fails_its_check_is_never_exported(adult_explorer):
+    """A less general node than the chosen one fails k; its release is shown, never exported.
+
+    Clicking it shows its release (the page says the check FAILS, as the
+    server's check of its cells says); exporting it must then be refused with
+    a message on the page, and no file written. If the server made that node's
+    release anonymous instead (suppressing the failing classes), the exported
+    file must hold k from its own cells.
+    """
+    from playwright.sync_api import expect
+
+    ex = adult_explorer
+    target = ex.folder / "exports" / "failing"
+
+    def act(page):
+        expect.set_options(timeout=WAIT_MS)
+        page.goto(ex.url, wait_until="load")
+        page.wait_for_selector("body[data-ready]")
+        page.get_by_role("tab", name="Run").click()
+        page.get_by_label("k", exact=True).fill("5")
+        page.get_by_label("Algorithm", exact=True).select_option("optimal")
+        page.get_by_role("button", name="Run", exact=True).click()
+        expect(page.locator("#runs tr[data-state=done]")).to_have_count(1)
+        page.get_by_role("tab", name="Lattice & release").click()
+        expect(page.locator("svg.lattice g.node.chosen")).to_have_count(1)
+        names = [n.get_attribute("aria-label") for n in page.locator("svg.lattice g.node").all()]
+        level = lambda name: sum(map(int, re.match(r"Node ([\d,]+):", name).group(1).split(",")))  # noqa: E731
+        chosen = page.locator("svg.lattice g.node.chosen").get_attribute("aria-label")
+        below = [n for n in names if level(n) < level(chosen)]
+        assert below, names
+        page.get_by_role("button", name=below[0], exact=True).click()
+        expect(page.locator("#runs tr[data-state=done]")).to_have_count(2)
+        node_run = page.locator("#runs tr[data-state=done]").last.get_attribute("data-run")
+        expect(page.locator("#lat-status")).to_have_text(f"Release #{node_run} shown.")
+        check = page.locator("#release dd.check")
+        holds = "holds" in (check.get_attribute("class") or "")
+        page.get_by_role("tab", name="Compare").click()
+        page.get_by_label("Release to export", exact=True).select_option(node_run)
+        page.get_by_label("Export folder", exact=True).fill(target.name)
+        page.get_by_role("button", name="Export", exact=True).click()
+        expect(page.get_by_role("alert").or_(page.locator("#exported li").first)).to_be_visible()
+        alert = page.get_by_role("alert")
+        return holds, check.inner_text(), alert.inner_text() if alert.is_visible() else None
+
+    (holds, check, refused), _ = open_in_browser(ex.base, act)
+    written = sorted(target.glob("*.csv")) if target.exists() else []
+    if not holds:
+        assert "FAILS" in check
+        assert refused and written == [], (refused, written)
+    else:
+        released = pd.read_csv(written[0], sep=None, engine="python", dtype=str,
+                               keep_default_na=False)
+        starred = (released[QIS] == "*").all(axis=1)
+        assert released.loc[~starred].groupby(QIS).size().min() >= 5
+
+
 def main(folder):
     """The walk on the whole of Adult, screenshots saved in ``folder`` (docs/img/explore)."""
     import tempfile
