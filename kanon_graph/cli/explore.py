@@ -2,8 +2,20 @@
 
 from __future__ import annotations
 
+import argparse
+
 from ._common import Progress, add_schema_arguments, read_input
-from ._parser import DataProblem, positive
+
+
+def port_number(text):
+    """``--port N``: an integer in [1, 65535] (an argument type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be an integer in [1, 65535], got {text!r}")
+    return value
 
 
 def register(commands):
@@ -15,7 +27,7 @@ def register(commands):
         "kanon_graph[explore] (Starlette, uvicorn). Ctrl-C stops it.")
     exp.add_argument("input", metavar="DATA.csv")
     add_schema_arguments(exp)
-    exp.add_argument("--port", type=positive, help="the port (default: a free one)")
+    exp.add_argument("--port", type=port_number, help="the port (default: a free one)")
     exp.add_argument("--exports", metavar="DIR",
                      help="the folder exports go under (one sub-folder each); without it "
                      "export is off")
@@ -28,8 +40,6 @@ def run(args, out):
     from ..explore._session import Session
 
     needs_extra()
-    if args.port is not None and args.port > 65535:
-        raise DataProblem(f"--port must be in [1, 65535], got {args.port}")
     progress = Progress(False)
     try:
         table, schema, _ = read_input(args, progress)

@@ -1,0 +1,139 @@
+"""Runs in worker processes, the release views from counts, the lattice, compare, export."""
+
+import os
+import time
+
+import pandas as pd
+import pytest
+
+import kanon_graph as kg
+
+from .conftest import QIS, wait
+
+
+def _released(session, run_id):
+    return session.runs.get(run_id).result.table
+
+
+@pytest.fixture
+def optimal_run(client):
+    started = client.post("/api/run", json={"k": 5, "algorithm": "optimal"})
+    assert started.status_code == 200, started.text
+    state = wait(client, started.json()["run"])
+    assert state["state"] == "done", state
+    return started.json()["run"]
+
+
+def test_release_views_equal_the_librarys_measures_on_the_release(client, session, optimal_run):
+    views = client.get(f"/api/release/{optimal_run}").json()
+    released = _released(session, optimal_run)
+    classes = kg.privacy.equivalence_classes(released, QIS)
+    assert views["min_class"] == kg.privacy.k_anonymity(released, QIS) >= 5
+    assert views["n_classes"] == len(classes)
+    sizes = sorted(len(c) for c in classes)
+    histogram = [(bar["from"], bar["to"], bar["classes"], bar["records"])
+                 for bar in views["classes"]]
+    assert sum(b[2] for b in histogram) == len(sizes)
+    assert sum(b[3] for b in histogram) == sum(sizes)
+    stars = (released[QIS].astype(str) == "*")
+    assert views["suppressed"] == int(stars.all(axis=1).sum())
+    assert views["collapsed"] == {q: int(stars[q].sum()) for q in QIS}
+    after = kg.risk.assess(released, QIS, models=["prosecutor", "journalist", "marketer"])
+    before = kg.risk.assess(session.table, QIS,
+                            models=["prosecutor", "journalist", "marketer"])
+    assert views["risk"] == {"before": before, "after": after}
+    for q in QIS:
+        h = session.schema.hierarchy(q)
+        shares = views["profile"][q]["shares"]
+        level_of = released[q].astype(str).map(
+            lambda v, h=h: h.height if v == "*" else h.level(v))
+        assert shares == pytest.approx(
+            [float((level_of == lv).mean()) for lv in range(h.height + 1)])
+    assert views["loss"] == pytest.approx(kg.evaluate(session.table, released, session.schema,
+                                                      metrics=["loss"]).metrics["loss"])
+
+
+def test_a_lattice_node_click_makes_a_checked_release(client, session, optimal_run):
+    lattice = client.get(f"/api/release/{optimal_run}/lattice").json()
+    chosen = [n for n in lattice["nodes"] if n["chosen"]]
+    assert len(chosen) == 1
+    levels = session.runs.get(optimal_run).result.levels
+    assert chosen[0]["levels"] == levels
+    ids = {n["id"] for n in lattice["nodes"]}
+    assert all(a in ids and b in ids for a, b in lattice["edges"])
+    other = next(n for n in lattice["nodes"] if not n["chosen"] and n["suppressed"] == 0)
+    started = client.post(f"/api/release/{optimal_run}/lattice/{other['id']}")
+    assert started.status_code == 200, started.text
+    state = wait(client, started.json()["run"])
+    assert state["state"] == "done", state
+    views = client.get(f"/api/release/{started.json()['run']}").json()
+    released = _released(session, started.json()["run"])
+    assert views["levels"] == other["levels"]
+    assert views["min_class"] == kg.privacy.k_anonymity(released, QIS) == other["min_class"]
+    assert views["verified"]["holds"] == (views["min_class"] >= 5)
+    expected = kg.apply_levels(session.table, session.schema, other["levels"], k=5)
+    assert views["loss"] == pytest.approx(expected.metrics["loss"])
+    assert other["loss"] == pytest.approx(expected.metrics["loss"])
+
+
+def test_a_local_recoding_has_no_lattice_node(client):
+    started = client.post("/api/run", json={"k": 5, "algorithm": "mondrian"})
+    assert wait(client, started.json()["run"])["state"] == "done"
+    lattice = client.get(f"/api/release/{started.json()['run']}/lattice").json()
+    assert lattice["nodes"] == [] and "local recoding" in lattice["reason"]
+
+
+def test_compare_gives_both_releases(client, optimal_run):
+    other = client.post("/api/run", json={"k": 10, "algorithm": "optimal"}).json()["run"]
+    assert wait(client, other)["state"] == "done"
+    both = client.get(f"/api/compare?a={optimal_run}&b={other}").json()
+    assert both["a"]["params"]["k"] == 5 and both["b"]["params"]["k"] == 10
+    assert both["b"]["min_class"] >= 10
+    assert client.get(f"/api/compare?a={optimal_run}&b=99").status_code == 404
+
+
+def test_cancel_ends_the_worker(client, session):
+    started = client.post("/api/run", json={"k": 5, "algorithm": "optimal"}).json()["run"]
+    pid = session.runs.get(started).pid
+    cancelled = client.post(f"/api/run/{started}/cancel").json()
+    assert cancelled["state"] == "cancelled"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except OSError:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("the worker process still runs after cancel")
+    assert client.get(f"/api/run/{started}").json()["state"] == "cancelled"
+    assert client.get(f"/api/release/{started}").status_code == 409
+
+
+def test_bad_run_parameters_are_refused_before_running(client, session):
+    for body, word in (({"k": 0}, "'k'"), ({"k": 5, "algorithm": "nope"}, "nope"),
+                       ({"k": 5, "kk": 1}, "kk")):
+        answer = client.post("/api/run", json=body)
+        assert answer.status_code == 400 and word in answer.json()["error"]
+    failed = client.post("/api/run", json={"k": 5, "l": 9, "algorithm": "optimal"}).json()
+    state = wait(client, failed["run"])
+    assert state["state"] == "failed" and state["error"]
+
+
+def test_export_writes_the_release_shuffled_and_checked_and_the_report(client, session,
+                                                                        optimal_run, tmp_path):
+    answer = client.post(f"/api/release/{optimal_run}/export", json={"folder": "first"})
+    assert answer.status_code == 200, answer.text
+    files = answer.json()["files"]
+    assert all(os.path.isfile(f) for f in files)
+    assert all(os.path.dirname(f) == str((tmp_path / "exports" / "first").resolve())
+               for f in files)
+    written = pd.read_csv(files[0], dtype=str)
+    released = _released(session, optimal_run)
+    assert len(written) == len(released)
+    assert kg.privacy.k_anonymity(written, QIS) >= 5
+    assert not written[QIS].equals(released[QIS].astype(str).reset_index(drop=True))
+    assert any(f.endswith(".html") for f in files)
+    for outside in ("../out", "/tmp/out", "a/b", ".."):
+        refused = client.post(f"/api/release/{optimal_run}/export", json={"folder": outside})
+        assert refused.status_code == 403, outside
