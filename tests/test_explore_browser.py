@@ -179,11 +179,11 @@ def quantized(path, colors=48):
     return path
 
 
-def walk(explorer, page, *, shots=None, export_to="walk"):
+def walk(explorer, page, *, shots=None, export_to="walk", wait_ms=WAIT_MS):
     """Play the user's walk through the page; return what the test checks afterwards."""
     from playwright.sync_api import expect
 
-    expect.set_options(timeout=WAIT_MS)
+    expect.set_options(timeout=wait_ms)
     seen = {}
 
     def shot(name):
@@ -429,7 +429,9 @@ def main(folder):
         (Path(tmp) / "exports").mkdir()
         explorer = Explorer(data, hierarchies, Path(tmp) / "exports")
         try:
-            open_in_browser(explorer.base, lambda page: walk(explorer, page, shots=out))
+            open_in_browser(explorer.base, lambda page: walk(explorer, page, shots=out,
+                                                             export_to="adult-k5",
+                                                             wait_ms=600_000))
         finally:
             explorer.stop()
     for name in SHOTS:

@@ -121,7 +121,11 @@
             el("span", {class: "meta", text: meta.join(" · ")})];
   }
 
-  function treeItem(node, depth) {
+  function countNodes(node) {
+    return 1 + (node.children || []).reduce((sum, c) => sum + countNodes(c), 0);
+  }
+
+  function treeItem(node, depth, openBelow) {
     const children = node.children || [];
     if (!children.length) {
       const leaf = el("li", {role: "treeitem", class: "leaf", "data-label": node.label},
@@ -135,19 +139,22 @@
       event.preventDefault();          // the label fills the edit form; the marker folds
       for (const id of ["h-to", "h-group", "h-parent"]) $(id).value = node.label;
     });
-    const details = el("details", {open: depth < 2 || null}, summary,
-                       el("ul", {role: "group"}, children.map((c) => treeItem(c, depth + 1))));
+    const open = depth < openBelow;
+    const details = el("details", {open: open || null}, summary,
+                       el("ul", {role: "group"}, children.map((c) => treeItem(c, depth + 1, openBelow))));
     details.addEventListener("toggle", () => {
       details.parentNode.setAttribute("aria-expanded", details.open ? "true" : "false");
     });
-    return el("li", {role: "treeitem", "aria-expanded": depth < 2 ? "true" : "false",
+    return el("li", {role: "treeitem", "aria-expanded": open ? "true" : "false",
                      "data-label": node.label}, details);
   }
 
   function showTree(data) {
     state.qi = data.qi;
     const box = $("h-tree");
-    box.replaceChildren(el("ul", {}, treeItem(data.tree, 0)));
+    // a small tree is shown whole; a large one folded below its second level
+    const openBelow = countNodes(data.tree) <= 60 ? Infinity : 2;
+    box.replaceChildren(el("ul", {}, treeItem(data.tree, 0, openBelow)));
     const info = (state.session && state.session.hierarchies || {})[data.qi] || {};
     $("h-info").textContent = fmt(data.levels) + " levels" +
       (info.source ? " · source: " + info.source : "");
@@ -334,13 +341,15 @@
     const most = Math.max(...rows.map((r) => Number(r[1])));
     const barW = Math.max(6, Math.min(28, Math.floor(420 / rows.length)));
     const height = 120;
+    const widest = Math.max(...rows.map((r) => String(r[0]).length));
+    const step = Math.max(1, Math.ceil((widest * 6 + 4) / barW));   // labels that do not overlap
     const chart = svg("svg", {width: rows.length * barW + 40, height: height + 34,
                               role: "img", "aria-label": label, class: "histogram"});
     rows.forEach(([size, count], i) => {
       const h = Math.max(1, Math.round(height * Number(count) / most));
       chart.append(svg("rect", {x: 30 + i * barW, y: 10 + height - h, width: barW - 2, height: h},
                        svg("title", {text: fmt(count) + " classes of size " + size})));
-      if (rows.length <= 24 || i % Math.ceil(rows.length / 12) === 0) {
+      if (i % step === 0) {
         chart.append(svg("text", {x: 30 + i * barW + barW / 2, y: height + 24,
                                   "text-anchor": "middle", text: String(size)}));
       }
@@ -572,6 +581,14 @@
     }));
     $("run-algorithm").replaceChildren(...(s.algorithms || ["auto"]).map((a) =>
       el("option", {value: a, text: a, selected: a === "auto" || null})));
+    if (s.can_save === false) {
+      $("h-save").disabled = true;
+      $("h-save-hint").textContent = "Saving is off: start the explorer with --hierarchies DIR.";
+    }
+    if (s.can_export === false) {
+      $("exp-go").disabled = true;
+      $("exp-hint").textContent = "Export is off: start the explorer with --exports DIR.";
+    }
     const first = s.qis.find((qi) => (s.hierarchies || {})[qi]) || s.qis[0];
     if (first !== undefined) { $("h-qi").value = first; await loadHierarchy(first); }
     document.body.dataset.ready = "true";
