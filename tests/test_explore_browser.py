@@ -415,6 +415,41 @@ def test_a_release_that_fails_its_check_is_never_exported(adult_explorer):
         assert released.loc[~starred].groupby(QIS).size().min() >= 5
 
 
+def test_a_run_is_cancelled_and_the_page_answers_meanwhile(adult_explorer):
+    """While a run works (in the server's worker), the page answers; Cancel ends the run."""
+    from playwright.sync_api import expect
+
+    ex = adult_explorer
+
+    def act(page):
+        expect.set_options(timeout=WAIT_MS)
+        page.goto(ex.url, wait_until="load")
+        page.wait_for_selector("body[data-ready]")
+        page.get_by_role("tab", name="Run").click()
+        page.get_by_label("k", exact=True).fill("2")
+        page.get_by_label("Algorithm", exact=True).select_option("auto")
+        page.get_by_role("button", name="Run", exact=True).click()
+        row = page.locator("#runs tbody tr").last
+        expect(row).to_have_attribute("data-state", "running")
+        run = row.get_attribute("data-run")
+        # the page is not waiting on the run: another view loads meanwhile
+        page.get_by_role("tab", name="Hierarchies").click()
+        page.get_by_label("Quasi-identifier", exact=True).select_option("education")
+        expect(page.locator("#h-info")).to_contain_text("levels")
+        expect(page.locator('#h-tree [data-label="Bachelors"]')).to_have_count(1)
+        page.get_by_role("tab", name="Run").click()
+        page.get_by_role("button", name=f"Cancel run {run}").click()
+        expect(page.locator(f'#runs tr[data-run="{run}"]')).to_have_attribute(
+            "data-state", "cancelled")
+        return run
+
+    run, _ = open_in_browser(ex.base, act)
+    status, answer = ex.api(f"/api/run/{run}")
+    assert status == 200 and answer["state"] == "cancelled"
+    status, _ = ex.api(f"/api/release/{run}")
+    assert status == 409                       # a cancelled run has no release
+
+
 def main(folder):
     """The walk on the whole of Adult, screenshots saved in ``folder`` (docs/img/explore)."""
     import tempfile
