@@ -36,10 +36,12 @@ def register(commands):
 
 
 def run(args, out):
-    from ..explore.server import HOST, free_port, needs_extra, serve
+    from ..explore.server import needs_extra, serve
     from ..explore._session import Session
 
     needs_extra()
+    if args.port is not None:
+        _check_port_free(args.port)
     progress = Progress(False)
     try:
         table, schema, _ = read_input(args, progress)
@@ -48,12 +50,31 @@ def run(args, out):
     sources = {qi: args.hierarchies for qi in schema.hierarchies} if args.hierarchies else {}
     session = Session(table, schema, hierarchies_folder=args.hierarchies,
                       exports_folder=args.exports, sources=sources)
-    port = args.port or free_port()
-    url = f"http://{HOST}:{port}/?token={session.token}"
-    print(url, file=out, flush=True)
-    if not args.no_browser:
-        import webbrowser
+    explorer = serve(session, port=args.port)          # returns once it listens
+    try:
+        print(explorer.url, file=out, flush=True)
+        if not args.no_browser:
+            import webbrowser
 
-        webbrowser.open(url)
-    serve(session, port=port, background=False)
+            webbrowser.open(explorer.url)
+        explorer.wait()
+    except KeyboardInterrupt:                          # Ctrl-C (or SIGTERM): stop cleanly
+        pass
+    finally:
+        explorer.stop()
     return 0
+
+
+def _check_port_free(port):
+    """``--port N`` already taken: say so in one line, before the data is read."""
+    import socket
+
+    from ..explore.server import HOST
+    from ._parser import DataProblem
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((HOST, port))
+        except OSError as exc:
+            raise DataProblem(f"--port {port}: {HOST}:{port} cannot be used "
+                              f"({exc.strerror}); give another port or none") from None

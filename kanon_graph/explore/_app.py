@@ -18,7 +18,7 @@ from ..exceptions import HierarchyError
 from ._guard import LOOPBACK_HOSTS, TokenGuard, cookie_name, static_file
 from ._lattice import lattice_view
 from ._session import Session
-from ._trees import drafted, edited, tree_of
+from ._trees import drafted, edited
 
 __all__ = ["create_app"]
 
@@ -87,26 +87,29 @@ def create_app(session: Session, *, hosts: tuple[str, ...] = LOOPBACK_HOSTS) -> 
     def hierarchy(request: Request) -> Response:
         qi = request.path_params["qi"]
         try:
-            tree = tree_of(qi, session.hierarchy(qi), session.counts(qi),
-                           source=session.sources.get(qi))
+            tree = session.tree(qi)
         except KeyError as exc:
             return _secured(_error(exc.args[0], 404))
         return _secured(JSONResponse(tree))
 
     def edit(request: Request) -> Response:
-        qi = request.path_params["qi"]
+        qi, action = request.path_params["qi"], request.path_params["action"]
+        if action not in ("edit", "draft", "save"):
+            return _secured(_error(f"no such action {action!r}: edit, draft or save", 404))
         try:
             body = _body(request)
-            if request.path_params["action"] == "edit":
-                new = edited(qi, session.hierarchy(qi), body)
-                session.replace_hierarchy(qi, new, "edited")
-            elif request.path_params["action"] == "draft":
-                if qi not in session.qis:
-                    raise KeyError(f"{qi!r} is not a quasi-identifier; they are {session.qis}")
-                new = drafted(qi, session.table[qi], session.schema, body)
-                session.replace_hierarchy(qi, new, f"draft: {body.get('from')}")
-            else:
-                return _secured(JSONResponse({"path": str(session.save(qi))}))
+            with session.lock:                  # one edit at a time, each on the latest tree
+                if action == "edit":
+                    new = edited(qi, session.hierarchy(qi), body)
+                    session.replace_hierarchy(qi, new, "edited")
+                elif action == "draft":
+                    if qi not in session.qis:
+                        raise KeyError(f"{qi!r} is not a quasi-identifier; they are "
+                                       f"{session.qis}")
+                    new = drafted(qi, session.table[qi], session.schema, body)
+                    session.replace_hierarchy(qi, new, f"draft: {body.get('from')}")
+                else:
+                    return _secured(JSONResponse({"path": str(session.save(qi))}))
         except KeyError as exc:
             return _secured(_error(exc.args[0], 404))
         except PermissionError as exc:
@@ -130,7 +133,10 @@ def create_app(session: Session, *, hosts: tuple[str, ...] = LOOPBACK_HOSTS) -> 
         found = session.runs.get(request.path_params["id"])
         if found is None:
             return _secured(_error(f"no run {request.path_params['id']!r}", 404))
-        if request.path_params.get("action") == "cancel":
+        action = request.path_params.get("action")
+        if action is not None and action != "cancel":
+            return _secured(_error(f"no such action {action!r}: cancel", 404))
+        if action == "cancel":
             session.runs.cancel(found.id)
         answer: dict[str, Any] = {"run": found.id, "state": found.state, "kind": found.kind,
                                   "params": found.params}
@@ -162,13 +168,14 @@ def create_app(session: Session, *, hosts: tuple[str, ...] = LOOPBACK_HOSTS) -> 
 
         try:
             levels = [int(v) for v in node.split("-")]
-            names = list(found.result.levels or {})
+            names = list((found.lattice or {}).get("names") or [])
             if len(levels) != len(names):
                 raise ValueError(f"node {node!r} needs {len(names)} levels joined by '-'")
         except ValueError as exc:
             return _secured(_error(exc))
         params = {"levels": dict(zip(names, levels)), "k": found.params.get("k", 1)}
-        started = session.runs.start(levels_job, session.table, session.current_schema(), params,
+        # the node's levels are levels of the hierarchies the release was made with
+        started = session.runs.start(levels_job, session.table, found.schema, params,
                                      kind="lattice node", parent=found.id)
         return _secured(JSONResponse({"run": started.id}))
 
@@ -185,6 +192,9 @@ def create_app(session: Session, *, hosts: tuple[str, ...] = LOOPBACK_HOSTS) -> 
         found = _done(session, request.path_params["id"])
         if isinstance(found, Response):
             return found
+        refused = _fails(found)
+        if refused:
+            return _secured(_error(refused, 409))
         try:
             folder = session.export_folder(_body(request).get("folder"))
             data = folder / "release.csv"
@@ -234,6 +244,23 @@ def _done(session: Session, run_id: str) -> Any:
     if found.state != "done":
         return _secured(_error(f"run {run_id} is {found.state}, it has no release", 409))
     return found
+
+
+def _fails(run: Any) -> str | None:
+    """Why a release may not be exported (None: it may): its own check, from its cells.
+
+    The library verified the release from its released cells
+    (``result.verification``, which a lattice node's ``apply_levels`` reports
+    without enforcing); the smallest class is counted again here from the
+    cells, and either failing refuses the export before any file is written.
+    """
+    v = run.result.verification
+    k = int(run.params.get("k", v.k))
+    smallest = run.views["min_class"]
+    if not v.holds or smallest < k:
+        return (f"release {run.id} fails its privacy check ({v.describe()}; smallest class "
+                f"{smallest}, k={k}): it is not exported")
+    return None
 
 
 def _run_params(body: dict[str, Any], session: Session) -> dict[str, Any]:

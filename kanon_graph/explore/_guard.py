@@ -7,7 +7,9 @@ cookie ``GET /?token=T`` sets (HttpOnly, SameSite=Strict, this port only),
 and only for ``/`` and ``/static/``. A request whose ``Host`` is not this
 machine's loopback name (DNS rebinding), or that comes from another origin
 (an ``Origin`` header of another site, ``Sec-Fetch-Site: cross-site`` or
-``same-site``), is refused whatever it carries.
+``same-site``), is refused whatever it carries; the one exception is a click on
+the link itself (``GET /``, ``Sec-Fetch-Mode: navigate``: a notebook's link to
+the page), which still needs the token.
 """
 
 from __future__ import annotations
@@ -70,7 +72,12 @@ class TokenGuard:
         if origin is not None and origin.rstrip("/") != f"{scope.get('scheme', 'http')}://{host}":
             return False
         if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
-            return False
+            # only a click on the link (a notebook's, say) may come from elsewhere: it
+            # shows the page to the person who clicked, and gives the other site nothing
+            navigation = (scope.get("method") == "GET" and scope.get("path") == "/"
+                          and headers.get("sec-fetch-mode") == "navigate")
+            if not navigation:
+                return False
         given = headers.get("x-token")
         if given is None:
             query = parse_qs(scope.get("query_string", b"").decode("latin-1"))

@@ -40,15 +40,51 @@ def _neighbourhood(lattice: Any, chosen: tuple[int, ...], depth: int) -> tuple[l
     return ordered, sorted(edges)
 
 
+def _reached(result: Any, data: Any) -> tuple[tuple[int, ...] | None, str]:
+    """The node a local recoding's cells reach at most: per attribute, its highest level."""
+    from ..exceptions import HierarchyError
+    from ._cells import suppressed_rows, text_counts
+
+    released = result.table
+    kept = released.loc[~suppressed_rows(released, list(data.names))]
+    node = []
+    for name, attr in zip(data.names, data.attributes):
+        h = attr.hierarchy
+        if h is None:
+            return None, f"{name!r} has no hierarchy, so its cells are on no level"
+        top = 0
+        for label in text_counts(kept[name]).index:
+            try:
+                top = max(top, h.height if label == "*" else h.level(label))
+            except HierarchyError:
+                return None, (f"{name!r} releases {label!r}, no node of its hierarchy, so "
+                              f"the release is on no node")
+        node.append(top)
+    return tuple(node), ""
+
+
 def lattice_of(result: Any) -> dict[str, Any]:
-    """``{nodes, edges}`` around a global recoding's node, or ``{nodes: [], reason}``."""
+    """``{nodes, edges}`` around a release's node, or ``{nodes: [], reason}``.
+
+    A global recoding's node is its own; a local recoding's is the node its
+    cells reach at most (each attribute at the highest level any of its
+    released cells takes), marked ``chosen`` with ``recoding: "local"``.
+    """
     release = getattr(result, "release", None)
-    if result.levels is None or release is None or release.levels is None:
-        return {"nodes": [], "edges": [], "reason": f"{result.algorithm!r} made a local "
-                "recoding: its cells sit on different levels, so it is no node of the lattice"}
-    data = release.data
-    if not hasattr(data, "group_keys"):
-        return {"nodes": [], "edges": [], "reason": "a Dask release keeps no encoded table"}
+    data = getattr(release, "data", None)
+    if release is None or not hasattr(data, "group_keys"):
+        return {"nodes": [], "edges": [], "reason": "the release keeps no encoded table "
+                "(a Dask input), so its lattice cannot be checked"}
+    if result.levels is not None and release.levels is not None:
+        chosen, recoding, why = tuple(int(x) for x in release.levels), "global", ""
+    else:
+        found, why = _reached(result, data)
+        if found is None:
+            return {"nodes": [], "edges": [], "reason": f"{result.algorithm!r} made a local "
+                    f"recoding and {why}"}
+        chosen, recoding = found, "local"
+        why = (f"{result.algorithm!r} made a local recoding: its cells sit on different "
+               f"levels; shown is the lattice around the node they reach at most")
     from ..lattice.frequency import FrequencyEngine
     from ..lattice.lattice import Lattice
     from ..lattice.node_metrics import node_metric
@@ -69,7 +105,6 @@ def lattice_of(result: Any) -> dict[str, Any]:
 
         heights = list(boundary_levels(data))
     lattice = Lattice(heights, names=list(data.names))
-    chosen = tuple(int(x) for x in release.levels)
     engine = FrequencyEngine(data, capped=capped)
     metric = node_metric("loss", data, budget, capped)
     nodes, edges = _neighbourhood(lattice, chosen, DEPTH)
@@ -90,7 +125,8 @@ def lattice_of(result: Any) -> dict[str, Any]:
             checked[b]["pruned"] = True
         if monotone and not checked[b]["anonymous"] and not checked[a]["anonymous"]:
             checked[a]["pruned"] = True
-    return {"names": list(data.names), "heights": heights, "chosen": checked[chosen]["id"],
+    return {"recoding": recoding, "reason": why, "names": list(data.names), "heights": heights,
+            "chosen": checked[chosen]["id"],
             "budget": budget, "nodes": [checked[n] for n in nodes],
             "edges": [[checked[a]["id"], checked[b]["id"]] for a, b in edges]}
 

@@ -64,7 +64,8 @@ class Run:
     kind: str
     future: Future | None = None
     pool: ProcessPoolExecutor | None = None
-    pid: int | None = None
+    pid_future: Future | None = None
+    schema: Any = None
     state: str = "running"
     error: str | None = None
     result: Any = None
@@ -85,10 +86,11 @@ class Runs:
         self._manager: Any = None
 
     def _shared(self) -> Any:
-        if self._manager is None:
-            self._manager = self._context.Manager()
-            self._progress = self._manager.dict()
-        return self._progress
+        with self._lock:                    # two first runs at once start one manager
+            if self._manager is None:
+                self._manager = self._context.Manager()
+                self._progress = self._manager.dict()
+            return self._progress
 
     def start(self, job: Callable[..., Any], table: Any, schema: Any, params: dict[str, Any],
               *, kind: str = "anonymize", parent: str | None = None) -> Run:
@@ -98,7 +100,8 @@ class Runs:
             self._runs[run.id] = run
         shared = self._shared()
         run.pool = ProcessPoolExecutor(max_workers=1, mp_context=self._context)
-        run.pid = run.pool.submit(os.getpid).result()
+        run.schema = schema
+        run.pid_future = run.pool.submit(os.getpid)      # the worker's pid, for cancel
         run.future = run.pool.submit(job, table, schema, params, shared, run.id)
         run.future.add_done_callback(lambda f, run=run: self._finished(run, f))
         return run
@@ -122,6 +125,16 @@ class Runs:
         """The run of ``run_id``, or None."""
         return self._runs.get(run_id)
 
+    @staticmethod
+    def pid(run: Run, timeout: float = 60) -> int | None:
+        """The process id of the run's worker (None when it never started)."""
+        if run.pid_future is None:
+            return None
+        try:
+            return int(run.pid_future.result(timeout=timeout))
+        except Exception:
+            return None
+
     def progress(self, run_id: str) -> dict[str, Any] | None:
         """The latest progress a run reported, if any."""
         if self._manager is None:
@@ -137,11 +150,13 @@ class Runs:
         if run is None or run.state != "running":
             return run
         run.state = "cancelled"
-        if run.future is not None and not run.future.cancel() and run.pid is not None:
-            try:
-                os.kill(run.pid, signal.SIGTERM)
-            except OSError:
-                pass
+        if run.future is not None and not run.future.cancel():
+            pid = self.pid(run)
+            if pid is not None:
+                try:
+                    os.kill(pid, signal.SIGTERM)
+                except OSError:
+                    pass
         if run.pool is not None:
             run.pool.shutdown(wait=False, cancel_futures=True)
         return run

@@ -9,6 +9,7 @@ anonymize them).
 from __future__ import annotations
 
 import secrets
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -59,9 +60,10 @@ class Session:
         self.hierarchies_folder = Path(hierarchies_folder) if hierarchies_folder else None
         self.exports_folder = Path(exports_folder) if exports_folder else None
         self.runs = Runs()
+        self.lock = threading.Lock()       # hierarchy edits, drafts and saves, one at a time
         self.views: dict[str, dict[str, Any]] = {}      # per run id: the cached views
         self._counts: dict[str, pd.Series] = {}
-        self._risk_before: dict[str, Any] | None = None
+        self._trees: dict[str, tuple[Hierarchy, dict[str, Any]]] = {}
 
     # ----------------------------------------------------------- the table
     @property
@@ -77,15 +79,6 @@ class Session:
     def current_schema(self) -> Any:
         """The schema with the hierarchies as edited so far."""
         return replace(self.schema, hierarchies=dict(self.hierarchies))
-
-    def risk_before(self) -> dict[str, Any]:
-        """Prosecutor, journalist and marketer risk of the input (cached)."""
-        if self._risk_before is None:
-            from ..risk import assess
-
-            self._risk_before = assess(self.table, self.qis,
-                                       models=["prosecutor", "journalist", "marketer"])
-        return self._risk_before
 
     def describe(self) -> dict[str, Any]:
         """The JSON of ``GET /api/session``."""
@@ -107,6 +100,17 @@ class Session:
         if qi not in self.hierarchies:
             raise KeyError(f"{qi!r} has no hierarchy yet: start one with a draft")
         return self.hierarchies[qi]
+
+    def tree(self, qi: str) -> dict[str, Any]:
+        """The JSON of ``GET /api/hierarchy/{qi}`` (kept until the tree is edited)."""
+        from ._trees import tree_of
+
+        hierarchy = self.hierarchy(qi)
+        cached = self._trees.get(qi)
+        if cached is None or cached[0] is not hierarchy:
+            cached = (hierarchy, tree_of(qi, hierarchy, self.counts(qi)))
+            self._trees[qi] = cached
+        return {**cached[1], "source": self.sources.get(qi)}
 
     def replace_hierarchy(self, qi: str, hierarchy: Hierarchy, source: str) -> None:
         self.hierarchies[qi] = hierarchy

@@ -15,26 +15,26 @@ import numpy as np
 import pandas as pd
 
 from ..exceptions import HierarchyError
+from ._cells import is_star, suppressed_rows, text_counts
 
-__all__ = ["release_views", "class_histogram", "summary_of"]
+__all__ = ["release_views", "class_histogram", "summary_of", "json_safe"]
 
 #: Risk models shown before and after.
 RISK_MODELS = ("prosecutor", "journalist", "marketer")
 
 
-def _suppressed_rows(released: pd.DataFrame, qis: list[str]) -> np.ndarray:
-    stars = np.ones(len(released), dtype=bool)
-    for qi in qis:
-        stars &= (released[qi].astype(str) == "*").to_numpy()
-    return stars
-
-
 def class_sizes(released: pd.DataFrame, qis: list[str]) -> np.ndarray:
     """The size of every equivalence class of the released cells (suppressed rows left out)."""
-    kept = released.loc[~_suppressed_rows(released, qis), qis].astype(str)
+    kept = released.loc[~suppressed_rows(released, qis), qis]
     if kept.empty:
         return np.zeros(0, dtype=np.int64)
-    return kept.groupby(qis, sort=False, observed=True).size().to_numpy(dtype=np.int64)
+    # cells compared as text, as the library's checks compare them
+    keys = [kept[qi].astype(str) if not isinstance(kept[qi].dtype, pd.CategoricalDtype)
+            else kept[qi].cat.rename_categories(kept[qi].cat.categories.astype(str))
+            for qi in qis]
+    frame = pd.concat(keys, axis=1)
+    return frame.groupby(qis, sort=False, observed=True, dropna=False).size().to_numpy(
+        dtype=np.int64)
 
 
 def class_histogram(sizes: np.ndarray, *, bins: int = 40) -> list[dict[str, int]]:
@@ -58,13 +58,12 @@ def class_histogram(sizes: np.ndarray, *, bins: int = 40) -> list[dict[str, int]
 def _profile(column: pd.Series, original: pd.Series, hierarchy: Any) -> dict[str, Any]:
     """The share of rows at each level of ``hierarchy`` (or unchanged / generalized)."""
     n = max(len(column), 1)
-    text = column.astype(str)
     if hierarchy is None:
-        same = float((text.to_numpy() == original.astype(str).to_numpy()).sum()) / n
+        same = float((column.astype(str).to_numpy() == original.astype(str).to_numpy()).sum()) / n
         return {"kind": "unchanged", "shares": [same, 1.0 - same]}
     shares = np.zeros(hierarchy.height + 1)
     other = 0.0
-    for label, count in text.value_counts(sort=False).items():
+    for label, count in text_counts(column).items():
         if label == "*":
             shares[hierarchy.height] += count
             continue
@@ -75,18 +74,38 @@ def _profile(column: pd.Series, original: pd.Series, hierarchy: Any) -> dict[str
     return {"kind": "levels", "shares": (shares / n).tolist(), "other": other / n}
 
 
+def json_safe(value: Any) -> Any:
+    """``value`` with numpy scalars made Python's and NaN / infinity made None (strict JSON)."""
+    if isinstance(value, dict):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value) if np.isfinite(value) else None
+    return value
+
+
 def release_views(result: Any, table: pd.DataFrame, schema: Any,
                   params: dict[str, Any] | None = None) -> dict[str, Any]:
     """The summary of ``GET /api/release/{id}``, from the released cells of ``result``."""
+    return json_safe(_views(result, table, schema, params))
+
+
+def _views(result: Any, table: pd.DataFrame, schema: Any,
+           params: dict[str, Any] | None) -> dict[str, Any]:
     from ..risk import assess
     from ._lattice import lattice_of
 
     qis = list(schema.quasi_identifiers)
     released = result.table
     sizes = class_sizes(released, qis)
-    suppressed_rows = _suppressed_rows(released, qis)
+    suppressed = suppressed_rows(released, qis)
     profile = {qi: _profile(released[qi], table[qi], schema.hierarchy(qi)) for qi in qis}
-    collapsed = {qi: int((released[qi].astype(str) == "*").sum()) for qi in qis}
+    collapsed = {qi: int(is_star(released[qi]).sum()) for qi in qis}
     v = result.verification
     return {
         "algorithm": result.algorithm, "params": dict(params or {}),
@@ -94,7 +113,7 @@ def release_views(result: Any, table: pd.DataFrame, schema: Any,
         "loss": float(result.metrics["loss"]) if "loss" in result.metrics else None,
         "metrics": {name: float(value) for name, value in result.metrics.items()
                     if isinstance(value, (int, float)) and np.isfinite(value)},
-        "suppressed": int(suppressed_rows.sum()),
+        "suppressed": int(suppressed.sum()),
         "min_class": int(sizes.min()) if sizes.size else 0,
         "n_classes": int(sizes.size),
         "classes": class_histogram(sizes),

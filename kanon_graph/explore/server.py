@@ -58,6 +58,11 @@ class Explorer:
         """The page's address, token included: give it to no one."""
         return f"http://{HOST}:{self.port}/?token={self.session.token}"
 
+    def wait(self) -> None:
+        """Block until the server stops (Ctrl-C interrupts the wait)."""
+        while self._thread is not None and self._thread.is_alive():
+            self._thread.join(timeout=0.5)
+
     def stop(self) -> None:
         """Stop the server and every run still working."""
         self._server.should_exit = True

@@ -25,6 +25,7 @@ def door():
 @pytest.mark.parametrize("method, path", ROUTES)
 def test_every_route_needs_the_token(door, method, path):
     session, client = door
+    client.cookies.clear()                  # no token cookie left by another test
     for headers in ({}, {"X-Token": "wrong" + session.token[5:]},
                     {"X-Token": session.token, "Origin": "http://evil.example"},
                     {"X-Token": session.token, "Sec-Fetch-Site": "cross-site"},
@@ -53,6 +54,9 @@ def test_the_page_sets_a_cookie_for_its_own_files_only(door):
     assert "httponly" in page.headers["set-cookie"].lower()
     assert "samesite=strict" in page.headers["set-cookie"].lower()
     assert page.headers["referrer-policy"] == "no-referrer"
+    policy = page.headers["content-security-policy"]
+    assert "default-src 'self'" in policy and "connect-src 'self'" in policy
+    assert "http" not in policy                       # nothing allowed from elsewhere
     cookie = {"cookie": f"kanon_graph_token_8765={session.token}"}
     assert client.get("/", headers=cookie).status_code == 200
     assert client.get("/api/session", headers=cookie).status_code == 403   # not the API
@@ -84,3 +88,16 @@ def test_the_server_binds_loopback_only():
     with pytest.raises(ValueError, match="127.0.0.1"):
         kg.explore(kg.datasets.make_census(50, seed=0), kg.datasets.census_schema(),
                    host="0.0.0.0")
+
+
+def test_a_link_clicked_elsewhere_opens_the_page_but_nothing_else(door):
+    session, client = door
+    client.cookies.clear()
+    clicked = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"}
+    assert client.get(f"/?token={session.token}", headers=clicked).status_code == 200
+    client.cookies.clear()
+    assert client.get("/", headers=clicked).status_code == 403            # still the token
+    assert client.get(f"/api/session?token={session.token}",
+                      headers=clicked).status_code == 403
+    fetched = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors"}
+    assert client.get(f"/?token={session.token}", headers=fetched).status_code == 403

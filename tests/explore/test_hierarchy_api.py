@@ -109,3 +109,23 @@ def test_drafts_from_suggest_and_the_builders(client, session):
 def test_save_refuses_a_quasi_identifier_it_does_not_know(client):
     assert client.post("/api/hierarchy/..%2F..%2Fevil/save").status_code == 404
     assert client.get("/api/hierarchy/salary-class").status_code == 404
+
+
+def test_a_quasi_identifier_without_a_tree_starts_from_a_draft(client, session):
+    del session.hierarchies["age"]
+    assert "age" not in client.get("/api/session").json()["hierarchies"]
+    missing = client.get("/api/hierarchy/age")
+    assert missing.status_code == 404 and "draft" in missing.json()["error"]
+    drafted = client.post("/api/hierarchy/age/draft", json={"from": "intervals", "widths": [5]})
+    assert drafted.status_code == 200, drafted.text
+    assert client.get("/api/session").json()["hierarchies"]["age"] == {
+        "levels": 3, "source": "draft: intervals"}
+    assert session.current_schema().hierarchy("age") is session.hierarchies["age"]
+
+
+def test_an_unknown_action_does_nothing(client, session, tmp_path):
+    before = session.hierarchies["age"]
+    assert client.post("/api/hierarchy/age/delete").status_code == 404
+    assert client.post("/api/run/1/restart").status_code in (404,)
+    assert session.hierarchies["age"] is before
+    assert not (tmp_path / "hierarchies").exists()          # nothing saved

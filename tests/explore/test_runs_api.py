@@ -62,6 +62,8 @@ def test_a_lattice_node_click_makes_a_checked_release(client, session, optimal_r
     ids = {n["id"] for n in lattice["nodes"]}
     assert all(a in ids and b in ids for a, b in lattice["edges"])
     other = next(n for n in lattice["nodes"] if not n["chosen"] and n["suppressed"] == 0)
+    # an edit after the run does not change what the node means
+    assert client.post("/api/hierarchy/age/edit", json={"op": "add_level"}).status_code == 200
     started = client.post(f"/api/release/{optimal_run}/lattice/{other['id']}")
     assert started.status_code == 200, started.text
     state = wait(client, started.json()["run"])
@@ -76,11 +78,26 @@ def test_a_lattice_node_click_makes_a_checked_release(client, session, optimal_r
     assert other["loss"] == pytest.approx(expected.metrics["loss"])
 
 
-def test_a_local_recoding_has_no_lattice_node(client):
+def test_a_local_recoding_shows_the_node_its_cells_reach_and_its_views_count_its_cells(client, session):
     started = client.post("/api/run", json={"k": 5, "algorithm": "mondrian"})
-    assert wait(client, started.json()["run"])["state"] == "done"
-    lattice = client.get(f"/api/release/{started.json()['run']}/lattice").json()
-    assert lattice["nodes"] == [] and "local recoding" in lattice["reason"]
+    run = started.json()["run"]
+    assert wait(client, run)["state"] == "done"
+    lattice = client.get(f"/api/release/{run}/lattice").json()
+    assert lattice["recoding"] == "local" and "local recoding" in lattice["reason"]
+    chosen = next(n for n in lattice["nodes"] if n["chosen"])
+    released = _released(session, run)
+    kept = released[~(released[QIS].astype(str) == "*").all(axis=1)]
+    for q in QIS:                       # the node its cells reach at most
+        h = session.schema.hierarchy(q)
+        reached = max(h.height if v == "*" else h.level(v) for v in kept[q].astype(str))
+        assert chosen["levels"][q] == reached
+    clicked = client.post(f"/api/release/{run}/lattice/{chosen['id']}")
+    assert clicked.status_code == 200, clicked.text
+    assert wait(client, clicked.json()["run"])["state"] == "done"
+    views = client.get(f"/api/release/{run}").json()
+    assert views["min_class"] == kg.privacy.k_anonymity(released, QIS) >= 5
+    assert views["n_classes"] == len(kg.privacy.equivalence_classes(released, QIS))
+    assert sum(bar["records"] for bar in views["classes"]) + views["suppressed"] == len(released)
 
 
 def test_compare_gives_both_releases(client, optimal_run):
@@ -94,7 +111,7 @@ def test_compare_gives_both_releases(client, optimal_run):
 
 def test_cancel_ends_the_worker(client, session):
     started = client.post("/api/run", json={"k": 5, "algorithm": "optimal"}).json()["run"]
-    pid = session.runs.get(started).pid
+    pid = session.runs.pid(session.runs.get(started))
     cancelled = client.post(f"/api/run/{started}/cancel").json()
     assert cancelled["state"] == "cancelled"
     deadline = time.monotonic() + 20
@@ -137,3 +154,24 @@ def test_export_writes_the_release_shuffled_and_checked_and_the_report(client, s
     for outside in ("../out", "/tmp/out", "a/b", ".."):
         refused = client.post(f"/api/release/{optimal_run}/export", json={"folder": outside})
         assert refused.status_code == 403, outside
+
+
+def test_a_runs_progress_comes_back_from_its_worker(client, session):
+    started = client.post("/api/run", json={"k": 5, "algorithm": "mst"}).json()["run"]
+    assert wait(client, started)["state"] == "done"
+    last = session.runs.progress(started)          # the worker's last report stays
+    assert last is not None and last["done"] == last["total"] > 0 and last["text"]
+
+
+def test_a_release_that_fails_its_check_is_not_exported(client, session, optimal_run, tmp_path):
+    lattice = client.get(f"/api/release/{optimal_run}/lattice").json()
+    failing = next(n for n in lattice["nodes"] if n["min_class"] < 5 or n["suppressed"])
+    started = client.post(f"/api/release/{optimal_run}/lattice/{failing['id']}").json()["run"]
+    assert wait(client, started)["state"] == "done"
+    views = client.get(f"/api/release/{started}").json()
+    assert kg.privacy.k_anonymity(_released(session, started), QIS) < 5
+    assert views["verified"]["holds"] is False
+    refused = client.post(f"/api/release/{started}/export", json={"folder": "failing"})
+    assert refused.status_code == 409
+    assert "fails" in refused.json()["error"]
+    assert not (tmp_path / "exports" / "failing").exists()

@@ -52,21 +52,45 @@ def test_the_command_prints_the_url_on_a_line_of_its_own_and_serves(tmp_path):
         base, token = line.split("/?token=")
         import time
 
-        for _ in range(100):                      # the URL is printed before it listens
-            try:
-                answer = _get(base + "/api/session", headers={"X-Token": token})
-                break
-            except Exception:
-                time.sleep(0.1)
+        answer = _get(base + "/api/session", headers={"X-Token": token})  # printed: it listens
         assert answer.status_code == 200
         assert answer.json()["hierarchies"]["age"]["source"] == str(folder)
         assert _get(base + "/api/session").status_code == 403
-        saved = __import__("httpx").post(base + "/api/hierarchy/age/save",
+        import httpx
+
+        saved = httpx.post(base + "/api/hierarchy/age/save",
                                          headers={"X-Token": token}, timeout=30)
         assert saved.json()["path"] == str((folder / "age.csv").resolve())
+        # a run's worker is spawned from the command's process (python -m kanon_graph)
+        run = httpx.post(base + "/api/run", json={"k": 5, "algorithm": "optimal"},
+                         headers={"X-Token": token}, timeout=60).json()["run"]
+        for _ in range(600):
+            state = _get(f"{base}/api/run/{run}", headers={"X-Token": token}).json()
+            if state["state"] != "running":
+                break
+            time.sleep(0.2)
+        assert state["state"] == "done", state
+        assert state["summary"]["min_class"] >= 5
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+    assert proc.returncode == 0, proc.stderr.read()      # SIGTERM stops it cleanly
+
+
+def test_a_port_in_use_is_one_line_before_the_data_is_read(tmp_path, capsys):
+    import socket
+
+    from kanon_graph.cli import main
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code = main(["explore", str(tmp_path / "absent.csv"), "--qi", "a", "--port",
+                     str(port), "--no-browser"])
+    assert code == 1
+    err = capsys.readouterr().err
+    assert f"--port {port}" in err and "absent.csv" not in err and len(err.splitlines()) == 1
 
 
 def test_explore_help_and_a_bad_port(capsys):
