@@ -492,7 +492,8 @@
                                  text: "min " + fmt(n.min_class) + " · sup " + fmt(n.suppressed)}));
       chart.append(g);
     }
-    box.replaceChildren(chart);
+    // a local recoding's lattice is around the node its cells reach at most: say so
+    box.replaceChildren(chart, lattice.reason ? el("p", {class: "muted reason", text: lattice.reason}) : null);
   }
 
   async function openNode(releaseId, node) {
