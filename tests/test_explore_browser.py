@@ -314,7 +314,8 @@ def test_the_walk_through_the_page(adult_explorer):
 
     # nothing outside the explorer was asked for: its page, script, style and API only
     assert requests and all(r.startswith(ex.base + "/") for r in requests), requests
-    assert any("/static/app.js" in r for r in requests)
+    for own in ("/static/style.css", "/static/draw.js", "/static/app.js"):
+        assert any(own in r for r in requests), own
     assert f"{ex.rows:,} rows" in seen["session"]
 
     # the invalid edit: the page shows the library's message, word for word
