@@ -118,6 +118,10 @@ def edited(qi: str, hierarchy: Hierarchy, body: dict[str, Any]) -> Hierarchy:
             rows[i] = rows[i][:at + 1] + above
     elif op == "rename":
         at, renamed = _under(hierarchy, rows, body.get("group"), _level_of(body, "level"))
+        if at == 0:
+            raise HierarchyError(f"hierarchy for {qi!r}: {body.get('group')!r} is a value of "
+                                 f"the data, not a group; only groups are renamed (the values "
+                                 f"must match the table's cells)")
         name = _text(body, "name")
         for i in renamed:
             rows[i][at] = name

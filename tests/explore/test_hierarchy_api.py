@@ -88,6 +88,10 @@ def test_an_invalid_edit_answers_the_librarys_own_message(client, session):
     with pytest.raises(HierarchyError) as dropped:
         h.node("no such value")
     assert unknown.json()["error"] == str(dropped.value)
+    leaf_renamed = client.post("/api/hierarchy/education/edit",
+                               json={"op": "rename", "group": leaf, "name": "x"})
+    assert leaf_renamed.status_code == 400 and "only groups" in leaf_renamed.json()["error"]
+    assert session.hierarchies["education"] is h
 
 
 def test_drafts_from_suggest_and_the_builders(client, session):
