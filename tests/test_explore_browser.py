@@ -451,6 +451,44 @@ def test_a_run_is_cancelled_and_the_page_answers_meanwhile(adult_explorer):
     assert status == 409                       # a cancelled run has no release
 
 
+def test_a_tree_starts_from_a_builder_draft(adult_explorer):
+    """Intervals of age drawn from the page; a builder's refusal shown in its own words.
+
+    (Last in this module: the session's age tree is a draft afterwards.)
+    """
+    from playwright.sync_api import expect
+
+    ex = adult_explorer
+    bad = {"from": "intervals", "widths": [0]}
+
+    def act(page):
+        expect.set_options(timeout=WAIT_MS)
+        page.goto(ex.url, wait_until="load")
+        page.wait_for_selector("body[data-ready]")
+        page.get_by_label("Quasi-identifier", exact=True).select_option("age")
+        expect(page.locator("#h-info")).to_contain_text("levels")
+        page.get_by_label("Draft from", exact=True).select_option("intervals")
+        params = page.get_by_label("Draft parameters (name=value, comma-separated; a list: a;b;c)",
+                                   exact=True)
+        params.fill("widths=0")
+        page.get_by_role("button", name="Make draft").click()
+        expect(page.get_by_role("alert")).to_be_visible()
+        refused = page.get_by_role("alert").inner_text()
+        params.fill("widths=10;20")
+        page.get_by_role("button", name="Make draft").click()
+        expect(page.locator("#h-info")).to_contain_text("draft: intervals")
+        top = page.locator("#h-tree > ul > li > details > ul > li")
+        return refused, [li.get_attribute("data-label") for li in top.all()]
+
+    (refused, top), _ = open_in_browser(ex.base, act)
+    status, answer = ex.api("/api/hierarchy/age/draft", bad)
+    assert status == 400 and refused == answer["error"]
+    status, served = ex.api("/api/hierarchy/age")
+    assert status == 200 and served["source"] == "draft: intervals"
+    assert top == [child["label"] for child in served["tree"]["children"]]
+    assert 2 <= len(top) <= 10       # widths 10 then 20: Adult's ages in bands of 20
+
+
 def main(folder):
     """The walk on the whole of Adult, screenshots saved in ``folder`` (docs/img/explore)."""
     import tempfile

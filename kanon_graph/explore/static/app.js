@@ -117,8 +117,9 @@
     const openBelow = countNodes(data.tree) <= 60 ? Infinity : 2;
     box.replaceChildren(el("ul", {}, treeItem(data.tree, 0, openBelow)));
     const info = (state.session && state.session.hierarchies || {})[data.qi] || {};
-    $("h-info").textContent = fmt(data.levels) + " levels" +
-      (info.source ? " · source: " + info.source : "");
+    const source = data.source || info.source;
+    $("h-info").textContent = fmt(data.levels) + " levels" + (source ? " · source: " + source : "") +
+      (data.unmatched ? " · " + fmt(data.unmatched) + " rows match no value of this tree" : "");
   }
 
   async function loadHierarchy(qi) {
@@ -146,14 +147,26 @@
     }
   }
 
-  function draftParams(text) {
+  // the builders' parameters, name=value separated by commas; a list separated by ";"
+  const DRAFT_HINTS = {suggest: "(none: the library's draft for the column)",
+                       intervals: "widths=10;20;40", mask: "levels=3",
+                       dates: "levels=month;year;decade", prefix: "(none)"};
+
+  // parameters that are lists whatever their length, per builder
+  const DRAFT_LISTS = {intervals: ["widths", "cuts"], dates: ["levels"]};
+
+  function draftParams(text, builder) {
+    const lists = DRAFT_LISTS[builder] || [];
     const params = {};
+    const value = (v) => (v !== "" && !isNaN(Number(v)) ? Number(v) : v);
     for (const part of text.split(",")) {
       if (!part.trim()) continue;
       const at = part.indexOf("=");
       if (at < 0) throw new Error("Draft parameters: write name=value, got '" + part.trim() + "'");
-      const value = part.slice(at + 1).trim();
-      params[part.slice(0, at).trim()] = value !== "" && !isNaN(Number(value)) ? Number(value) : value;
+      const raw = part.slice(at + 1).trim();
+      const name = part.slice(0, at).trim();
+      params[name] = raw.includes(";") || lists.includes(name)
+        ? raw.split(";").map((v) => value(v.trim())).filter((v) => v !== "") : value(raw);
     }
     return params;
   }
@@ -161,6 +174,9 @@
   function setupHierarchies() {
     $("h-qi").addEventListener("change", () => loadHierarchy($("h-qi").value));
     $("h-op").addEventListener("change", showEditFields);
+    const hint = () => { $("h-draft-params").placeholder = DRAFT_HINTS[$("h-draft").value] || ""; };
+    $("h-draft").addEventListener("change", hint);
+    hint();
     showEditFields();
     $("h-expand").addEventListener("click", () => {
       for (const d of document.querySelectorAll("#h-tree details")) d.open = true;
@@ -178,7 +194,7 @@
       event.preventDefault();
       const data = await attempt(() => api(
         "POST", "/api/hierarchy/" + encodeURIComponent(state.qi) + "/draft",
-        Object.assign({from: $("h-draft").value}, draftParams($("h-draft-params").value))));
+        Object.assign({from: $("h-draft").value}, draftParams($("h-draft-params").value, $("h-draft").value))));
       if (data) { showTree(data); say("", ""); }
     });
     $("h-save").addEventListener("click", async () => {
