@@ -173,7 +173,10 @@ def create_app(session: Session, *, hosts: tuple[str, ...] = LOOPBACK_HOSTS) -> 
                 raise ValueError(f"node {node!r} needs {len(names)} levels joined by '-'")
         except ValueError as exc:
             return _secured(_error(exc))
-        params = {"levels": dict(zip(names, levels)), "k": found.params.get("k", 1)}
+        # the node's release is checked for the run's own criteria (k, and l, t if asked)
+        params = {"levels": dict(zip(names, levels)), "k": found.params.get("k", 1),
+                  **{key: found.params[key] for key in ("l", "t", "diversity", "c", "sensitive")
+                     if found.params.get(key) is not None}}
         # the node's levels are levels of the hierarchies the release was made with
         started = session.runs.start(levels_job, session.table, found.schema, params,
                                      kind="lattice node", parent=found.id)
@@ -197,9 +200,12 @@ def create_app(session: Session, *, hosts: tuple[str, ...] = LOOPBACK_HOSTS) -> 
             return _secured(_error(refused, 409))
         try:
             folder = session.export_folder(_body(request).get("folder"))
-            data = folder / "release.csv"
+            data, report = folder / "release.csv", folder / "report.html"
+            there = [p.name for p in (data, report) if p.exists()]
+            if there:                          # an export never replaces an earlier one
+                return _secured(_error(f"{folder} already holds {', '.join(there)}; name "
+                                       f"another folder", 409))
             found.result.write(data)
-            report = folder / "report.html"
             found.result.report(report)
         except PermissionError as exc:
             return _secured(_error(exc, 403))
@@ -251,15 +257,18 @@ def _fails(run: Any) -> str | None:
 
     The library verified the release from its released cells
     (``result.verification``, which a lattice node's ``apply_levels`` reports
-    without enforcing); the smallest class is counted again here from the
-    cells, and either failing refuses the export before any file is written.
+    without enforcing, for k only); the smallest class, and l and t when the
+    run asked for them, are recomputed here from the cells
+    (:func:`._views.cells_check`), and any failing refuses the export before
+    a file is written.
     """
     v = run.result.verification
     k = int(run.params.get("k", v.k))
     smallest = run.views["min_class"]
-    if not v.holds or smallest < k:
-        return (f"release {run.id} fails its privacy check ({v.describe()}; smallest class "
-                f"{smallest}, k={k}): it is not exported")
+    checked = run.views["verified"]
+    if not v.holds or not checked["holds"] or smallest < k:
+        return (f"release {run.id} fails its privacy check ({checked['described']}; smallest "
+                f"class {smallest}, k={k}): it is not exported")
     return None
 
 

@@ -107,6 +107,10 @@ def _views(result: Any, table: pd.DataFrame, schema: Any,
     profile = {qi: _profile(released[qi], table[qi], schema.hierarchy(qi)) for qi in qis}
     collapsed = {qi: int(is_star(released[qi]).sum()) for qi in qis}
     v = result.verification
+    cells = cells_check(released, qis, schema, params or {}, int(sizes.min()) if sizes.size
+                        else 0)
+    failing = [f"{name} fails on the released cells ({c['achieved']:g} for {c['asked']:g})"
+               for name, c in cells.items() if not c["holds"]]
     return {
         "algorithm": result.algorithm, "params": dict(params or {}),
         "rows": int(len(released)),
@@ -119,13 +123,39 @@ def _views(result: Any, table: pd.DataFrame, schema: Any,
         "classes": class_histogram(sizes),
         "profile": profile, "collapsed": collapsed,
         "levels": dict(result.levels) if result.levels is not None else None,
-        "verified": {"k": v.k, "k_achieved": int(v.k_achieved), "holds": bool(v.holds),
+        "verified": {"k": v.k, "k_achieved": int(v.k_achieved),
+                     "holds": bool(v.holds) and not failing, "library_holds": bool(v.holds),
                      "l": v.l, "l_achieved": v.l_achieved, "t": v.t, "t_achieved": v.t_achieved,
-                     "described": v.describe()},
+                     "cells": cells,
+                     "described": "; ".join([v.describe()] + failing)},
         "risk": {"before": assess(table, qis, models=list(RISK_MODELS)),
                  "after": assess(released, qis, models=list(RISK_MODELS))},
         "lattice": lattice_of(result),
     }
+
+
+def cells_check(released: pd.DataFrame, qis: list[str], schema: Any, params: dict[str, Any],
+                smallest: int) -> dict[str, dict[str, Any]]:
+    """k (and l, t when asked) recomputed from the released cells, whatever made them.
+
+    A lattice node's release (:func:`kanon_graph.apply_levels`) is verified by
+    the library for k only; the run's l and t are checked here on its cells.
+    """
+    from ..privacy import l_diversity, t_closeness
+
+    out: dict[str, dict[str, Any]] = {}
+    k = params.get("k")
+    if k is not None:
+        out["k"] = {"asked": k, "achieved": smallest, "holds": smallest >= k}
+    sensitive = params.get("sensitive") or (schema.sensitive[0] if schema.sensitive else None)
+    if params.get("l") is not None and sensitive is not None:
+        got = l_diversity(released, qis, sensitive, kind=params.get("diversity", "distinct"),
+                          c=params.get("c", 1.0))
+        out["l"] = {"asked": params["l"], "achieved": got, "holds": got >= params["l"]}
+    if params.get("t") is not None and sensitive is not None:
+        got = t_closeness(released, qis, sensitive)
+        out["t"] = {"asked": params["t"], "achieved": got, "holds": got <= params["t"] + 1e-12}
+    return out
 
 
 def summary_of(views: dict[str, Any]) -> dict[str, Any]:

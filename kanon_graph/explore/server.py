@@ -157,6 +157,16 @@ def explore(table: Any, schema: Any = None, *, hierarchies: Any = None, port: in
     from ..hierarchy import load_hierarchies
     from ..schema import Schema
 
+    import pandas as pd
+
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"The 'table' parameter of explore must be a pandas DataFrame (the "
+                        f"explorer keeps the table in memory). Got {type(table).__name__}.")
+    missing = [c for c in list(getattr(schema, "quasi_identifiers", ())) +
+               list(getattr(schema, "sensitive", ())) if c not in table.columns]
+    if missing:
+        raise ValueError(f"The 'schema' of explore names column(s) {missing} that the table "
+                         f"does not have; it has {list(table.columns)}")
     if schema is None:
         raise ValueError("The 'schema' parameter of explore is required: "
                          "kg.Schema(quasi_identifiers=[...], sensitive=[...])")

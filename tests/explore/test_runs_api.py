@@ -151,6 +151,9 @@ def test_export_writes_the_release_shuffled_and_checked_and_the_report(client, s
     assert kg.privacy.k_anonymity(written, QIS) >= 5
     assert not written[QIS].equals(released[QIS].astype(str).reset_index(drop=True))
     assert any(f.endswith(".html") for f in files)
+    again = client.post(f"/api/release/{optimal_run}/export", json={"folder": "first"})
+    assert again.status_code == 409 and "already holds" in again.json()["error"]
+    assert pd.read_csv(files[0], dtype=str).equals(written)          # left as it was
     for outside in ("../out", "/tmp/out", "a/b", ".."):
         refused = client.post(f"/api/release/{optimal_run}/export", json={"folder": outside})
         assert refused.status_code == 403, outside
@@ -175,3 +178,29 @@ def test_a_release_that_fails_its_check_is_not_exported(client, session, optimal
     assert refused.status_code == 409
     assert "fails" in refused.json()["error"]
     assert not (tmp_path / "exports" / "failing").exists()
+
+
+def test_a_node_of_an_l_diverse_run_is_checked_for_l_on_its_cells(client, session):
+    run = client.post("/api/run", json={"k": 3, "l": 2, "algorithm": "optimal"}).json()["run"]
+    assert wait(client, run)["state"] == "done"
+    lattice = client.get(f"/api/release/{run}/lattice").json()
+    schema = session.runs.get(run).schema
+
+    def k_and_l(node):
+        rel = kg.apply_levels(session.table, schema, node["levels"], k=3)
+        return (kg.privacy.k_anonymity(rel.table, QIS),
+                kg.privacy.l_diversity(rel.table, QIS, "salary-class"))
+
+    # a node whose release is 3-anonymous but not 2-diverse: apply_levels checks k only
+    node = next(n for n in lattice["nodes"] if not n["chosen"]
+                and (lambda kl: kl[0] >= 3 and kl[1] < 2)(k_and_l(n)))
+    clicked = client.post(f"/api/release/{run}/lattice/{node['id']}").json()["run"]
+    assert wait(client, clicked)["state"] == "done"
+    views = client.get(f"/api/release/{clicked}").json()
+    released = _released(session, clicked)
+    achieved = kg.privacy.l_diversity(released, QIS, "salary-class")
+    assert achieved < 2 and kg.privacy.k_anonymity(released, QIS) >= 3
+    assert views["verified"]["cells"]["l"] == {"asked": 2, "achieved": achieved, "holds": False}
+    assert views["verified"]["holds"] is False and "l fails" in views["verified"]["described"]
+    exported = client.post(f"/api/release/{clicked}/export", json={"folder": "node"})
+    assert exported.status_code == 409

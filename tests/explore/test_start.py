@@ -102,3 +102,13 @@ def test_explore_help_and_a_bad_port(capsys):
     assert "--no-browser" in capsys.readouterr().out
     assert main(["explore", "x.csv", "--qi", "a", "--port", "70000"]) == 2
     assert "--port" in capsys.readouterr().err
+
+
+def test_explore_refuses_what_it_cannot_serve():
+    schema = kg.datasets.census_schema()
+    with pytest.raises(TypeError, match="'table' parameter of explore"):
+        kg.explore([[1, 2]], schema)
+    with pytest.raises(ValueError, match="'schema' parameter of explore is required"):
+        kg.explore(kg.datasets.make_census(20, seed=0))
+    with pytest.raises(ValueError, match="salary-class"):
+        kg.explore(kg.datasets.make_census(20, seed=0).drop(columns="salary-class"), schema)
