@@ -26,6 +26,11 @@ PICTURES = ("hierarchy_location.png", "hierarchy_paper003_age.png", "lattice_pap
 #: browser takes them, not matplotlib: ``python tests/report_cases.py docs/img``.
 SCREENSHOTS = ("report_adult.png", "report_patients.png")
 
+#: The explorer's page in headless Chromium (docs/explore.md), taken along the browser
+#: test's walk on the whole of Adult: ``python tests/test_explore_browser.py docs/img/explore``.
+SCREENSHOTS += tuple(f"explore/explore_{view}.png"
+                     for view in ("hierarchies", "run", "lattice", "compare"))
+
 DPI = 60
 
 
