@@ -25,7 +25,7 @@ _LAZY_NAMES = {
     "constraint_violations": "api",
     "sd_value_distances": "clustering",
     "compare": "comparison",
-    "explore": "explore",
+    "explore": "explorer",
     "EncodedTable": "encoding", "encode": "encoding",
     "DataError": "exceptions", "HierarchyError": "exceptions", "PrivacyError": "exceptions",
     "SchemaError": "exceptions",
@@ -40,8 +40,8 @@ _LAZY_NAMES = {
 
 #: Subpackages loaded on first use (``kg.viz``, ``kg.io.read_table``, ``kg.lattice``...).
 _LAZY_SUBPACKAGES = ("baselines", "clustering", "constrained", "datasets", "experiments",
-                     "hierarchy", "io", "lattice", "metrics", "privacy", "recoding", "records",
-                     "registry", "report", "risk", "scale", "viz")
+                     "explorer", "hierarchy", "io", "lattice", "metrics", "privacy", "recoding",
+                     "records", "registry", "report", "risk", "scale", "viz")
 
 
 def __getattr__(name):

@@ -232,6 +232,8 @@ def walk(explorer, page, *, shots=None, export_to="walk", wait_ms=WAIT_MS):
     nodes = page.locator("svg.lattice g.node")
     expect(nodes.first).to_be_visible()
     chosen = page.locator("svg.lattice g.node.chosen").get_attribute("aria-label")
+    # the lattice's box holds the drawing (and a reason only when there is one): no stray text
+    assert "null" not in page.locator("#lattice").inner_text().split()
     height = lambda name: sum(map(int, re.match(r"Node ([\d,]+):", name).group(1).split(",")))  # noqa: E731
     names = [n.get_attribute("aria-label") for n in nodes.all()]
     above = [n for n in names if height(n) > height(chosen)]   # successors: anonymous too

@@ -36,8 +36,8 @@ def register(commands):
 
 
 def run(args, out):
-    from ..explore.server import needs_extra, serve
-    from ..explore._session import Session
+    from ..explorer.server import needs_extra, serve
+    from ..explorer._session import Session
 
     needs_extra()
     if args.port is not None:
@@ -69,7 +69,7 @@ def _check_port_free(port):
     """``--port N`` already taken: say so in one line, before the data is read."""
     import socket
 
-    from ..explore.server import HOST
+    from ..explorer.server import HOST
     from ._parser import DataProblem
 
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:

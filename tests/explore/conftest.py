@@ -21,7 +21,7 @@ BASE = "http://127.0.0.1:8765"
 
 
 def census_session(tmp_path=None, rows=1500):
-    from kanon_graph.explore._session import Session
+    from kanon_graph.explorer._session import Session
 
     full = kg.datasets.census_schema()
     schema = kg.Schema(quasi_identifiers=QIS, sensitive=["salary-class"],
@@ -35,7 +35,7 @@ def census_session(tmp_path=None, rows=1500):
 
 
 def client_of(session):
-    from kanon_graph.explore._app import create_app
+    from kanon_graph.explorer._app import create_app
 
     with warnings.catch_warnings():      # Starlette 1.x: "use httpx2" (httpx still works)
         warnings.simplefilter("ignore")

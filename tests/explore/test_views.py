@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 
-from kanon_graph.explore._views import class_histogram, json_safe
+from kanon_graph.explorer._views import class_histogram, json_safe
 
 
 def test_histogram_keeps_every_class_and_record_in_one_bar():

@@ -219,7 +219,7 @@ window.kanonExplore = (function () {
       chart.append(g);
     }
     // a local recoding's lattice is around the node its cells reach at most: say so
-    box.replaceChildren(chart, lattice.reason ? el("p", {class: "muted reason", text: lattice.reason}) : null);
+    box.replaceChildren(...[chart, lattice.reason && el("p", {class: "muted reason", text: lattice.reason})].filter(Boolean));
   }
 
   return {el: el, svg: svg, fmt: fmt, releasePanel: releasePanel, drawLattice: drawLattice};

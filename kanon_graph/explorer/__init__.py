@@ -6,22 +6,11 @@ Starlette and uvicorn). Every view is computed on the server from counts;
 the page never receives the rows. See docs/explore.md and
 docs/reference/explore-api.md.
 
-The package shares its name with the function: importing any of its modules
-makes ``kanon_graph.explore`` this package, so the package itself is callable
-and ``kg.explore(table, schema)`` works either way.
+The package is ``explorer`` and the function ``explore``: importing the
+package never shadows ``kg.explore``.
 """
-
-import sys as _sys
-import types as _types
 
 from .server import Explorer, explore, serve
 
 __all__ = ["Explorer", "explore", "serve"]
 
-
-class _CallableModule(_types.ModuleType):
-    def __call__(self, *args, **kwargs):
-        return explore(*args, **kwargs)
-
-
-_sys.modules[__name__].__class__ = _CallableModule

@@ -2,7 +2,7 @@
 the command line.
 
 The server (uvicorn) binds 127.0.0.1 only and answers only requests that
-carry the session's random token (:mod:`kanon_graph.explore._guard`). From
+carry the session's random token (:mod:`kanon_graph.explorer._guard`). From
 Python it runs in a thread of its own and :func:`explore` returns at once an
 :class:`Explorer`, whose repr (and ``_repr_html_`` in a notebook) is the link.
 """
