@@ -215,11 +215,11 @@ def demo_runs(tmp_path_factory):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path_factory.mktemp("numba-cache"))}
     first = _fresh(DEMO.format(work=None), env=env)            # a new user's first run
     compiled_all = _fresh(DEMO.format(work=0), env=env)        # every kernel compiled
-    return first, compiled_all
+    return first, compiled_all, _fresh(DEMO.format(work=None), env=env)   # the cache warm
 
 
 def test_demo_with_an_empty_cache_compiles_only_the_lattice_kernels(demo_runs):
-    first, _ = demo_runs
+    first, _, _ = demo_runs
     assert first["algorithm"] == "stepwise"
     assert set(first["compiled"]) <= LATTICE, first["compiled"]
     assert not any(".records." in name for name in first["compiled"])
@@ -227,9 +227,18 @@ def test_demo_with_an_empty_cache_compiles_only_the_lattice_kernels(demo_runs):
 
 
 def test_demo_releases_the_same_table_with_every_kernel_compiled(demo_runs):
-    first, compiled_all = demo_runs
+    first, compiled_all, _ = demo_runs
     assert compiled_all["python"] == []
     assert {"kanon_graph.records.refine._best_moves_py",
             "kanon_graph.records.costs._set_cost_py"} <= set(compiled_all["compiled"])
     assert compiled_all["release"] == first["release"]
     assert compiled_all["text"] == first["text"]
+
+
+def test_with_the_cache_warm_no_kernel_runs_as_python(demo_runs):
+    # every kernel of the demo is in numba's cache (the run with budget 0 wrote it): each
+    # is loaded, none runs as Python, and the release is the same
+    first, compiled_all, warm = demo_runs
+    assert warm["python"] == []
+    assert set(compiled_all["compiled"]) <= set(warm["compiled"])
+    assert warm["release"] == first["release"] and warm["text"] == first["text"]
