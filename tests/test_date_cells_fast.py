@@ -61,8 +61,12 @@ def test_a_plain_iso_column_is_not_parsed_text_by_text(monkeypatch):
     parsed = []
     real = cells.parse_date
     monkeypatch.setattr(cells, "parse_date", lambda *a: parsed.append(a) or real(*a))
+    formats = []
+    real_format = cells.column_date_format
+    monkeypatch.setattr(cells, "column_date_format",
+                        lambda *a, **k: formats.append(a) or real_format(*a, **k))
     fast = cells._date_cells(series, "dob", "test")
-    assert parsed == []
+    assert parsed == [] and formats == []          # ISO known from the numpy read
     _same(fast, slow)
 
 

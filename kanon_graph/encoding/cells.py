@@ -100,13 +100,15 @@ def _date_cells(series, column, where, fmt=None):
         return f"row {series.index[int(np.flatnonzero(inverse == position)[0])]!r}"
 
     values = list(uniques)
-    fmt = column_date_format(values, column, where, given=fmt, rows=row)
+    # distinct plain dates (every one a real day): ISO, the format date_reading finds;
+    # one date per text, ordered by day
     days = _plain_iso_days(values) if fmt is None else None
-    if days is not None:     # distinct plain dates: one date per text, ordered by day
+    if days is not None:
         order = np.argsort(days, kind="stable")
         rank = np.empty(len(order), dtype=np.int64)
         rank[order] = np.arange(len(order))
-        return rank[inverse], [values[i] for i in order], days[order].astype(float), fmt
+        return rank[inverse], [values[i] for i in order], days[order].astype(float), None
+    fmt = column_date_format(values, column, where, given=fmt, rows=row)
     triples = []
     for u in uniques:
         when = parse_date(u, fmt if isinstance(u, str) else None)
