@@ -53,7 +53,7 @@ def _dead(i, state, evaluated, dominated, bound, value, rank, suppressed):
 def _run(order, at, state, evaluated, dominated, bound, value, rank, suppressed, nodes,
          position, radix, src_levels, src_keys, src_counts, src_starts, offsets3, width2,
          flat, k, budget, limit, out, first, run_bits, combo_radix, n_codes0, tables,
-         built):
+         built, table_at, built_at):
     """Check candidates from ``order[at:]`` while they fail; see :func:`FailingRun.run`.
 
     Returns ``(at, n_checked, tagged, read, stopped, done, keys, sums)``:
@@ -117,7 +117,8 @@ def _run(order, at, state, evaluated, dominated, bound, value, rank, suppressed,
             table_bits += 1
         target = chunked_keys(src_keys[lo:hi], src_levels[best_s], nodes[i], src_shifts,
                               src_masks, flat, offsets, shifts, width2, offsets3, first,
-                              run_bits, combo_radix, n_codes0, tables, built)
+                              run_bits, combo_radix, n_codes0, tables, built, table_at,
+                              built_at)
         keys, sums, read = _hash_keys(target, src_counts[lo:hi], table_bits, limit)
         read_all += read
         ok = False
@@ -215,7 +216,8 @@ class FailingRun:
                              self.space.nodes, self.space.position, self.space.radix, levels,
                              keys, counts, starts, self.offsets3, self.width2, self.flat,
                              self.k, self.budget, self.limit, self.out, ch.first, ch.run_bits,
-                             ch.radix, ch.n_codes0, ch.tables, ch.built)
+                             ch.radix, ch.n_codes0, ch.tables, ch.built, ch.table_at,
+                             ch.built_at)
         queue.at = int(at)
         engine = self.engine
         engine.groups_read += int(read)

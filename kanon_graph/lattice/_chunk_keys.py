@@ -94,20 +94,26 @@ class ChunkTables:
 
     Attributes
     ----------
-    tables : ndarray of int32, shape (r, max combos, 2 ** max bits)
+    tables : ndarray of int32
+        Every run's tables, one after another: run ``c``'s table of target
+        combination ``combo`` starts at ``table_at[c] + (combo << run_bits[c])``.
         Allocated zeroed (the pages of the tables never built are never
-        touched); ``built[c, combo]`` says which are filled.
+        touched); at most ``2 ** 22`` entries per run (:func:`chunk_plan`).
+    built : ndarray of bool
+        ``built[built_at[c] + combo]``: whether that table is filled.
+    table_at, built_at : ndarray of int64, shape (r,)
     """
 
     def __init__(self, widths0, heights, n_codes0, bits=CHUNK_BITS):
         self.first, self.run_bits, self.combos = chunk_plan(widths0, heights, max(bits, 0))
         if bits < 0:                            # no tables at all
             self.run_bits[:] = -1
-        tabled = self.run_bits[self.run_bits >= 0]
-        span = 1 << int(tabled.max()) if len(tabled) else 1
-        most = int(self.combos[self.run_bits >= 0].max()) if len(tabled) else 1
-        self.tables = np.zeros((len(self.combos), most, span), dtype=np.int32)
-        self.built = np.zeros((len(self.combos), most), dtype=np.bool_)
+        entries = np.where(self.run_bits >= 0, self.combos << np.maximum(self.run_bits, 0), 0)
+        flags = np.where(self.run_bits >= 0, self.combos, 0)
+        self.table_at = np.concatenate([[0], np.cumsum(entries)[:-1]]).astype(np.int64)
+        self.built_at = np.concatenate([[0], np.cumsum(flags)[:-1]]).astype(np.int64)
+        self.tables = np.zeros(max(int(entries.sum()), 1), dtype=np.int32)
+        self.built = np.zeros(max(int(flags.sum()), 1), dtype=np.bool_)
         self.radix = np.asarray([int(h) + 1 for h in heights], dtype=np.int64)
         self.n_codes0 = np.asarray(n_codes0, dtype=np.int64)
 
@@ -132,7 +138,8 @@ def _build(table, lo, hi, target, width2, offsets3, flat, n_codes0):
 
 @njit(cache=True, nogil=True)
 def chunked_keys(src, src_level, target, src_shifts, src_masks, flat, offsets, shifts,
-                 width2, offsets3, first, run_bits, radix, n_codes0, tables, built):
+                 width2, offsets3, first, run_bits, radix, n_codes0, tables, built, table_at,
+                 built_at):
     """The target key of every packed source key, a run at a time where it can.
 
     ``src_level`` and ``target`` are the source's and the target's levels;
@@ -153,11 +160,11 @@ def chunked_keys(src, src_level, target, src_shifts, src_masks, flat, offsets, s
                 tabled = False
             combo = combo * radix[j] + target[j]
         if tabled:
-            if not built[c, combo]:
-                _build(tables[c, combo, :np.int64(1) << run_bits[c]], lo, hi, target, width2,
-                       offsets3, flat, n_codes0)
-                built[c, combo] = True
-            table = tables[c, combo]
+            start = table_at[c] + (combo << run_bits[c])
+            table = tables[start:start + (np.int64(1) << run_bits[c])]
+            if not built[built_at[c] + combo]:
+                _build(table, lo, hi, target, width2, offsets3, flat, n_codes0)
+                built[built_at[c] + combo] = True
             ss, mk, sh = src_shifts[hi - 1], (np.int64(1) << run_bits[c]) - 1, shifts[hi - 1]
             for i in range(m):
                 keys[i] |= np.int64(table[(src[i] >> ss) & mk]) << sh

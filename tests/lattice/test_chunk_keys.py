@@ -61,7 +61,8 @@ def _keys_both_ways(engine, source, target, bits):
     new = chunked_keys(keys, np.asarray(source, dtype=np.int64),
                        np.asarray(target, dtype=np.int64), src_shifts, src_masks, flat,
                        offsets, shifts, width2, offsets3, chunks.first, chunks.run_bits,
-                       chunks.radix, chunks.n_codes0, chunks.tables, chunks.built)
+                       chunks.radix, chunks.n_codes0, chunks.tables, chunks.built,
+                       chunks.table_at, chunks.built_at)
     return old, new, counts, chunks
 
 
@@ -96,12 +97,21 @@ def test_a_tabled_run_is_built_once_and_used_from_the_bottom():
     # widths 4, 4, 4: runs (a, b) of 8 bits and (c) of 4; one table each built
     assert chunks.first.tolist() == [0, 2, 3] and chunks.run_bits.tolist() == [8, 4]
     assert chunks.built.sum() == 2
-    assert chunks.built[0, 1 * 4 + 0] and chunks.built[1, 2]
+    assert chunks.built_at.tolist() == [0, 16]             # run (a, b): 4 x 4 combinations
+    assert chunks.built[0 + 1 * 4 + 0] and chunks.built[16 + 2]
     # a source above the bottom in a run goes attribute by attribute: no new table
     engine.frequency_set((1, 1, 0))
     old, new, _, chunks = _keys_both_ways(engine, (1, 1, 0), (2, 1, 2), 8)
     assert np.array_equal(old, new)
-    assert chunks.built[0].sum() == 0 and chunks.built[1].sum() == 1
+    assert chunks.built[:16].sum() == 0 and chunks.built[16:].sum() == 1
+
+
+def test_tables_hold_each_run_s_own_combinations_only():
+    # a wide run with one combination beside a narrow one with many: no product of the two
+    chunks = ChunkTables([12, 2, 0, 0, 0], [0, 2, 7, 7, 7], [4096, 4, 1, 1, 1], bits=12)
+    assert chunks.run_bits.tolist() == [12, 2]
+    assert len(chunks.tables) == 1 * 2**12 + 3 * 8 * 8 * 8 * 2**2
+    assert len(chunks.built) == 1 + 3 * 8 * 8 * 8
 
 
 @pytest.mark.parametrize("bits", [0, 3, 12])
