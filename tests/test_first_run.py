@@ -205,6 +205,7 @@ print(json.dumps({{
 #: by the demo's steps, they compile (a Python run of them would cost 20 s)
 #: (frequency sets are rolled up packed: issue 47 item 4)
 LATTICE = {"kanon_graph.lattice._rollup_kernels._hash_packed",
+           "kanon_graph.lattice._rollup_kernels._hash_keys",      # _hash_packed's hash pass
            "kanon_graph.lattice._rollup_kernels._packed_keys",
            "kanon_graph.lattice._rollup_kernels._tally_sum",
            "kanon_graph.lattice.node_space._closed_fill"}

@@ -42,6 +42,14 @@ def _numeric_cells(series, column, where, factorized=None):
     """
     inverse, uniques = pd.factorize(series) if factorized is None else factorized
     is_text = is_text_column(series)
+    fast = None if is_text else _plain_numbers(uniques)
+    if fast is not None:     # distinct finite numbers of a numeric dtype: ordered by value
+        order = np.argsort(fast, kind="stable")
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        ordered = fast[order]
+        return (rank[inverse], [_number_text(v) for v in ordered.tolist()],
+                ordered.astype(float))
     reader = number_reader([u for u in uniques if isinstance(u, str)], parse_number)
     pairs = []
     for position, u in enumerate(uniques):
@@ -91,7 +99,16 @@ def _date_cells(series, column, where, fmt=None):
         position = int(np.flatnonzero(uniques == text)[0])
         return f"row {series.index[int(np.flatnonzero(inverse == position)[0])]!r}"
 
-    fmt = column_date_format(list(uniques), column, where, given=fmt, rows=row)
+    values = list(uniques)
+    # distinct plain dates (every one a real day): ISO, the format date_reading finds;
+    # one date per text, ordered by day
+    days = _plain_iso_days(values) if fmt is None else None
+    if days is not None:
+        order = np.argsort(days, kind="stable")
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        return rank[inverse], [values[i] for i in order], days[order].astype(float), None
+    fmt = column_date_format(values, column, where, given=fmt, rows=row)
     triples = []
     for u in uniques:
         when = parse_date(u, fmt if isinstance(u, str) else None)
@@ -105,3 +122,46 @@ def _date_cells(series, column, where, fmt=None):
     texts = [triples[i][1] for i in order]
     days = np.array([date_days(triples[i][0]) for i in order], dtype=float)
     return rank[inverse], texts, days, fmt
+
+
+def _plain_iso_days(uniques):
+    """Days since 1970-01-01 of distinct ``YYYY-MM-DD`` texts, read by numpy at once.
+
+    None unless every value is such a text of a real day from year 1 on (then
+    each is read by :func:`~kanon_graph.cells.kinds.parse_date` as before, and
+    a bad one is named): numpy reads a shorter text as a month or a year, and
+    year 0, which Python's dates do not have.
+
+    >>> _plain_iso_days(["1970-01-02", "1969-12-31"]).tolist()
+    [1, -1]
+    >>> _plain_iso_days(["1970-01-02", "1970-02-30"]) is None    # no such day
+    True
+    >>> _plain_iso_days(["1970-01-02", "1970-01"]) is None       # not a day
+    True
+    """
+    if not len(uniques) or not all(isinstance(u, str) for u in uniques):
+        return None
+    texts = np.asarray(uniques, dtype="U10")
+    if texts.dtype.itemsize != 40 or any(len(u) != 10 for u in uniques):
+        return None
+    chars = texts.view(np.uint32).reshape(len(texts), 10)
+    digits = chars[:, [0, 1, 2, 3, 5, 6, 8, 9]]
+    if not (((digits >= 48) & (digits <= 57)).all() and (chars[:, [4, 7]] == 45).all()
+            and (digits[:, :4] > 48).any(axis=1).all()):
+        return None
+    try:
+        return np.asarray(texts, dtype="datetime64[D]").astype(np.int64)
+    except ValueError:
+        return None
+
+
+def _plain_numbers(uniques):
+    """``uniques`` as an integer or float array when they are all finite numbers, else None.
+
+    >>> _plain_numbers(np.array([3, 1])).tolist(), _plain_numbers(np.array([1.5, np.inf]))
+    ([3, 1], None)
+    """
+    values = np.asarray(uniques)
+    if values.dtype.kind in "iu" or (values.dtype.kind == "f" and np.isfinite(values).all()):
+        return values
+    return None

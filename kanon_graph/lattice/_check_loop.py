@@ -29,7 +29,8 @@ import numpy as np
 
 from .._jit import njit  # numba loads on a kernel's first call
 from ._frequency_sets import FrequencySet
-from ._rollup_kernels import _hash_packed
+from ._chunk_keys import CHUNK_BITS, ChunkTables, chunked_keys
+from ._rollup_kernels import _hash_keys
 from .node_space import _closed_fill
 
 __all__ = ["FailingRun"]
@@ -51,7 +52,8 @@ def _dead(i, state, evaluated, dominated, bound, value, rank, suppressed):
 @njit(cache=True, nogil=True)
 def _run(order, at, state, evaluated, dominated, bound, value, rank, suppressed, nodes,
          position, radix, src_levels, src_keys, src_counts, src_starts, offsets3, width2,
-         flat, k, budget, limit, out):
+         flat, k, budget, limit, out, first, run_bits, combo_radix, n_codes0, tables,
+         built, table_at, built_at):
     """Check candidates from ``order[at:]`` while they fail; see :func:`FailingRun.run`.
 
     Returns ``(at, n_checked, tagged, read, stopped, done, keys, sums)``:
@@ -113,8 +115,11 @@ def _run(order, at, state, evaluated, dominated, bound, value, rank, suppressed,
         table_bits = 4
         while (np.int64(1) << table_bits) < 2 * most:
             table_bits += 1
-        keys, sums, read = _hash_packed(src_keys[lo:hi], src_counts[lo:hi], src_shifts,
-                                        src_masks, flat, offsets, shifts, table_bits, limit)
+        target = chunked_keys(src_keys[lo:hi], src_levels[best_s], nodes[i], src_shifts,
+                              src_masks, flat, offsets, shifts, width2, offsets3, first,
+                              run_bits, combo_radix, n_codes0, tables, built, table_at,
+                              built_at)
+        keys, sums, read = _hash_keys(target, src_counts[lo:hi], table_bits, limit)
         read_all += read
         ok = False
         if read < hi - lo or len(keys) > limit:
@@ -186,6 +191,11 @@ class FailingRun:
         self.limit = (int(engine.n) + self.budget * (self.k - 1)) // self.k
         self.offsets3, self.width2, self.flat = level_maps(engine)
         self.out = np.empty(space.total, dtype=np.int64)
+        heights = engine.heights
+        n_codes0 = [len(engine._map(j, 0, 1)) if h else 0 for j, h in enumerate(heights)]
+        # runs of attributes a table look-up each (not for capped codes: global node ids)
+        self.chunks = ChunkTables(self.width2[:, 0] if len(heights) else [], heights, n_codes0,
+                                  bits=-1 if engine.capped else CHUNK_BITS)
 
     def run(self, state, evaluated, dominated, best):
         """Check candidates while they fail.
@@ -199,12 +209,15 @@ class FailingRun:
             The sizes of their tagged boxes, as :meth:`NodeSpace.fill_below` counts them.
         """
         levels, keys, counts, starts = self.engine._cache.packed_arrays()
+        ch = self.chunks
         queue = self.queue
         at, n, tagged, read, stopped, done, keys, sums = _run(queue.order, queue.at, state, evaluated, dominated,
                              self.space.bound, float(best[0]), int(best[1]), int(best[2]),
                              self.space.nodes, self.space.position, self.space.radix, levels,
                              keys, counts, starts, self.offsets3, self.width2, self.flat,
-                             self.k, self.budget, self.limit, self.out)
+                             self.k, self.budget, self.limit, self.out, ch.first, ch.run_bits,
+                             ch.radix, ch.n_codes0, ch.tables, ch.built, ch.table_at,
+                             ch.built_at)
         queue.at = int(at)
         engine = self.engine
         engine.groups_read += int(read)

@@ -235,16 +235,15 @@ def _packed_keys(src, src_shifts, src_masks, maps, offsets, shifts):
 
 
 @njit(cache=True, nogil=True)
-def _hash_packed(src, counts, src_shifts, src_masks, maps, offsets, shifts, bits, limit):
-    """Distinct target keys of packed ``src`` (first-seen order) and their summed counts.
+def _hash_keys(keys, counts, bits, limit):
+    """Distinct ``keys`` (first-seen order) and their summed counts, by open addressing.
 
-    Each source key is unpacked, mapped and packed again on the fly and
-    added into an open-addressing table of ``2 ** bits`` slots (at least
-    twice the keys it can receive). When more than ``limit`` distinct keys
-    turn up (``limit >= 0``), the pass stops there: the third value returned
-    is the number of source keys read (``len(src)`` when complete).
+    The table has ``2 ** bits`` slots (at least twice the keys it can
+    receive). When more than ``limit`` distinct keys turn up (``limit >= 0``),
+    the pass stops there: the third value returned is the number of keys
+    read (``len(keys)`` when complete).
     """
-    m, d = len(src), len(shifts)
+    m = len(keys)
     size = np.int64(1) << bits
     mask = size - 1
     drop = np.uint64(64 - bits)
@@ -253,15 +252,6 @@ def _hash_packed(src, counts, src_shifts, src_masks, maps, offsets, shifts, bits
     room = m if limit < 0 else min(m, limit + 1)
     unique = np.empty(room, dtype=np.int64)
     sums = np.zeros(room, dtype=np.int64)
-    keys = np.zeros(m, dtype=np.int64)
-    for j in range(d):          # attribute by attribute: tight loops over the keys
-        ss, mk, off, sh = src_shifts[j], src_masks[j], offsets[j], shifts[j]
-        if off >= 0:
-            for i in range(m):
-                keys[i] |= maps[off + ((src[i] >> ss) & mk)] << sh
-        else:
-            for i in range(m):
-                keys[i] |= ((src[i] >> ss) & mk) << sh
     n_keys = 0
     for i in range(m):
         key = keys[i]
@@ -282,6 +272,18 @@ def _hash_packed(src, counts, src_shifts, src_masks, maps, offsets, shifts, bits
         if 0 <= limit < n_keys:
             return unique[:n_keys], sums[:n_keys], i + 1
     return unique[:n_keys], sums[:n_keys], m
+
+
+@njit(cache=True, nogil=True)
+def _hash_packed(src, counts, src_shifts, src_masks, maps, offsets, shifts, bits, limit):
+    """Distinct target keys of packed ``src`` (first-seen order) and their summed counts.
+
+    Each source key is unpacked, mapped and packed again (attribute by
+    attribute: tight loops over the keys), then hashed by :func:`_hash_keys`
+    into ``2 ** bits`` slots, stopping beyond ``limit`` keys as it does.
+    """
+    keys = _packed_keys(src, src_shifts, src_masks, maps, offsets, shifts)
+    return _hash_keys(keys, counts, bits, limit)
 
 
 @njit(cache=True, nogil=True)

@@ -30,7 +30,7 @@ import numpy as np
 from .._jit import HAVE_NUMBA
 from ._frequency_sets import (FrequencySet, _check_levels, _level_to_level, _sorted_groups,
                               spreads, suppression_budget)
-from ._rollup_kernels import packed_layout, rollup_flat, rollup_packed_layout
+from ._rollup_kernels import _hash_keys, packed_layout, rollup_flat, rollup_packed_layout
 from .capped import capped_rollup_map
 from .source_cache import SourceCache
 
@@ -170,6 +170,14 @@ class FrequencyEngine:
             counts = np.bincount(key, weights=weights, minlength=total)
             keys = np.flatnonzero(counts)
             counts = counts[keys].astype(np.int64)
+        elif self.compiled:
+            # one hash pass instead of a sort of the rows' keys; the set stays packed
+            # (sorted and unpacked on the first read of its codes, as a roll-up's is)
+            ones = (np.ones(m, dtype=np.int64) if weights is None
+                    else np.asarray(weights, dtype=np.int64))
+            keys, counts, _ = _hash_keys(key, ones, max(int(2 * max(m, 1) - 1).bit_length(), 4),
+                                         -1)
+            return FrequencySet(levels, None, counts, keys=keys, widths=widths)
         else:
             keys, counts = _sorted_groups(key, weights)
         codes = np.empty((len(keys), len(columns)), dtype=np.int64, order="F")

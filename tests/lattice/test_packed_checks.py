@@ -159,3 +159,23 @@ def test_source_cache_packed_arrays_follow_stores_and_drops():
         for lv, (k, n) in live.items():
             fs = cache.peek(lv)
             assert np.array_equal(k, fs.packed[0]) and np.array_equal(n, fs.packed[1])
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_rows_are_grouped_by_one_hash_pass_into_the_numpy_engines_groups(monkeypatch,
+                                                                          weighted):
+    from kanon_graph.lattice import frequency
+
+    data = _nearly_unique(n=3000)
+    if weighted:                      # distinct tuples weighted by their counts
+        weights = np.random.default_rng(2).integers(1, 5, size=len(data.table))
+        data = kg.encode(data.table, data.schema, weights=weights)
+    truth = FrequencyEngine(data, compiled=False).frequency_set((0,) * 6, rollup=False)
+
+    def no_sort(*args, **kwargs):
+        raise AssertionError("the compiled engine sorted the rows' keys")
+
+    monkeypatch.setattr(frequency, "_sorted_groups", no_sort)
+    fs = FrequencyEngine(data).frequency_set((0,) * 6, rollup=False)
+    assert fs.packed is not None                     # kept packed, like a roll-up's set
+    assert np.array_equal(fs.codes, truth.codes) and np.array_equal(fs.counts, truth.counts)
