@@ -31,7 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["MIN_VALUES", "MAX_START", "group_levels", "similar_groups"]
+__all__ = ["Context", "MIN_VALUES", "MAX_START", "group_levels", "similar_groups"]
 
 #: A categorical column with at least this many values gets group levels.
 MIN_VALUES = 5
@@ -46,37 +46,54 @@ _FACTOR = 3
 
 def _codes(series: pd.Series) -> tuple[np.ndarray, int]:
     """Small integer codes of one other column (-1: missing): quintiles or top values."""
-    present = series.notna().to_numpy()
-    numbers = pd.to_numeric(series, errors="coerce") if series.dtype.kind in "biuf" else None
-    if numbers is not None and numbers.nunique() > _TOP:
-        ranks = numbers.rank(method="average", pct=True).to_numpy()
-        codes = np.minimum((np.nan_to_num(ranks) * 5).astype(int), 4)
-        return np.where(present, codes, -1), 5
-    text = series.astype(str)
-    counts = text[present].value_counts()
-    top = {v: i for i, v in enumerate(counts.index[:_TOP])}
-    codes = text.map(top).fillna(len(top)).to_numpy(dtype=int)
-    return np.where(present, codes, -1), len(top) + 1
+    if series.dtype.kind in "biuf":
+        numbers = series.to_numpy(dtype=float)
+        present = ~np.isnan(numbers)
+        if len(np.unique(numbers[present])) > _TOP:
+            cuts = np.quantile(numbers[present], [0.2, 0.4, 0.6, 0.8])
+            return np.where(present, np.searchsorted(cuts, numbers, side="right"), -1), 5
+    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    if len(uniques) > _TOP:                    # the most common values, the rest pooled
+        counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
+        rank = np.empty(len(uniques), dtype=np.int64)
+        rank[np.argsort(-counts, kind="stable")] = np.arange(len(uniques))
+        kept = np.minimum(rank, _TOP)
+        return np.where(codes >= 0, kept[np.maximum(codes, 0)], -1), _TOP + 1
+    return codes, max(len(uniques), 1)
 
 
-def profiles(table: pd.DataFrame, column: str, values: Sequence[str],
+class Context:
+    """The columns that describe a value's records, coded once (lazily) per column."""
+
+    def __init__(self, table: pd.DataFrame):
+        self.table = table
+        self._coded: dict[str, tuple[np.ndarray, int]] = {}
+
+    def coded(self, column: str) -> tuple[np.ndarray, int]:
+        if column not in self._coded:
+            self._coded[column] = _codes(self.table[column])
+        return self._coded[column]
+
+
+def profiles(context: Context, column: str, values: Sequence[str],
              others: Sequence[str]) -> np.ndarray:
     """One row per value of ``values``: the shares of the other columns over its records.
 
     Each other column contributes a block of shares summing to one per
     value (missing cells counted nowhere), so every column weighs alike.
     """
-    text = table[column].astype(str).to_numpy()
-    where = pd.Series(range(len(values)), index=list(values))
-    index = where.reindex(text).to_numpy()
-    keep = ~np.isnan(index)
-    rows = index[keep].astype(int)
+    codes, uniques = pd.factorize(context.table[column], use_na_sentinel=True)
+    where = {v: i for i, v in enumerate(values)}
+    lookup = np.array([where.get(str(u), -1) for u in uniques] + [-1], dtype=np.int64)
+    index = lookup[codes]                    # codes -1 (missing) reads the last entry
+    keep = index >= 0
+    rows = index[keep]
     blocks = []
     for other in others:
-        codes, width = _codes(table[other])
-        codes = codes[keep]
-        ok = codes >= 0
-        counts = np.bincount(rows[ok] * width + codes[ok],
+        other_codes, width = context.coded(other)
+        other_codes = other_codes[keep]
+        ok = other_codes >= 0
+        counts = np.bincount(rows[ok] * width + other_codes[ok],
                              minlength=len(values) * width).reshape(len(values), width)
         total = counts.sum(axis=1, keepdims=True)
         blocks.append(counts / np.maximum(total, 1))
@@ -153,13 +170,15 @@ def _label(members: list[str], counts: dict[str, int]) -> str:
     return "{" + ", ".join(ordered[:2]) + f", +{len(ordered) - 2} more}}"
 
 
-def similar_groups(table: pd.DataFrame, column: str, others: Sequence[str], *,
+def similar_groups(table: pd.DataFrame | Context, column: str, others: Sequence[str], *,
                    factor: int = _FACTOR) -> list[list[str]]:
     """Hierarchy rows ``[value, group, ..., "*"]`` for the values of ``table[column]``.
 
     Parameters
     ----------
-    table : DataFrame
+    table : DataFrame or Context
+        The table (a :class:`Context` codes the other columns once for
+        several calls).
     column : str
         The categorical column to draw levels for.
     others : list of str
@@ -176,12 +195,16 @@ def similar_groups(table: pd.DataFrame, column: str, others: Sequence[str], *,
     >>> [r for r in rows if r[0] in ("a", "e")]
     [['a', '{a, b}', '*'], ['e', '{c, d, e}', '*']]
     """
-    counts_s = table[column].dropna().astype(str).value_counts()
-    counts = {str(v): int(c) for v, c in counts_s.items()}
+    context = table if isinstance(table, Context) else Context(table)
+    codes, uniques = pd.factorize(context.table[column], use_na_sentinel=True)
+    seen = np.bincount(codes[codes >= 0], minlength=len(uniques))
+    counts: dict[str, int] = {}
+    for u, c in zip(uniques, seen):
+        counts[str(u)] = counts.get(str(u), 0) + int(c)
     ordered = sorted(counts, key=lambda v: (-counts[v], v))
     start = ordered if len(ordered) <= MAX_START else ordered[:MAX_START - 1]
     rest = ordered[len(start):]
-    points = profiles(table, column, ordered, others)
+    points = profiles(context, column, ordered, others)
     weights = np.array([counts[v] for v in ordered], dtype=float)
     if rest:                       # the rarest values start as one group
         tail = len(start)

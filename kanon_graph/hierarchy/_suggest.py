@@ -61,7 +61,7 @@ from ..exceptions import HierarchyError, SchemaError
 from ._builders import intervals, masking
 from ._codes import code_form
 from ._dates import dates
-from ._groups import MIN_VALUES, similar_groups
+from ._groups import MIN_VALUES, Context, similar_groups
 from ._prefix import is_prefix_code_column, prefix_levels
 from ._tree import Hierarchy
 
@@ -210,7 +210,7 @@ def _quantity_because(values: np.ndarray) -> str:
 
 def _suggest_one(series: pd.Series, column: str, kind: str,
                  date_format: str | None = None,
-                 context: pd.DataFrame | None = None) -> tuple[Hierarchy, str]:
+                 context: Context | None = None) -> tuple[Hierarchy, str]:
     present = series.dropna()
     if present.empty:
         raise HierarchyError(f"suggest: column {column!r} has no values to build a "
@@ -251,8 +251,8 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
         return masking(texts, name=column), \
             f"code of {len(texts[0])} characters: masked from the right"
     if kind != "numeric" and len(texts) >= MIN_VALUES and context is not None:
-        others = [c for c in context.columns if c != column]
-        rows = similar_groups(context.assign(**{column: series}), column, others)
+        others = [c for c in context.table.columns if c != column]
+        rows = similar_groups(context, column, others)
         sizes = " -> ".join(str(len({r[i] for r in rows})) for i in range(1, len(rows[0]) - 1))
         if sizes:
             return Hierarchy(rows, name=column, source="suggest"), \
@@ -304,7 +304,7 @@ def suggest(table: pd.DataFrame, schema: Schema, *,
                           f"{list(table.columns)}")
     described = list(dict.fromkeys([*schema.quasi_identifiers,
                                     *getattr(schema, "sensitive", ())]))
-    context = table[[c for c in described if c in table.columns]]
+    context = Context(table[[c for c in described if c in table.columns]])
     out = {}
     for column in columns:
         kind = column_kind(schema, column, table[column])
