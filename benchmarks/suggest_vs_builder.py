@@ -1,52 +1,50 @@
-"""Suggested hierarchies against the suite's hand-built ones (issue 42, item 3).
+"""Suggested hierarchies and no hierarchies (``flat``) against the suite's hand-built ones.
 
 For every table of the quality suite that has hierarchies (``quality.TABLES``:
 the tuning tables adult, fars, patients, clinic and the held-out claims,
-registry, admissions), the default release (``kg.anonymize`` with no
-algorithm named, ``seed=0``) is made twice at each k: once with the suite's
-hierarchies ("hand": ARX's files for adult and fars, builder-made ones for
-the others; clinic's, which the suite draws with ``suggest``, are rebuilt
-here with the builders as ``suggest`` drew them before issue 42: dates
-month / year / decade, the zip masked from the right, weight in bands of
-width 5 / 10 / 20), once with ``kg.hierarchy.suggest``'s drafts for the
-same quasi-identifiers, their kinds inferred from the data as a user would
-get them.
+registry, admissions, screening, earnings), the default release
+(``kg.anonymize`` with no algorithm named, ``seed=0``) is made three times at
+each k: with the suite's hierarchies ("hand": ARX's files for adult and fars,
+builder-made ones for the others; clinic's, which the suite draws with
+``suggest``, are rebuilt here with the builders as ``suggest`` drew them
+before issue 42: dates month / year / decade, the zip masked from the right,
+weight in bands of width 5 / 10 / 20), with ``kg.hierarchy.suggest``'s drafts
+for the same quasi-identifiers ("suggested", kinds inferred from the data as
+a user would get them), and with no hierarchy at all ("flat": ``auto`` then
+runs ``flat``'s local recoding). Every release is checked
+(``res.verification.holds``).
 
-Two figures per release:
+Two yardsticks (issue 48 item 4):
 
-* **Loss**: the mean over the quasi-identifiers of
-  :func:`kanon_graph.metrics.arx_loss_per_attribute`, each release with its
-  own hierarchies. The formula counts leaves under the released node, so
-  the two Losses are measured on different yardsticks.
-* **Loss on the hand-built hierarchy** (the yardstick shared by both, and
-  the one the issue's target, within 10%, is judged by here): each released
-  cell stands for the leaves under its label in the hierarchy it was
-  released with; it is scored as the smallest node of the *hand-built*
-  hierarchy holding all of them, (leaves under that node - 1) / (leaves - 1),
-  a suppressed cell 1; the mean over rows, then over quasi-identifiers. For
-  the hand release this equals its Loss.
+* **today's**, on the hand-built hierarchy: each released cell stands for
+  the leaves under its label in the hierarchy it was released with (for a
+  flat release, the hand-built leaves between the smallest and largest
+  original of the records released with it when it is a range, those
+  originals otherwise, :func:`flat_scored`); it is scored as the smallest
+  node of the *hand-built* hierarchy holding all of them, (leaves under that
+  node - 1) / (leaves - 1), a suppressed cell 1; the mean over rows, then
+  over quasi-identifiers. For the hand release this equals its ARX Loss.
+* **data** (needs no hierarchy and no label parsing, so sets, intervals and
+  masks are scored alike): a released cell costs (distinct original values
+  among the records released with that same cell in that column - 1) /
+  (distinct values of the column - 1); a suppressed cell, or one written
+  only with ``*``, costs 1; the mean over records, then over
+  quasi-identifiers (:func:`data_loss`).
 
-* **Data loss** (issue 48 item 4, needs no hierarchy and no label parsing,
-  so sets, intervals and masks are scored alike): a released cell costs
-  (distinct original values among the records released with that same cell
-  in that column - 1) / (distinct values of the column - 1); a suppressed
-  cell, or one written only with ``*``, costs 1; the mean over records, then
-  over quasi-identifiers (:func:`data_loss`).
-
-The gap is ``(suggested - hand) / hand``. Also printed: the share of cells
-at the hand-built hierarchy's root (``*``) in each release.
+A gap is ``(other - hand) / hand``; the last column is the share of cells at
+the hand-built hierarchy's root (``*``). Tuning and held-out tables are
+printed apart. No timing is taken (loss figures do not depend on load).
 
 Usage::
 
-    KANON_GRAPH_DATA=/work/shared/data python benchmarks/suggest_vs_builder.py [--tables adult,fars] [--k 5,10]
+    KANON_GRAPH_DATA=/work/shared/data python benchmarks/suggest_vs_builder.py \\
+        [--tables adult,fars] [--k 5,10] [-o docs/bench/suggest_vs_builder.md]
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -57,7 +55,10 @@ import kanon_graph as kg
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import quality  # noqa: E402  (benchmarks/quality.py)
 
-TABLES = ["adult", "fars", "patients", "clinic", "claims", "registry", "admissions"]
+TABLES = ["adult", "fars", "patients", "clinic", "claims", "registry", "admissions",
+          "screening", "earnings"]
+#: table -> "tuning" (may steer suggest's defaults) or "held out" (reported only).
+GROUPS = {name: quality.GROUPS[name] for name in TABLES}
 
 
 def clinic_hand():
@@ -154,48 +155,163 @@ def data_loss(original, released, qis, suppressed=None):
     return out
 
 
-def run(table, schema, k):
-    started = time.process_time()
-    res = kg.anonymize(table, schema, k=k, seed=0)
-    cpu = time.process_time() - started
-    loss = float(np.mean(list(kg.metrics.arx_loss_per_attribute(res.release).values())))
-    return res, loss, cpu
+def span_loss(original, released, qis, suppressed=None):
+    """``{qi: mean cell cost}`` from the data alone, a range costing its whole span.
+
+    As :func:`data_loss`, except that a cell written as a range (``[17-21]``,
+    ``[2021-05-03, 2022-05-14]``, ``[15000-20000)``) costs (distinct values of
+    the column between the smallest and largest original released with it - 1)
+    / (distinct values - 1): a local recoding's range shared by ten records
+    still hides every value it spans. For a global recoding the two agree.
+    """
+    out = {}
+    for q in qis:
+        orig = original[q].astype(str)
+        numbers = pd.to_numeric(original[q], errors="coerce")
+        numeric = bool(numbers.notna().all())
+        key = numbers.to_numpy(dtype=float) if numeric else orig.to_numpy()
+        domain = np.unique(key)
+        rel = released[q].astype(str).to_numpy()
+        frame = pd.DataFrame({"key": key, "rel": rel})
+        if len(domain) < 2:
+            out[q] = 0.0
+            continue
+        grouped = frame.groupby("rel")["key"]
+        lo, hi, distinct = grouped.min(), grouped.max(), grouped.nunique()
+        covers = {}
+        for label in distinct.index:
+            if label.startswith("["):
+                covers[label] = int(np.searchsorted(domain, hi[label], side="right")
+                                    - np.searchsorted(domain, lo[label], side="left"))
+            else:
+                covers[label] = int(distinct[label])
+        cost = (pd.Series(rel).map(covers).to_numpy(dtype=float) - 1) / (len(domain) - 1)
+        hidden = np.char.strip(rel.astype(str), "*") == ""
+        if suppressed is not None:
+            hidden |= np.asarray(suppressed, dtype=bool)
+        cost[hidden] = 1.0
+        out[q] = float(cost.mean())
+    return out
+
+
+def flat_scored(table, res, hand):
+    """``{qi: (mean cell loss on hand's hierarchy, share at hand's root)}`` of a release
+    made without hierarchies (``flat``): its cells are written as the values, sets or
+    ranges of their records, so a cell stands for the hand-built leaves between the
+    smallest and largest original value of the records released with it when it is a
+    range (``[17-21]``), for those originals otherwise; scored as :func:`rescored` does."""
+    out = {}
+    rows = len(res.table)
+    for q in hand.quasi_identifiers:
+        h = hand.hierarchy(q)
+        n = h.n_leaves
+        leaves = [str(v) for v in h.leaf_labels]
+        numbers = pd.to_numeric(pd.Series(leaves), errors="coerce")
+        frame = pd.DataFrame({"orig": table[q].astype(str).to_numpy(),
+                              "rel": res.table[q].astype(str).to_numpy()})
+        hidden = np.asarray(res.suppressed_mask, dtype=bool)
+        total, at_root = float(hidden.sum()), int(hidden.sum())
+        for label, group in frame[~hidden].groupby("rel"):
+            count = len(group)
+            if label.strip("*") == "":
+                total, at_root = total + count, at_root + count
+                continue
+            seen = sorted(set(group["orig"]))
+            if label.startswith("[") and numbers.notna().all():
+                values = pd.to_numeric(pd.Series(seen))
+                inside = (numbers >= values.min()) & (numbers <= values.max())
+                seen = [leaves[i] for i in np.flatnonzero(inside.to_numpy())]
+            elif label.startswith("["):
+                seen = [v for v in leaves if seen[0] <= v <= seen[-1]]
+            codes = np.array([h.leaf_index(v) for v in seen])
+            level = h.lca_level(codes)
+            node = h.level_map[level][codes[0]]
+            under = int((h.level_map[level] == node).sum())
+            total += count * ((under - 1) / (n - 1) if n > 1 else 0.0)
+            at_root += count if level == h.height else 0
+        out[q] = (total / rows, at_root / rows)
+    return out
+
+
+def without_hierarchies(hand):
+    """The same quasi-identifiers and sensitive columns, no hierarchy (kinds inferred)."""
+    return kg.Schema(quasi_identifiers=list(hand.quasi_identifiers),
+                     sensitive=list(hand.sensitive))
+
+
+def measured(name, k):
+    """One row of figures: the hand-built, suggested and flat releases of table ``name``."""
+    table, hand = hand_built(name)
+    mine, how = suggested(table, hand)
+    qis = list(hand.quasi_identifiers)
+    row = {"table": name, "group": GROUPS[name], "k": k, "how": how}
+    for label, schema in (("hand", hand), ("suggested", mine),
+                          ("flat", without_hierarchies(hand))):
+        res = kg.anonymize(table, schema, k=k, seed=0)
+        assert res.verification.holds, (name, label, k)
+        on = (flat_scored(table, res, hand) if label == "flat"
+              else rescored(res, schema, hand))
+        row[f"today {label}"] = float(np.mean([v[0] for v in on.values()]))
+        row[f"root {label}"] = float(np.mean([v[1] for v in on.values()]))
+        row[f"data {label}"] = float(np.mean(list(
+            data_loss(table, res.table, qis, res.suppressed_mask).values())))
+        row[f"span {label}"] = float(np.mean(list(
+            span_loss(table, res.table, qis, res.suppressed_mask).values())))
+        row[f"algorithm {label}"] = res.stats.get("auto", {}).get("chose", "?")
+    return row
+
+
+HEADER = ("| table | k | today's: hand | suggested | flat | gap suggested | gap flat "
+          "| data: hand | suggested | flat | gap suggested | gap flat "
+          "| span: hand | suggested | flat | gap suggested | gap flat "
+          "| at * hand / suggested / flat |\n" + "|---" * 18 + "|")
+
+
+def line(row):
+    """One markdown row of :func:`measured`'s figures."""
+    def gap(yard, label):
+        base = row[f"{yard} hand"]
+        return f"{(row[f'{yard} {label}'] - base) / base:+.1%}" if base else "n/a"
+    return (f"| {row['table']} | {row['k']} | {row['today hand']:.4f} "
+            f"| {row['today suggested']:.4f} | {row['today flat']:.4f} "
+            f"| {gap('today', 'suggested')} | {gap('today', 'flat')} "
+            f"| {row['data hand']:.4f} | {row['data suggested']:.4f} | {row['data flat']:.4f} "
+            f"| {gap('data', 'suggested')} | {gap('data', 'flat')} "
+            f"| {row['span hand']:.4f} | {row['span suggested']:.4f} | {row['span flat']:.4f} "
+            f"| {gap('span', 'suggested')} | {gap('span', 'flat')} "
+            f"| {row['root hand']:.1%} / {row['root suggested']:.1%} / {row['root flat']:.1%} |")
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", default=",".join(TABLES))
     parser.add_argument("--k", default="5,10")
+    parser.add_argument("-o", "--output", metavar="FILE.md",
+                        help="also write the tables (markdown) here")
     args = parser.parse_args(argv)
     ks = [int(k) for k in args.k.split(",")]
-    print(f"load before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print("| table | k | Loss hand | Loss suggested | gap | on hand: hand | on hand: suggested "
-          "| gap on hand | data loss: hand | data loss: suggested | gap on data "
-          "| at * hand | at * suggested | CPU s hand / suggested |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for name in args.tables.split(","):
-        table, hand = hand_built(name)
-        mine, how = suggested(table, hand)
-        print(f"<!-- {name}: " + "; ".join(f"{q}: {h}" for q, h in how.items()) + " -->")
-        for k in ks:
-            res_h, loss_h, cpu_h = run(table, hand, k)
-            res_s, loss_s, cpu_s = run(table, mine, k)
-            on_h = rescored(res_h, hand, hand)
-            on_s = rescored(res_s, mine, hand)
-            mean_h = float(np.mean([v[0] for v in on_h.values()]))
-            mean_s = float(np.mean([v[0] for v in on_s.values()]))
-            root_h = float(np.mean([v[1] for v in on_h.values()]))
-            root_s = float(np.mean([v[1] for v in on_s.values()]))
-            qis = list(hand.quasi_identifiers)
-            data_h = float(np.mean(list(data_loss(table, res_h.table, qis,
-                                                  res_h.suppressed_mask).values())))
-            data_s = float(np.mean(list(data_loss(table, res_s.table, qis,
-                                                  res_s.suppressed_mask).values())))
-            print(f"| {name} | {k} | {loss_h:.4f} | {loss_s:.4f} | {(loss_s - loss_h) / loss_h:+.1%} "
-                  f"| {mean_h:.4f} | {mean_s:.4f} | {(mean_s - mean_h) / mean_h:+.1%} "
-                  f"| {data_h:.4f} | {data_s:.4f} | {(data_s - data_h) / data_h:+.1%} "
-                  f"| {root_h:.1%} | {root_s:.1%} | {cpu_h:.1f} / {cpu_s:.1f} |", flush=True)
-    print(f"load after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    names = args.tables.split(",")
+    unknown = [n for n in names if n not in TABLES]
+    if unknown:
+        parser.error(f"--tables: unknown {unknown}; known {TABLES}")
+    out = [f"<!-- python benchmarks/suggest_vs_builder.py --tables {args.tables} "
+           f"--k {args.k} -->"]
+    for group in ("tuning", "held out"):
+        chosen = [n for n in names if GROUPS[n] == group]
+        if not chosen:
+            continue
+        out += ["", f"**{group}**", "", HEADER]
+        print("\n".join(out[-4:]), flush=True)
+        for name in chosen:
+            for k in ks:
+                row = measured(name, k)
+                if k == ks[0]:
+                    note = "; ".join(f"{q}: {h}" for q, h in row["how"].items())
+                    print(f"<!-- {name}: {note} -->", flush=True)
+                out.append(line(row))
+                print(out[-1], flush=True)
+    if args.output:
+        Path(args.output).write_text("\n".join(out) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Draw the pictures of the docs into docs/img/ (or the folder given as argument).
 
-Run ``python docs/make_pictures.py`` after changing a picture function; the
+Run ``python docs/make_pictures.py`` after changing a picture function
+(``--only billing`` redraws only the pictures whose names hold ``billing``); the
 PNG files are committed. Each picture is small (low dpi) and drawn from the
 papers' worked examples or the project's own hierarchies, so it is the same
 on every machine up to fonts. ``tests/viz/test_pictures_read.py`` draws the
@@ -20,7 +21,8 @@ PICTURES = ("hierarchy_location.png", "hierarchy_paper003_age.png", "lattice_pap
             "mst_paper003_k3.png", "metric_curves.png", "hierarchy_adult_occupation.png",
             "hierarchy_adult_education.png", "hierarchy_zip300.png",
             "lattice_result_datafly.png", "hierarchy_register_postcode.png",
-            "hierarchy_register_diagnosis.png", "hierarchy_register_date_of_birth.png")
+            "hierarchy_register_diagnosis.png", "hierarchy_register_date_of_birth.png",
+            "hierarchy_billing_zip.png", "hierarchy_billing_occupation.png")
 
 #: Pages of the privacy report as headless Chromium renders them (docs/report.md); a
 #: browser takes them, not matplotlib: ``python tests/report_cases.py docs/img``.
@@ -58,6 +60,16 @@ def register_suggested(column):
     return kg.hierarchy.suggest(contacts, schema)[column][0]
 
 
+def billing_suggested(column):
+    """``hierarchy suggest``'s draft for a column of getting-started.md's 5,000-row billing
+    export (``benchmarks/new_user_table.py``: ZIP+4 beside ZIP, 30 job titles)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from new_user_table import QIS, new_user_table
+
+    table = new_user_table(5000)
+    return kg.hierarchy.suggest(table, kg.Schema(quasi_identifiers=QIS))[column][0]
+
+
 #: Picture -> a function drawing its figure.
 FIGURES = {
     "hierarchy_location.png": lambda: hierarchy_figure(kg.datasets.paper_002_location()),
@@ -75,6 +87,8 @@ FIGURES = {
         kg.anonymize(*paper_003(), k=3, algorithm="datafly")),
     **{f"hierarchy_register_{c}.png": (lambda c=c: hierarchy_figure(register_suggested(c)))
        for c in ("postcode", "diagnosis", "date_of_birth")},
+    **{f"hierarchy_billing_{c}.png": (lambda c=c: hierarchy_figure(billing_suggested(c)))
+       for c in ("zip", "occupation")},
 }
 
 
@@ -84,17 +98,25 @@ def figures():
         yield name, FIGURES[name]()
 
 
-def main(out=None):
+def main(out=None, only=None):
+    """Draw every picture (or those whose names contain one of ``only``) into ``out``."""
     import matplotlib.pyplot as plt
 
     out = Path(out) if out else Path(__file__).resolve().parent / "img"
     out.mkdir(parents=True, exist_ok=True)
-    for name, fig in figures():
+    names = [n for n in PICTURES if not only or any(o in n for o in only)]
+    for name in names:
+        fig = FIGURES[name]()
         fig.savefig(out / name, dpi=DPI, metadata={"Software": None})
         plt.close(fig)
-    return [out / name for name in PICTURES]
+    return [out / name for name in names]
 
 
 if __name__ == "__main__":
-    for path in main(sys.argv[1] if len(sys.argv) > 1 else None):
+    # python docs/make_pictures.py [FOLDER] [--only NAME,NAME]
+    args = sys.argv[1:]
+    only = args[args.index("--only") + 1].split(",") if "--only" in args else None
+    folder = next((a for i, a in enumerate(args) if a != "--only"
+                   and (i == 0 or args[i - 1] != "--only")), None)
+    for path in main(folder, only):
         print(path, path.stat().st_size, "bytes")

@@ -90,7 +90,11 @@ STEPWISE_LATTICE_LIMIT = 100_000
 #: ``mst`` on those tables (its frequent tuples aside) and, past
 #: :data:`kanon_graph.flat.MST_LIMIT` rare records, ``mondrian`` on the whole
 #: rest instead of ``mst`` in dozens of shards (issue 41: the figures are in
-#: docs/performance.md, "auto without hierarchies").
+#: docs/performance.md, "auto without hierarchies"). Issue 48 weighed it against
+#: ``stepwise`` on ``kg.hierarchy.suggest``'s drafts (``benchmarks/suggest_vs_builder.py``,
+#: tuning tables at k = 5 and 10): ``flat`` lost less on all 8 runs by the
+#: hierarchy-free yardsticks (data, span) and on 3 of 8 by the hand-built
+#: hierarchies' (the drafts won there on patients and clinic), so it stays.
 FLAT_TAUGHT = "flat"
 
 TAUGHT_REASONS = {
@@ -99,7 +103,10 @@ TAUGHT_REASONS = {
     "flat": "no quasi-identifier has a hierarchy and the model is k-anonymity: flat, "
             "tuples held by k records kept and the rest by mst (the lowest loss on 10 of "
             "the 12 hierarchy-free runs of the quality suite), or by mondrian on the whole "
-            "rest where mst would run in many shards",
+            "rest where mst would run in many shards; kept over suggest's drafted "
+            "hierarchies, which lost more on all 8 tuning runs by the data and span "
+            "yardsticks (on the hand-built hierarchies' in 3 of 8; "
+            "benchmarks/suggest_vs_builder.py, docs/performance.md)",
     "stepwise-t": "every quasi-identifier has a hierarchy and the model is k with "
                   "t-closeness: stepwise, below the trials' choice in 11 of the 12 t runs "
                   "of the tuning tables (benchmarks/tune_sensitive.py)",

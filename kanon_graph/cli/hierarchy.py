@@ -9,7 +9,8 @@ import pandas as pd
 
 from ..cells.kinds import parse_number
 from ..cells.date_text import date_reading, how_to_say
-from ..hierarchy import dates, intervals, masking, read_hierarchy, suggest, write_hierarchy
+from ..hierarchy import (dates, intervals, level_shares, masking, read_hierarchy, suggest,
+                         write_hierarchy)
 from ..io import read_table
 from ..io.write import write_text
 from ..viz import hierarchy_dot, hierarchy_text
@@ -69,14 +70,18 @@ def register(commands):
                          description="Build a draft hierarchy for every quasi-identifier of "
                          "a table (without one in --hierarchies): numeric columns get nested "
                          "bands of round widths, dates month/year/decade, fixed-length codes "
-                         "masking from the right, other columns value -> *. Writes one "
-                         "ARX-format file per column to DIR, to edit and pass to "
-                         "'anonymize --hierarchies DIR'.")
+                         "masking from the right, categories of 5+ values groups of values "
+                         "whose records look alike, others value -> *. Says per column the "
+                         "kind it read, the levels it drew and the share of rows each level "
+                         "groups with other values. Writes one ARX-format file per column to "
+                         "DIR, to edit and pass to 'anonymize --hierarchies DIR'.")
     sug.add_argument("input", metavar="DATA.csv", help="the table (CSV or Parquet)")
     add_schema_arguments(sug, sensitive=False)
     sug.add_argument("-o", "--output", required=True, metavar="DIR",
                      help="folder to write <column>.csv files into (created if needed)")
     sug.add_argument("--out-sep", default=";", help="cell separator of the files (default ';')")
+    sug.add_argument("--pictures", metavar="DIR", help="also draw each draft as DIR/<column>.png "
+                     "(matplotlib)")
     sug.set_defaults(handler=run_suggest, missing="ignore")
 
 
@@ -158,11 +163,43 @@ def run_build(args, out):
     return 0
 
 
+def _pictures_folder(args):
+    if args.pictures is None:
+        return None
+    folder = Path(args.pictures)
+    if folder.exists() and not folder.is_dir():
+        raise DataProblem(f"--pictures: {str(folder)!r} exists and is not a folder")
+    check_writable(folder, "--pictures", kind="files", inputs=[("INPUT", args.input)])
+    try:
+        import matplotlib
+    except ImportError:
+        raise DataProblem("--pictures needs matplotlib (pip install -e '.[plot]')") from None
+    matplotlib.use("Agg")
+    return folder
+
+
+def _draw(h, path):
+    import matplotlib.pyplot as plt
+
+    from ..viz import hierarchy_figure
+
+    fig = hierarchy_figure(h)
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+    plt.close(fig)
+
+
+def _levels_line(h, values):
+    """``level 1: 5 nodes, 23.1% of rows grouped with others | ...`` for one draft."""
+    return " | ".join(f"level {s.level}: {s.nodes} node{'s' if s.nodes != 1 else ''}, "
+                      f"{s.grouped:.1%} of rows grouped" for s in level_shares(h, values))
+
+
 def run_suggest(args, out):
     folder = Path(args.output)
     if folder.exists() and not folder.is_dir():
         raise DataProblem(f"-o: {str(folder)!r} exists and is not a folder")
     check_writable(folder, "output", kind="files", inputs=[("INPUT", args.input)])
+    pictures = _pictures_folder(args)
     progress = Progress(quiet=True)
     table, schema, _ = read_input(args, progress)
     made = suggest(table, schema)
@@ -170,6 +207,8 @@ def run_suggest(args, out):
         print("every quasi-identifier already has a hierarchy; nothing to suggest", file=out)
         return 0
     folder.mkdir(exist_ok=True)
+    if pictures is not None:
+        pictures.mkdir(parents=True, exist_ok=True)
     width = max(len(c) for c in made)
     for column, (h, how) in made.items():
         path = folder / f"{column}.csv"
@@ -177,6 +216,9 @@ def run_suggest(args, out):
         example = " -> ".join(h.ancestors(h.leaf_labels[len(h.leaf_labels) // 2]))
         print(f"{column:<{width}}  {how}; height {h.height}, {h.n_leaves} values "
               f"(e.g. {example})", file=out)
+        print(f"{'':<{width}}  {_levels_line(h, table[column])}", file=out)
+        if pictures is not None:
+            _draw(h, pictures / f"{column}.png")
         reading = date_reading([v for v in pd.unique(table[column].dropna())
                                 if isinstance(v, str)]) if h.source == "suggest" else None
         if reading is not None and reading.status == "ambiguous":
@@ -184,6 +226,8 @@ def run_suggest(args, out):
                   f"either way round, e.g. {reading.examples[0]!r}: "
                   f"{how_to_say(column, reading.format).split(' on the command line')[0]} "
                   f"to draft a date hierarchy)", file=out)
+    if pictures is not None:
+        print(f"drew {len(made)} picture(s) in {str(pictures)}", file=out)
     print(f"wrote {len(made)} file(s) to {str(folder)}; edit them, then pass "
           f"--hierarchies {str(folder)}", file=out)
     return 0

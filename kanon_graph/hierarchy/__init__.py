@@ -8,6 +8,7 @@ Definitions 3-4).
 
 from ._builders import intervals, masking
 from ._dates import dates
+from ._drafted import LevelShare, level_shares
 from ._prefix import prefix_levels
 from ._suggest import round_widths, suggest
 from ._distance import che, hdist
@@ -16,10 +17,12 @@ from ._tree import Hierarchy
 
 __all__ = [
     "Hierarchy",
+    "LevelShare",
     "che",
     "dates",
     "hdist",
     "intervals",
+    "level_shares",
     "load_hierarchies",
     "masking",
     "prefix_levels",

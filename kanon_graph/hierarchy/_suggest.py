@@ -30,7 +30,13 @@ the data, by the column's kind (:func:`kanon_graph.cells.kinds.column_kind`):
   numbers, ISCO ``2231``) are a code and masked from the right (exact
   decimal bands, so a quantity read so still gets nested bands); integers
   whose widths vary are a quantity and get bands; the note says which;
-* any other categorical column: value, then ``*``.
+* any other categorical column of at least five values: groups of values
+  whose records look alike on the other quasi-identifiers and the sensitive
+  column (Ward's merging weighted by row counts, so rare values join the
+  values they resemble first; a level each time the groups fall to a
+  third, :func:`~kanon_graph.hierarchy._groups.similar_groups`), named by
+  their members (``{HS-grad, Some-college, +3 more}``); with fewer values:
+  value, then ``*``.
 
 Every leaf is the data's own text (a value `` pad `` keeps its spaces, apart
 from ``pad``), so the draft matches the column it was made from.
@@ -55,6 +61,7 @@ from ..exceptions import HierarchyError, SchemaError
 from ._builders import intervals, masking
 from ._codes import code_form
 from ._dates import dates
+from ._groups import MIN_VALUES, Context, similar_groups
 from ._prefix import is_prefix_code_column, prefix_levels
 from ._tree import Hierarchy
 
@@ -78,6 +85,9 @@ class Schema(Protocol):
     def hierarchy(self, column: str) -> Hierarchy | None: ...
 
     def date_format(self, column: str) -> str | None: ...
+
+    @property
+    def sensitive(self) -> Sequence[str]: ...
 
 __all__ = ["suggest", "round_widths"]
 
@@ -199,7 +209,8 @@ def _quantity_because(values: np.ndarray) -> str:
 
 
 def _suggest_one(series: pd.Series, column: str, kind: str,
-                 date_format: str | None = None) -> tuple[Hierarchy, str]:
+                 date_format: str | None = None,
+                 context: Context | None = None) -> tuple[Hierarchy, str]:
     present = series.dropna()
     if present.empty:
         raise HierarchyError(f"suggest: column {column!r} has no values to build a "
@@ -239,6 +250,15 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
     if kind != "numeric" and (_is_code_column(texts) or is_code_column(present)):
         return masking(texts, name=column), \
             f"code of {len(texts[0])} characters: masked from the right"
+    if kind != "numeric" and len(texts) >= MIN_VALUES and context is not None:
+        others = [c for c in context.table.columns if c != column]
+        rows = similar_groups(context, column, others)
+        sizes = " -> ".join(str(len({r[i] for r in rows})) for i in range(1, len(rows[0]) - 1))
+        if sizes:
+            return Hierarchy(rows, name=column, source="suggest"), \
+                (f"categorical, {len(texts)} values: groups of values whose records look "
+                 f"alike on the other columns "
+                 f"({sizes} groups, then *)")
     rows = [[t, "*"] for t in sorted(texts)]
     what = "one value" if kind == "numeric" else f"categorical, {len(texts)} values"
     return Hierarchy(rows, name=column, source="suggest"), f"{what}: value -> *"
@@ -282,8 +302,12 @@ def suggest(table: pd.DataFrame, schema: Schema, *,
     if unknown:
         raise SchemaError(f"suggest: column(s) {unknown} are not in the table; it has "
                           f"{list(table.columns)}")
+    described = list(dict.fromkeys([*schema.quasi_identifiers,
+                                    *getattr(schema, "sensitive", ())]))
+    context = Context(table[[c for c in described if c in table.columns]])
     out = {}
     for column in columns:
         kind = column_kind(schema, column, table[column])
-        out[column] = _suggest_one(table[column], column, kind, schema.date_format(column))
+        out[column] = _suggest_one(table[column], column, kind, schema.date_format(column),
+                                   context)
     return out
