@@ -30,12 +30,17 @@ the hierarchies ``OUT_DIR/hierarchies/<column>.csv`` (ARX's format), so that::
         --sensitive diagnosis --identifiers visit_id,mrn,first_name,last_name \\
         --hierarchies OUT_DIR/hierarchies -k 10 --missing keep -o release.csv
 
-runs on it.
+runs on it. ``python benchmarks/us_clinic.py OUT_DIR n --k-above`` writes
+the file when it is not there yet, then times that command with ``-k n + 1``
+(issue 47 item 2: refused before the file is read; target < 1 s) and prints
+the wall time and the error line.
 """
 
 from __future__ import annotations
 
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -161,6 +166,23 @@ def cli_arguments(folder):
             str(folder / "hierarchies"), "-k", "10", "--missing", "keep"]
 
 
+def time_k_above(folder, n):
+    """Wall seconds and the last error line of the CLI run on ``folder`` with ``-k n + 1``."""
+    command = [sys.executable, "-m", "kanon_graph", "anonymize", *cli_arguments(folder),
+               "-o", str(Path(folder) / "never_written.csv")]
+    command[command.index("-k") + 1] = str(n + 1)
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    return wall, done.returncode, (done.stderr.strip().splitlines() or ["(nothing)"])[-1]
+
+
 if __name__ == "__main__":
-    out = write_us_clinic(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 80_000)
-    print(f"wrote {out} and {out.parent / 'hierarchies'}")
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 80_000
+    folder = Path(sys.argv[1])
+    if "--k-above" not in sys.argv or not (folder / "us_clinic.csv").exists():
+        out = write_us_clinic(folder, n)
+        print(f"wrote {out} and {out.parent / 'hierarchies'}")
+    if "--k-above" in sys.argv:
+        wall, code, said = time_k_above(folder, n)
+        print(f"-k {n + 1} on {n:,} rows: {wall:.2f} s wall, exit {code}: {said}")

@@ -28,6 +28,7 @@ wherever it occurs. A column of other date text is read in one *format*, a
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import re
 from typing import NamedTuple
 
@@ -43,6 +44,10 @@ _DAY_MONTH = re.compile(rf"^(\d{{1,2}})([/.-])(\d{{1,2}})\2(\d{{4}}){_TIME}$")
 _YEAR_FIRST = re.compile(rf"^(\d{{4}})/(\d{{1,2}})/(\d{{1,2}}){_TIME}$")
 _SHORT_YEAR = re.compile(rf"^(\d{{1,2}})([/.-])(\d{{1,2}})\2(\d{{2}}){_TIME}$")
 _TIMES = ("", " %H:%M", " %H:%M:%S", "T%H:%M", "T%H:%M:%S")
+#: How many (text, format) readings :func:`parse_with` keeps: a column's distinct
+#: dates are read by the kind inference, the format rule and the encoder in turn.
+_KEPT = 1 << 17
+_strptime = _dt.datetime.strptime     # one name, so that a test can count the readings
 
 
 def parse_iso(text: str) -> _dt.datetime | None:
@@ -66,10 +71,22 @@ def parse_with(text: str, fmt: str) -> _dt.datetime | None:
     >>> parse_with("03/13/1961", "%d/%m/%Y") is None
     True
     """
+    return _read(text, fmt)
+
+
+@functools.lru_cache(maxsize=_KEPT)
+def _read(text: str, fmt: str) -> _dt.datetime | None:
+    """:func:`parse_with`'s reading, done once per distinct ``(text, fmt)``.
+
+    A column's distinct texts are read by :func:`date_reading` (the kind
+    inference and the format rule) and then by the encoder: each text is
+    read once (a ``datetime`` is immutable, so sharing it is safe), up to
+    ``_KEPT`` texts kept, the least recently read dropped first.
+    """
     text = text.strip()
     for time in (_TIMES if "%H" not in fmt else ("",)):
         try:
-            return _dt.datetime.strptime(text, fmt + time)
+            return _strptime(text, fmt + time)
         except ValueError:
             continue
     return None

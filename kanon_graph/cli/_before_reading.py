@@ -2,8 +2,10 @@
 
 The named columns against the file's header (with the closest name when one
 is close), a named algorithm that needs hierarchies against the declared
-columns that have none, and ``k`` against the row count as soon as it is
-known (issue 46 item 10: a mistake costs the header, not the file).
+columns that have none, and ``k`` against an upper bound on the row count
+counted on the file's bytes (its line breaks: issue 47 item 2), then against
+the row count once it is read (issue 46 item 10: a mistake costs the header,
+not the file).
 """
 
 from __future__ import annotations
@@ -12,7 +14,37 @@ import difflib
 
 from ._parser import DataProblem
 
-__all__ = ["check_k_rows", "check_hierarchies", "check_header_columns", "check_columns"]
+__all__ = ["check_k_bound", "check_k_rows", "check_hierarchies", "check_header_columns",
+           "check_columns"]
+
+
+def check_k_bound(k, path, files, encoding, sep=None):
+    """``k`` above an upper bound on the records of ``files`` (the input ``path``'s):
+    a one-line error before any row is read (None: no k, or no bound).
+
+    The bound is :func:`kanon_graph.io.bounds.records_bound`: line breaks
+    counted on the bytes (a quoted line break only over-counts), a Parquet
+    file's footer. A ``k`` at or below it is checked again against the rows
+    read (:func:`check_k_rows`). A broken header (a duplicate or empty name,
+    a bad byte) is the more basic mistake: each CSV file's header is read
+    first and its own error comes first, as it would from the reader.
+    """
+    if k is None:
+        return
+    from ..io.bounds import records_bound
+    from ..io.read import is_parquet, read_header
+
+    bound = records_bound(files, encoding)
+    if bound is not None and k > bound:
+        for file in files:
+            if not is_parquet(file):
+                read_header(file, sep=sep, encoding=encoding)
+        parquet = all(str(f).lower().endswith((".parquet", ".pq")) for f in files)
+        how = (("the Parquet footer" if parquet else "the line breaks after the header")
+               + (" of each file" if len(files) > 1 else ""))
+        raise DataProblem(f"The 'k' parameter of anonymize (-k) must be an integer in "
+                          f"[1, {bound}] (the number of records in {str(path)!r} is at most "
+                          f"{bound}, counted by {how} before reading it). Got {k}.")
 
 
 def check_k_rows(k, rows, path):

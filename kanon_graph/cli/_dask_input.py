@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import glob
+import uuid
 from pathlib import Path
 
 from ..io import read_input_table
@@ -95,6 +96,12 @@ def _read_file(file, sep, columns, schema, rules, encoding="utf-8", seen=None):
     return _plain(check_cells(table, text, schema, rules, numeric))
 
 
+def _read_part(file, sep, columns, shared, encoding, seen):
+    """:func:`_read_file` with the schema and the rules as one shared graph node."""
+    schema, rules = shared
+    return _read_file(file, sep, columns, schema, rules, encoding, seen)
+
+
 def _plain(frame):
     """Categorical columns as their values: each file has its own categories, and the
     partitions of one Dask frame must agree on their dtypes."""
@@ -137,7 +144,12 @@ def read_dask_table(path, sep=None, *, schema=None, args=None, encoding="utf-8")
                                   f"are {list(meta.columns)}")
         meta = floats_as_text(meta, schema.quasi_identifiers)
     columns = [str(c) for c in meta.columns]
-    parts = [dask.delayed(_read_file, pure=True)(f, sep, columns, schema, rules, encoding,
+    # the schema (with its hierarchies) is one node of the graph, named here: as an argument
+    # of each file's task, dask would hash it by pickling it once per file (10 s a file for
+    # the hierarchies of a clinic export, issue 47)
+    shared = dask.delayed((schema, rules), name=f"kg-schema-{uuid.uuid4().hex}",
+                          traverse=False)
+    parts = [dask.delayed(_read_part, pure=True)(f, sep, columns, shared, encoding,
                                                  fingerprint(f))
              for f in files]
     return dd.from_delayed(parts, meta=meta, verify_meta=False)

@@ -18,6 +18,8 @@ from ..privacy import DIVERSITY_KINDS
 from ._common import (Progress, UsageError, add_schema_arguments, check_hierarchies,
                       encoding_of, fraction, give_back_free_memory, option, read_input,
                       schema_from_args)
+from ._before_reading import check_k_bound
+from ._dask_input import _files as dask_input_files
 from ._dask_input import is_many, quiet_dask_logs, read_dask_table, write_dask_table
 from ._outputs import Output, check_outputs
 from ._parser import DataProblem, positive
@@ -210,6 +212,8 @@ def run(args, out):
     if is_many(args.input) and not dask:
         raise UsageError(f"{args.input!r} is a folder or glob: add --engine dask")
     check_paths(args, dask)
+    check_k_bound(args.k, args.input, dask_input_files(args.input)[0] if dask else [args.input],
+                  encoding_of(args), args.sep)   # before any row is read (issue 47 item 2)
     progress = Progress(args.quiet)
     progress.phase(f"looking at {args.input}")      # before the checks that read the file
     cluster = contextlib.nullcontext()

@@ -67,8 +67,8 @@ def _column_codes(values, text):
     return np.asarray(codes, dtype=np.int64), pd.Index(uniques)
 
 
-def count_tuples(frame, columns, *, text=False):
-    """The distinct tuples of ``frame[columns]`` and how many rows hold each.
+def count_tuples(frame, columns, *, text=False, weights=None):
+    """The distinct tuples of ``frame[columns]`` and how many rows (records) hold each.
 
     Parameters
     ----------
@@ -77,6 +77,8 @@ def count_tuples(frame, columns, *, text=False):
     columns : list of str
     text : bool
         Compare cells by their text (a released table) instead of their value.
+    weights : array of int, optional
+        Records each row stands for (a row of counted tuples); default one.
 
     Returns
     -------
@@ -101,7 +103,11 @@ def count_tuples(frame, columns, *, text=False):
     inverse, distinct = pd.factorize(key)
     first = np.empty(len(distinct), dtype=np.int64)
     first[inverse[::-1]] = np.arange(len(key) - 1, -1, -1)
-    counts = np.bincount(inverse, minlength=len(distinct)).astype(np.int64)
+    if weights is None:
+        counts = np.bincount(inverse, minlength=len(distinct)).astype(np.int64)
+    else:                   # exact: a float64 holds every count below 2**53
+        counts = np.rint(np.bincount(inverse, weights=np.asarray(weights, dtype=np.int64),
+                                     minlength=len(distinct))).astype(np.int64)
     return Counted([c[first] for c in codes], uniques, counts, categorical)
 
 

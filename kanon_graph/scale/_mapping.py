@@ -80,7 +80,11 @@ def _release_by_value(part, shared, columns, qis, out_columns):
         values = pd.Index(held)             # this task's own Index (see the module docstring)
         at = values.get_indexer(pd.Index(np.asarray(uniques), dtype=values.dtype)
                                 if len(uniques) else pd.Index([], dtype=object))
-        per_unique = np.append(np.where(at >= 0, label_of[np.maximum(at, 0)], -1), -1)
+        # a value held gets its label; an unknown or missing one none (-1); every tuple
+        # suppressed (k = the row count at the top of a hierarchy) holds no value at all
+        per_unique = np.full(len(at) + 1, -1, dtype=np.int64)
+        found = np.flatnonzero(at >= 0)
+        per_unique[found] = np.asarray(label_of)[at[found]]
         taken = per_unique[codes]           # a missing cell (code -1) has no label
         unknown = (taken < 0) & ~gone
         if unknown.any():

@@ -1,10 +1,13 @@
 """A Dask release checked from its own released cells, partition by partition.
 
 The release of a Dask table (:meth:`~kanon_graph.scale.dask_input.DaskInput.release`)
-is a lazy table. Each time its cells are computed to be checked -- before it
-is returned, and again where it is written
-(:func:`kanon_graph.scale.written.write_dask_release`) -- the workers count
-them by their text (how a reader tells the classes apart,
+is a lazy table. Before it is returned, the released cells of the counted
+tuples (each tuple released by the function that releases each partition,
+weighted by its records: :func:`check_released_tuples`) are checked, without
+reading the input a second time; where it is written
+(:func:`kanon_graph.scale.written.write_dask_release`), or counted by
+:func:`check_released_cells`, the workers count the cells computed from the
+input by their text (how a reader tells the classes apart,
 :func:`~kanon_graph.scale._counts.count_tuples` with ``text=True``), with
 l-diversity or t-closeness together with the sensitive cell, and the client,
 which holds one row per distinct (released quasi-identifiers, sensitive
@@ -45,7 +48,7 @@ from ..recoding import SUPPRESSED
 from ._cluster import compute_all
 from ._counts import add_counts, count_tuples
 
-__all__ = ["CellCheck", "check_released_cells"]
+__all__ = ["CellCheck", "check_released_cells", "check_released_tuples"]
 
 _COUNT = "__kg_count__"
 
@@ -120,6 +123,8 @@ class CellCheck:
                                f"released cells ({verification.released} records released in "
                                f"classes of at least {verification.k_achieved}, every all-'*' "
                                f"record suppressed): {verification.describe()}")
+        if sensitive is not None:
+            _same_sensitive(view, self.data, sensitive, where, what)
         return verification
 
 
@@ -130,6 +135,22 @@ def count_released(table, columns, client=None):
     tasks = [dask.delayed(count_tuples, pure=True)(part, columns, text=True)
              for part in table[columns].to_delayed()]
     return add_counts(compute_all(client, tasks), columns, _COUNT)
+
+
+def check_released_tuples(released, weights, check, *, where):
+    """Check the released cells of the counted tuples, each weighted by its records.
+
+    ``released`` holds one row per counted input tuple (``check.columns``:
+    its released quasi-identifier cells, its sensitive cell), made by the
+    very function that releases each partition; ``weights`` the records of
+    each. The cells are counted by their text as a partition's are
+    (:func:`count_tuples` with ``text=True``), so the check reads the
+    released cells without reading the input again; the write counts the
+    cells it writes (:mod:`kanon_graph.scale.written`).
+    """
+    counted = count_tuples(released, check.columns, text=True, weights=weights)
+    return check.check(add_counts([counted], check.columns, _COUNT), where=where,
+                       what="the release of the counted tuples")
 
 
 def check_released_cells(table, check, *, where, client=None):
@@ -162,6 +183,25 @@ def _classes(counted, qis):
     class_of = np.full(len(counted), -1, dtype=np.int64)
     class_of[~starred] = np.unique(key[~starred], return_inverse=True)[1].reshape(-1)
     return class_of
+
+
+def _same_sensitive(view, data, sensitive, where, what):
+    """The released sensitive cells are the input's, record for record (as counts per value).
+
+    Neither a global recoding nor ``stepwise`` changes a sensitive cell; t is measured
+    against the release's own distribution, so a release whose sensitive cells were
+    replaced (all one value, say) could otherwise pass it.
+    """
+    def per_value(codes, weights):
+        counts = pd.Series(np.asarray(weights, dtype=np.int64)).groupby(
+            np.asarray(codes, dtype=np.int64)).sum()
+        return counts[counts > 0].sort_index()
+
+    given = data.weights if data.weights is not None else np.ones(len(data.table), np.int64)
+    if not per_value(view.sensitive[sensitive], view.weights).equals(
+            per_value(data.sensitive[sensitive], given)):
+        raise PrivacyError(f"{where}: {what} holds other {sensitive!r} values than the input "
+                           f"(counted per value; a release never changes a sensitive cell)")
 
 
 def _counted_view(data, source, sensitive, cells, held):

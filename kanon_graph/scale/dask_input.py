@@ -18,9 +18,11 @@ each value is released one way, else by whole tuple; ``result.table`` is a
 lazy Dask DataFrame: ``.to_parquet`` writes it without collecting it; each
 released quasi-identifier is a categorical of its label texts, as in
 memory). The release is checked once more from its own released cells before
-it is returned: its classes (with l or t, with their sensitive values) are
-counted partition by partition and checked under the privacy model
-(:mod:`kanon_graph.scale._released`), and that check goes with the result
+it is returned: the counted tuples are released by the function that
+releases each partition, and their released cells, weighted by the tuples'
+records, are counted into classes (with l or t, with their sensitive values)
+and checked under the privacy model (:mod:`kanon_graph.scale._released`): the
+input is read once, to count it. That check goes with the result
 (``result.cell_check``) so that :meth:`~kanon_graph.AnonymizationResult.write`
 runs it again on the cells it writes. The input's files are fingerprinted
 when read (:mod:`kanon_graph.scale._sources`): a file changed since is an
@@ -48,7 +50,7 @@ from ..recoding import SUPPRESSED
 from ._cluster import compute_all, runner_for
 from ._counts import add_counts, count_tuples
 from ._mapping import _GONE, _per_value, _release_by_value, _release_partition
-from ._released import CellCheck, check_released_cells
+from ._released import CellCheck, check_released_tuples
 from ._sources import Fingerprints, input_files
 
 __all__ = ["is_dask_frame", "DaskInput", "collect_tuples", "run_on_dask"]
@@ -239,8 +241,9 @@ class DaskInput:
         local one run on the counted tuples: ``stepwise``); the released
         tuples are mapped onto each partition, and the class sizes (with
         ``model``'s l or t, the classes' sensitive values too) are counted
-        again from the released cells and checked
-        (:func:`~kanon_graph.scale._released.check_released_cells`); the
+        again from the released cells of the counted tuples, released by the
+        same function, and checked
+        (:func:`~kanon_graph.scale._released.check_released_tuples`); the
         verification returned is that count's. The check goes with the
         result (``cell_check``), for the write.
         """
@@ -288,13 +291,17 @@ class DaskInput:
         shared = dask.delayed(_unchanged, pure=True)(self.files, where, payload)
         table = self.ddf.map_partitions(mapper, shared, self.columns, qis, out_columns, *extra,
                                         meta=meta)
-        # k (and l, t) read back from the released cells, partition by partition, where the
-        # counts ran (``client``, else dask's threads here)
+        # k (and l, t) read back from the released cells of the counted tuples: each tuple
+        # released by the function that releases each partition, weighted by its records
+        # (the input is not read again; the write counts the cells it writes)
         # the check keeps the counted tuples' sensitive column only (the texts l and t map)
         sensitive = model.sensitive if model is not None and model.needs_sensitive else None
         check = CellCheck(tuple(qis), int(k), self._records(), model, result.release.data,
                           None if sensitive is None else self.tuples[[sensitive]], self.files)
-        verification = check_released_cells(table, check, where=where, client=client)
+        released = mapper(self.tuples[self.columns], payload, self.columns, qis, self.columns,
+                          *extra)
+        weights = self.tuples[_COUNT].to_numpy(dtype=np.int64)[np.asarray(released.index)]
+        verification = check_released_tuples(released, weights, check, where=where)
         self.files.check(where)                 # the files counted are the files checked
         stats = dict(result.stats, partitions=int(self.ddf.npartitions),
                      distinct_tuples=int(len(self.tuples)))
