@@ -316,3 +316,22 @@ def test_adult_age_80_100_with_a_boundary_mark_anonymizes():
         assert kg.constraint_violations(res) == []
         kept = ~res.suppressed_mask[:6]
         assert (res.table["age"][:6][kept] != "*").all()  # never above [80-100]
+
+
+def test_the_tree_is_built_on_first_use_with_the_marks_made_before():
+    # an anonymization reads the per-level arrays only; the anytree nodes are built when
+    # someone walks the tree, and show every MAGVal mark made before and after
+    table, schema = kg.datasets.paper_003_table(), kg.datasets.paper_003_schema()
+    h = schema.hierarchies["age"]
+    fresh = Hierarchy.from_rows([[h.label(0, i)] + [h.generalize(h.label(0, i), level)
+                                                    for level in range(1, h.height + 1)]
+                                 for i in range(h.n_leaves)], name="age")
+    schema = kg.Schema(quasi_identifiers=list(schema.quasi_identifiers),
+                       hierarchies={**schema.hierarchies, "age": fresh})
+    kg.anonymize(table, schema, k=3, algorithm="optimal")
+    assert fresh._tree is None
+    top = fresh.labels(1)[0]
+    fresh.mark_magval(top, 1)
+    assert fresh.node(top, 1).magval and fresh.root.leaf_count == fresh.n_leaves
+    fresh.clear_magvals()
+    assert not fresh.node(top, 1).magval

@@ -6,7 +6,7 @@ owner marks nodes as maximum allowed generalization values (MAGVals); the
 MAGVal of a leaf is the first marked node on its path to the root, and the
 root when none is marked. :class:`~kanon_graph.Hierarchy` inherits these
 methods; they read its per-level arrays (``_magval``, ``level_map``,
-``_labels``, ``_nodes``).
+``_labels``, and the anytree nodes ``_tree`` once built).
 """
 
 from __future__ import annotations
@@ -35,14 +35,15 @@ class MagvalMixin(HierarchyParts):
         """
         level, index = self._find(label, level)
         self._magval[level][index] = True
-        self._nodes[level][index].magval = True
+        if self._tree is not None:                  # the tree, once built, shows the mark
+            self._tree[level][index].magval = True
         return self
 
     def clear_magvals(self) -> Self:
         """Remove every MAGVal mark; returns ``self``."""
         for level, marks in enumerate(self._magval):
             marks[:] = False
-            for node in self._nodes[level]:
+            for node in self._tree[level] if self._tree is not None else ():
                 node.magval = False
         return self
 

@@ -27,7 +27,7 @@ class HierarchyParts:
         leaf_values: npt.NDArray[np.float64] | None
         _labels: list[list[str]]
         _index: list[dict[str, int]]
-        _nodes: list[list[Any]]
+        _tree: list[list[Any]] | None
         _magval: list[npt.NDArray[np.bool_]]
         _number_index: dict[float, list[int]] | None
 
