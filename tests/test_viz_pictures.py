@@ -82,7 +82,7 @@ def test_docs_pictures_are_the_committed_ones_and_shown():
     """Every picture is drawn by docs/make_pictures.py, committed at its size, and shown."""
     pictures = _make_pictures()
     pages = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "docs").glob("**/*.md"))
-    shown = set(re.findall(r"\(img/([\w.-]+\.png)\)", pages))
+    shown = set(re.findall(r"\(img/([\w./-]+\.png)\)", pages))
     assert shown == set(pictures.PICTURES) | set(pictures.SCREENSHOTS)
     for name, fig in pictures.figures():
         w, h = fig.get_size_inches() * pictures.DPI
