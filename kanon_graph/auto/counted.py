@@ -26,10 +26,10 @@ def choose_counted(data, model, options, progress=None):
     (counting by weight, :mod:`kanon_graph.stepwise`) wherever it can: every
     quasi-identifier has a hierarchy and the lattice has at most
     :data:`STEPWISE_LATTICE_LIMIT` nodes. That is what :func:`taught` runs
-    in memory under every model (k, l, t); with generalization boundaries
-    the in-memory ``auto`` runs trials, with ``stepwise`` first
-    (:data:`SENSITIVE_TRIAL`) when a sensitive column is asked, and a Dask
-    table runs ``stepwise`` alone. Elsewhere ``optimal`` (a global recoding) with
+    in memory for k alone and for k with t-closeness; with l-diversity (or
+    generalization boundaries) the in-memory ``auto`` runs trials, with
+    ``stepwise`` first (:data:`SENSITIVE_TRIAL`), and a Dask table runs that
+    first trial alone. Elsewhere ``optimal`` (a global recoding) with
     :data:`AUTO_SUPPRESSION` unless a budget is given, as before local
     recoding ran on Dask. A quasi-identifier without a hierarchy never gets
     here from :func:`kanon_graph.anonymize`: ``auto`` on such a Dask table is
@@ -50,8 +50,7 @@ def choose_counted(data, model, options, progress=None):
         and (not extra or set(extra) <= set(info.options()))
     on_dask = "a Dask table, whose client holds one row per distinct tuple: "
     if name == "stepwise":
-        key = "stepwise-l" if model.l is not None else "stepwise-t" if model.t is not None \
-            else "stepwise"
+        key = "stepwise-t" if model.t is not None else "stepwise"
         reason = on_dask + "as in memory, " + TAUGHT_REASONS[key]
     elif fits:
         name = SENSITIVE_TRIAL

@@ -20,7 +20,7 @@ from what the released classes can spare:
    model without it (and keeps ``k`` records), the donor of least added
    loss -- the group widened to take it in, less what the donor cost at
    home -- among those that make the group hold, else among those that
-   bring it a sensitive value it lacks;
+   bring it a value other than its commonest (at most :data:`_DONORS`);
 3. a group no donors make hold is left to :mod:`._leftovers` as before.
 
 A donor moves whole (every record of its tuple), so classes stay sets of
@@ -43,6 +43,9 @@ __all__ = ["rescue", "settle", "partition_loss"]
 
 _SCAN = 64
 """Donor candidates checked at a time, cheapest first."""
+
+_DONORS = 16
+"""Donors one group may take at most."""
 
 
 def partition_loss(data, class_of, tables=None):
@@ -169,7 +172,7 @@ def _fill(pool, rows, codes, weights, values, check, tables):
     size = int(weights[rows].sum())
     members = list(rows)
     taken = []
-    for _ in range(8):
+    for _ in range(_DONORS):
         cand = pool.free()
         if not len(cand):
             break
@@ -187,14 +190,14 @@ def _fill(pool, rows, codes, weights, values, check, tables):
         w = pool.weight[cand]
         extra = (size + w) * cost - size * old - w * pool.at_home[cand]
         ranked = cand[np.argsort(extra, kind="stable")]
-        have = set(np.unique(values[members]).tolist())
+        held, count = np.unique(values[members], return_counts=True)
+        top = held[np.argmax(count)]                  # what a donor must bring besides
         pick, fallback = None, None
         for at in range(0, min(len(ranked), 8 * _SCAN), _SCAN):
             batch = ranked[at:at + _SCAN]
             hold = _holds_with(check, members, batch, pool)
             for u, ok in zip(batch, hold):
-                if not ok and (fallback is not None
-                               or not set(np.unique(values[pool.rows[u]]).tolist()) - have):
+                if not ok and (fallback is not None or (values[pool.rows[u]] == top).all()):
                     continue
                 if not pool.spare(u):
                     pool.blocked[u] = True            # its class cannot lose it: not a donor
