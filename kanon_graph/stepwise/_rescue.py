@@ -24,7 +24,9 @@ from what the released classes can spare:
 3. a group no donors make hold is left to :mod:`._leftovers` as before.
 
 A donor moves whole (every record of its tuple), so classes stay sets of
-distinct tuples. :func:`settle` runs the leftovers both ways -- from the
+distinct tuples. :func:`settle` rescues only records that are stranded
+(taken together they break the model: no grouping of them alone could
+hold), runs the leftovers both ways -- from the
 steps' classes as they were, and after the rescue -- and keeps the release
 of lower loss (the mean ARX cell loss), so the rescue never costs Loss at
 this stage.
@@ -68,11 +70,13 @@ def partition_loss(data, class_of, tables=None):
 
 def settle(data, class_of, check, budget, model):
     """The leftovers of the steps settled (:func:`place_leftovers`), with a :func:`rescue`
-    first when the model has l and records are left; the lower-loss way wins."""
+    first when the model has l and the records left are *stranded* (taken together,
+    they break the model); the lower-loss way wins."""
     plain, stats = place_leftovers(data, class_of, check, budget, model)
-    if model.l is None or not check.sensitive or not (class_of < 0).any() \
-            or not (class_of >= 0).any():
-        return plain, stats
+    left = np.flatnonzero(class_of < 0)
+    if model.l is None or not check.sensitive or not len(left) \
+            or not (class_of >= 0).any() or check.holds_on(left):
+        return plain, stats             # nothing stranded: the records left are diverse
     rescued, donors = rescue(data, class_of, check)
     if donors == 0:
         return plain, stats
