@@ -131,6 +131,18 @@ def markdown(results, tuning):
     return "\n".join(lines)
 
 
+def _read_runs(path, results):
+    """The runs an earlier call printed to ``path`` (its tab-separated lines), into ``results``."""
+    for line in path.read_text().splitlines():
+        cells = line.split("\t")
+        if len(cells) != 10 or cells[0] == "table":
+            continue
+        name, model, k, how, loss, suppressed, cpu, wall, load, chose = cells
+        results.setdefault((name, model, int(k)), {})[how] = {
+            "loss": float(loss), "suppressed": int(suppressed), "cpu": float(cpu),
+            "wall": float(wall), "load": float(load), "chose": chose}
+
+
 def run(table, schema, k, model, how):
     """One release: ``how`` is "stepwise", "trials" (auto without stepwise), "auto" or "arx"."""
     if how == "arx":
@@ -162,10 +174,14 @@ def main(argv=None):
     parser.add_argument("--k", default="5,10")
     parser.add_argument("--how", default="stepwise,trials")
     parser.add_argument("--table", default="", help="write the markdown comparison here")
+    parser.add_argument("--merge", default="", help="earlier printed runs (files, comma-"
+                        "separated) taken into the markdown table beside this run's")
     args = parser.parse_args(argv)
     builders, tuning = _builders(args.tables)
     names = list(builders)
     results = {}
+    for path in filter(None, args.merge.split(",")):
+        _read_runs(Path(path), results)
     print("table\tmodel\tk\thow\tloss\tsuppressed\tcpu_s\twall_s\tload\tchose", flush=True)
     for name in names:
         table, schema = builders[name]()
