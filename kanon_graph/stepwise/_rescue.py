@@ -36,9 +36,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._jit import njit  # numba loads on a kernel's first call
 from ..privacy import ClassCheck, PrivacyModel
 from ..scale.sharding import subset
-from ._leftovers import _Tables, place_leftovers
+from ._leftovers import _padded, _Tables, place_leftovers
 from ._steps import release_steps
 
 __all__ = ["rescue", "settle", "partition_loss"]
@@ -114,8 +115,9 @@ def rescue(data, class_of, check):
     pool = _Pool(data, out, codes, weights, values, check, tables)
     next_label = int(out.max()) + 1
     donors = 0
-    for g in np.unique(groups):
-        rows = left[groups == g]
+    order = np.argsort(groups, kind="stable")
+    bounds = np.flatnonzero(np.diff(groups[order])) + 1
+    for rows in np.split(left[order], bounds):
         taken = _fill(pool, rows, codes, weights, values, check, tables)
         if taken is None:
             continue
@@ -162,8 +164,13 @@ class _Pool:
         rows = np.concatenate([self.rows[u] for u in rest])
         return bool(self.check.holds_on(rows))
 
-    def free(self):
-        return np.flatnonzero(~self.gone & ~self.blocked)
+    def padded(self, tables):
+        """``(anc[j, level, leaf], cost[j, level, node])`` of every attribute, padded to one
+        3-D array each (made once per pool)."""
+        if getattr(self, "_padded", None) is None:
+            self._padded = (_padded(tables.anc, 0).astype(np.int64),
+                            _padded(tables.cost, 0.0))
+        return self._padded
 
 
 def _fill(pool, rows, codes, weights, values, check, tables):
@@ -176,24 +183,14 @@ def _fill(pool, rows, codes, weights, values, check, tables):
     size = int(weights[rows].sum())
     members = list(rows)
     taken = []
+    anc, table = pool.padded(tables)
     for _ in range(_DONORS):
-        cand = pool.free()
-        if not len(cand):
+        free = ~pool.gone & ~pool.blocked
+        if not free.any():
             break
-        new = level[None, :].repeat(len(cand), axis=0)
-        cost = np.zeros(len(cand))
-        for j, (anc, table) in enumerate(zip(tables.anc, tables.cost)):
-            if tables.lca[j] is not None:
-                meet = tables.lca[j][ref[j], pool.codes[cand, j]]
-            else:
-                meet = np.argmax(anc[:, [ref[j]]] == anc[:, pool.codes[cand, j]], axis=0)
-            np.maximum(new[:, j], meet, out=new[:, j])
-            cost += table[new[:, j], anc[new[:, j], ref[j]]]
-        old = sum(table[level[j], anc[level[j], ref[j]]]
-                  for j, (anc, table) in enumerate(zip(tables.anc, tables.cost)))
-        w = pool.weight[cand]
-        extra = (size + w) * cost - size * old - w * pool.at_home[cand]
-        ranked = cand[np.argsort(extra, kind="stable")]
+        extra = _donor_extra(ref, level, size, pool.codes, pool.weight, pool.at_home, free,
+                             anc, table)
+        ranked = _cheapest(extra, free, 8 * _SCAN)
         held, count = np.unique(values[members], return_counts=True)
         top = held[np.argmax(count)]                  # what a donor must bring besides
         pick, fallback = None, None
@@ -215,8 +212,7 @@ def _fill(pool, rows, codes, weights, values, check, tables):
         unit = pick if pick is not None else fallback
         if unit is None:
             break
-        i = int(np.searchsorted(cand, unit))
-        level = new[i]
+        level = _joined_levels(ref, level, pool.codes[unit], anc)
         size += int(pool.weight[unit])
         members.extend(pool.rows[unit])
         pool.gone[unit] = True
@@ -226,6 +222,57 @@ def _fill(pool, rows, codes, weights, values, check, tables):
     for unit in taken:                                # no luck: the donors go home
         pool.gone[unit] = False
     return None
+
+
+def _cheapest(extra, free, count):
+    """The ``count`` free units of least ``extra`` in the order of a stable sort (ties: the
+    lower index), without sorting them all."""
+    cand = np.flatnonzero(free)
+    if len(cand) > count:
+        values = extra[cand]
+        bar = np.partition(values, count - 1)[count - 1]
+        cand = cand[values <= bar]              # every unit that can be among the first
+    return cand[np.argsort(extra[cand], kind="stable")][:count]
+
+
+def _donor_extra_py(ref, level, size, codes, weight, at_home, free, anc, table):
+    """Per pool unit: the loss added when the group (its member ``ref``, ``level``, ``size``
+    records) takes it in, less what it cost at home; ``inf`` where not ``free``.
+    Summed attribute by attribute in the order the numpy form did, so the floats match."""
+    n, d = codes.shape
+    old = 0.0
+    for j in range(d):
+        old += table[j, level[j], anc[j, level[j], ref[j]]]
+    out = np.full(n, np.inf)
+    for u in range(n):
+        if not free[u]:
+            continue
+        cost = 0.0
+        for j in range(d):
+            lv = level[j]
+            while anc[j, lv, ref[j]] != anc[j, lv, codes[u, j]]:
+                lv += 1
+            cost += table[j, lv, anc[j, lv, ref[j]]]
+        w = weight[u]
+        out[u] = (size + w) * cost - size * old - w * at_home[u]
+    return out
+
+
+def _donor_extra_work(ref, level, size, codes, *rest):
+    """Steps of :func:`_donor_extra_py`: units x attributes."""
+    return codes.shape[0] * max(codes.shape[1], 1)
+
+
+_donor_extra = njit(cache=True, work=_donor_extra_work)(_donor_extra_py)
+
+
+def _joined_levels(ref, level, codes, anc):
+    """The group's levels once it takes in a unit of ``codes``."""
+    out = np.array(level, dtype=np.int64)
+    for j in range(len(out)):
+        while anc[j, out[j], ref[j]] != anc[j, out[j], codes[j]]:
+            out[j] += 1
+    return out
 
 
 def _holds_with(check, members, batch, pool):
