@@ -101,3 +101,49 @@ def test_compiled_leftover_placement_is_the_python_one(monkeypatch):
     monkeypatch.setattr(_jit, "PYTHON_WORK", 0)                  # compile it
     compiled = _leftovers._place_units(*[a.copy() for a in args])
     assert python.tolist() == compiled.tolist() and len(set(python.tolist())) > 1
+
+
+def _place_units_every_class(unit_codes, unit_m, level, ref, sizes, old, per, anc):
+    """The placement visiting every class for every unit (as before the pruning)."""
+    chosen = []
+    for u in range(len(unit_codes)):
+        m, extras = unit_m[u], []
+        for c in range(len(level)):
+            extra = 0.0
+            for j in range(unit_codes.shape[1]):
+                lv = level[c, j]
+                while anc[j, lv, ref[c, j]] != anc[j, lv, unit_codes[u, j]]:
+                    lv += 1
+                extra += (sizes[c] + m) * per[j, lv, c] - sizes[c] * old[c, j]
+            extras.append(extra)
+        best = int(np.argmin(extras))
+        for j in range(unit_codes.shape[1]):
+            lv = level[best, j]
+            while anc[j, lv, ref[best, j]] != anc[j, lv, unit_codes[u, j]]:
+                lv += 1
+            level[best, j], old[best, j] = lv, per[j, lv, best]
+        sizes[best] += m
+        chosen.append(best)
+    return np.array(chosen)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_pruned_leftover_placement_chooses_what_visiting_every_class_chooses(seed):
+    """Issue 47 item 2: _place_units stops visiting classes once m times a class's cost per
+    record exceeds the least added loss found; it chooses as the full visit does (ties
+    included: costs on a coarse grid make equal added losses common)."""
+    rng = np.random.default_rng(seed)
+    d, n_classes, leaves = 3, 60, 12
+    anc = np.stack([np.stack([np.arange(leaves), np.arange(leaves) // 3,
+                              np.arange(leaves) // 6, np.zeros(leaves, dtype=np.int64)])] * d)
+    per = (rng.integers(0, 3, (d, 4, n_classes)) / 4.0).cumsum(axis=1)   # rises with level
+    ref = rng.integers(0, leaves, (n_classes, d))
+    level = rng.integers(0, 2, (n_classes, d))
+    old = np.stack([per[j, level[:, j], np.arange(n_classes)] for j in range(d)], axis=1)
+    sizes = rng.integers(5, 20, n_classes)
+    units = rng.integers(0, leaves, (80, d))
+    m = rng.integers(1, 4, 80)
+    args = (units, m, level, ref, sizes, old, per, anc)
+    full = _place_units_every_class(*[a.copy() for a in args])
+    assert _leftovers._place_units.py_func(*[a.copy() for a in args]).tolist() == full.tolist()
+    assert _leftovers._place_units(*[a.copy() for a in args]).tolist() == full.tolist()
