@@ -25,6 +25,10 @@ and not run. ``--tables heldout`` runs the held-out tables of
 ``--tables all`` both groups, tuning first, and the sensitive suite's FARS
 (``fars-alcohol``, :func:`quality_sensitive.fars`) among the tuning tables.
 
+``--merge A.tsv,B.tsv`` takes the lines earlier calls printed (e.g. ``--how
+trials,arx`` and ``--how stepwise`` run apart) into the table; ``--how none``
+runs nothing and only writes the table of the merged runs.
+
 ``--table FILE`` (issue 47 item 1) ends with a markdown table, written to FILE:
 per run, stepwise-alone Loss, the trials' choice Loss and ARX's Loss,
 tuning and held-out tables apart, each run marked where stepwise is above
@@ -126,8 +130,10 @@ def markdown(results, tuning):
             s, t, a = (r.get(h, {}).get("loss") for h in ("stepwise", "trials", "arx"))
             chose = r.get("trials", {}).get("chose", "")
             ok = all(s is not None and (o is None or s <= o + 1e-9) for o in (t, a))
-            lines.append(f"| {key[0]} | {key[1]} | {key[2]} | {_fmt(s)} | {_fmt(t)} ({chose}) "
-                         f"| {_fmt(a)} | {'yes' if ok else '**no**'} |")
+            said = "**no**" if not ok else "yes" if None not in (t, a) else "(not all run)"
+            chose = f" ({chose})" if chose else ""
+            lines.append(f"| {key[0]} | {key[1]} | {key[2]} | {_fmt(s)} | {_fmt(t)}{chose} "
+                         f"| {_fmt(a)} | {said} |")
     return "\n".join(lines)
 
 
@@ -183,7 +189,7 @@ def main(argv=None):
     for path in filter(None, args.merge.split(",")):
         _read_runs(Path(path), results)
     print("table\tmodel\tk\thow\tloss\tsuppressed\tcpu_s\twall_s\tload\tchose", flush=True)
-    for name in names:
+    for name in names if args.how != "none" else ():      # none: the --merge runs alone
         table, schema = builders[name]()
         for model in args.models.split(","):
             data = kg.encode(table, schema)
