@@ -24,10 +24,12 @@ from what the released classes can spare:
 3. a group no donors make hold is left to :mod:`._leftovers` as before.
 
 A donor moves whole (every record of its tuple), so classes stay sets of
-distinct tuples. :func:`settle` rescues only records that are stranded
-(taken together they break the model: no grouping of them alone could
-hold), runs the leftovers both ways -- from the
-steps' classes as they were, and after the rescue -- and keeps the release
+distinct tuples. :func:`settle` rescues only records that are stranded:
+taken together they break the model (no grouping of them alone could
+hold), and, under a superset-closed model (distinct l), no released class
+holds their tuple within its common ancestors (one that does takes them
+widening nothing and still holds). It runs the leftovers both ways -- from
+the steps' classes as they were, and after the rescue -- and keeps the release
 of lower loss (the mean ARX cell loss), so the rescue never costs Loss at
 this stage.
 """
@@ -76,9 +78,13 @@ def settle(data, class_of, check, budget, model):
     plain, stats = place_leftovers(data, class_of, check, budget, model)
     left = np.flatnonzero(class_of < 0)
     if model.l is None or not check.sensitive or not len(left) \
-            or not (class_of >= 0).any() or check.holds_on(left):
+            or not (class_of >= 0).any():
+        return plain, stats
+    if check.model.superset_closed:     # a class keeps distinct l with any record more:
+        left = left[~_covered(data, class_of, left)]    # those it holds cost it nothing
+    if not len(left) or check.holds_on(left):
         return plain, stats             # nothing stranded: the records left are diverse
-    rescued, donors = rescue(data, class_of, check)
+    rescued, donors = rescue(data, class_of, check, rows=left)
     if donors == 0:
         return plain, stats
     other, more = place_leftovers(data, rescued, check, budget, model)
@@ -94,14 +100,42 @@ def _weight(data, rows):
     return np.ones(len(rows)) if data.weights is None else np.asarray(data.weights)[rows]
 
 
-def rescue(data, class_of, check):
-    """Group the records left (``-1``) and give each failing group donors (module docstring).
+def _covered(data, class_of, left):
+    """Per record of ``left``: does a released class hold its tuple within the common
+    ancestors of the class's values (so that it joins the class widening nothing)?"""
+    tables = _Tables(data)
+    placed = np.flatnonzero(class_of >= 0)
+    order = placed[np.argsort(class_of[placed], kind="stable")]
+    starts = np.concatenate([[0], np.flatnonzero(np.diff(class_of[order])) + 1])
+    level = tables.levels(order, starts)
+    codes = np.column_stack([a.codes for a in data.attributes])
+    ref = codes[order[starts]]
+    out = np.zeros(len(left), dtype=bool)
+    vectors, which = np.unique(level, axis=0, return_inverse=True)
+    which = which.reshape(-1)
+    for v, lv in enumerate(vectors):
+        boxes = np.column_stack([anc[lv[j], ref[which == v, j]]
+                                 for j, anc in enumerate(tables.anc)])
+        mine = np.column_stack([anc[lv[j], codes[left, j]] for j, anc in enumerate(tables.anc)])
+        out |= np.isin(_keys(mine), _keys(boxes))
+    return out
+
+
+def _keys(rows):
+    """One comparable value per row of an integer matrix."""
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    return rows.view(np.dtype((np.void, 8 * rows.shape[1]))).ravel()
+
+
+def rescue(data, class_of, check, rows=None):
+    """Group the records left (``-1``; ``rows`` of them if given) and give each failing group
+    donors (module docstring).
 
     Returns ``(class_of, donors)``: the groups that now hold get new labels
     (their donors with them); the records of the other groups stay ``-1``.
     """
     out = np.asarray(class_of, dtype=np.int64).copy()
-    left = np.flatnonzero(out < 0)
+    left = np.flatnonzero(out < 0) if rows is None else np.asarray(rows, dtype=np.int64)
     k = check.k
     sub = subset(data, left)
     alone = PrivacyModel(k)
