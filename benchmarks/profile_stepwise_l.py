@@ -16,10 +16,13 @@ seconds. Kernels are compiled before the profiled run (``_jit.PYTHON_WORK = 0``)
 so the profile is that of a process past its first calls. ``--out FILE`` also writes the text to FILE (docs/bench keeps a
 before and an after).
 
-Usage::
+Usage (the before file: the library of main, the after file: this tree)::
 
-    KANON_GRAPH_DATA=/work/shared/data python benchmarks/profile_stepwise_l.py \\
-        [--runs census,claims] [--top 25] [--out FILE]
+    cd /tmp && KANON_GRAPH_DATA=/work/shared/data PYTHONPATH=/work/main python \\
+        /path/to/this/tree/benchmarks/profile_stepwise_l.py --top 25 \\
+        --out docs/bench/profile-stepwise-l-before.txt
+    KANON_GRAPH_DATA=/work/shared/data PYTHONPATH=$PWD python benchmarks/profile_stepwise_l.py \\
+        [--runs census,claims] [--top 25] [--out docs/bench/profile-stepwise-l-after.txt]
 """
 
 from __future__ import annotations
