@@ -215,7 +215,9 @@ def main(argv=None):
                     text = markdown(results, tuning)
                     Path(args.table).write_text(text.lstrip() + "\n")
     if args.table:
-        print(markdown(results, tuning))
+        text = markdown(results, tuning)
+        Path(args.table).write_text(text.lstrip() + "\n")
+        print(text)
 
 
 if __name__ == "__main__":
