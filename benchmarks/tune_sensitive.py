@@ -130,7 +130,8 @@ def markdown(results, tuning):
             s, t, a = (r.get(h, {}).get("loss") for h in ("stepwise", "trials", "arx"))
             chose = r.get("trials", {}).get("chose", "")
             ok = all(s is not None and (o is None or s <= o + 1e-9) for o in (t, a))
-            said = "**no**" if not ok else "yes" if None not in (t, a) else "(not all run)"
+            said = "(not all run)" if s is None else "**no**" if not ok \
+                else "yes" if None not in (t, a) else "(not all run)"
             chose = f" ({chose})" if chose else ""
             lines.append(f"| {key[0]} | {key[1]} | {key[2]} | {_fmt(s)} | {_fmt(t)}{chose} "
                          f"| {_fmt(a)} | {said} |")
