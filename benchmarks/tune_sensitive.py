@@ -13,17 +13,33 @@ the ordered distance) -- under distinct l = 2 and 3, entropy l = 2, recursive
   the winner released), and
 * ``auto``: the default as it is now (``--how auto``),
 
+* ``arx``: ARX 3.9.2's local recoding with the same model (with ``ARX_BUILD``
+  set; :func:`quality_sensitive.arx_row`, one warm-up: only its Loss is used),
+
 and prints one line per run: the mean Loss (the suite's formula:
 :func:`kanon_graph.metrics.arx_loss_per_attribute` averaged over the
 quasi-identifiers, a suppressed cell costs 1), suppressed records, CPU and
 wall seconds and the load average. A model the whole table fails is said so
 and not run. ``--tables heldout`` runs the held-out tables of
-:mod:`heldout` instead (to *report* the effect of a choice, never to make it).
+:mod:`heldout` instead (to *report* the effect of a choice, never to make it);
+``--tables all`` both groups, tuning first, and the sensitive suite's FARS
+(``fars-alcohol``, :func:`quality_sensitive.fars`) among the tuning tables.
+
+``--merge A.tsv,B.tsv`` takes the lines earlier calls printed (e.g. ``--how
+trials,arx`` and ``--how stepwise`` run apart) into the table; ``--how none``
+runs nothing and only writes the table of the merged runs.
+
+``--table FILE`` (issue 47 item 1) ends with a markdown table, written to FILE:
+per run, stepwise-alone Loss, the trials' choice Loss and ARX's Loss,
+tuning and held-out tables apart, each run marked where stepwise is above
+either. Losses do not depend on the machine's load.
 
 Usage::
 
-    KANON_GRAPH_DATA=/work/shared/data python benchmarks/tune_sensitive.py \\
-        [--tables adult,fars,patients,clinic] [--models distinct-2,t-0.2] [--k 5,10]
+    ARX_BUILD=/work/arx/build KANON_GRAPH_DATA=/work/shared/data \\
+        python benchmarks/tune_sensitive.py --tables all \\
+        --models distinct-2,distinct-3,entropy-2,recursive-3-2 --how stepwise,trials,arx \\
+        --table docs/bench/sensitive-stepwise.md
 """
 
 from __future__ import annotations
@@ -65,14 +81,79 @@ def fars():
 
 TUNING = {"adult": quality.adult, "fars": fars, "patients": quality.patients,
           "clinic": quality.clinic}
+EXTRA = {"fars-alcohol": "fars"}      # the sensitive suite's FARS (alcohol added by code)
 
 
 def held_out():
     return dict(heldout.HELD_OUT)
 
 
+def _builders(which):
+    import quality_sensitive
+
+    tuning = {**TUNING, "fars-alcohol": quality_sensitive.fars}
+    if which == "heldout":
+        return held_out(), {}
+    if which == "all":
+        return {**tuning, **held_out()}, tuning
+    names = which.split(",")
+    every = {**tuning, **held_out()}
+    return {n: every[n] for n in names}, tuning
+
+
+def arx_loss(table, schema, k, model):
+    """ARX's local recoding with ``model``: its Loss scored our way (one warm-up)."""
+    import quality_sensitive
+
+    row = quality_sensitive.arx_row(table, schema, k, model, quality_sensitive.distance(
+        table, schema), 1, 1800.0)
+    return {"loss": row["loss"], "suppressed": row["suppressed"], "cpu": row["cpu_seconds"],
+            "wall": row["seconds"], "load": row["load_before"], "chose": "arx-local"}
+
+
+def _fmt(value):
+    return "—" if value is None else f"{value:.4f}"
+
+
+def markdown(results, tuning):
+    """Per run: stepwise alone, the trials' choice, ARX; tuning and held out apart."""
+    lines = []
+    for group, names in (("tuning", [t for t in results if t[0] in tuning]),
+                         ("held out", [t for t in results if t[0] not in tuning])):
+        if not names:
+            continue
+        lines += ["", f"**{group}**", "",
+                  "| table | model | k | stepwise | trials' choice | ARX local | stepwise <= both |",
+                  "|---|---|---|---|---|---|---|"]
+        for key in names:
+            r = results[key]
+            s, t, a = (r.get(h, {}).get("loss") for h in ("stepwise", "trials", "arx"))
+            chose = r.get("trials", {}).get("chose", "")
+            ok = all(s is not None and (o is None or s <= o + 1e-9) for o in (t, a))
+            said = "(not all run)" if s is None else "**no**" if not ok \
+                else "yes" if None not in (t, a) else "(not all run)"
+            chose = f" ({chose})" if chose else ""
+            lines.append(f"| {key[0]} | {key[1]} | {key[2]} | {_fmt(s)} | {_fmt(t)}{chose} "
+                         f"| {_fmt(a)} | {said} |")
+    return "\n".join(lines)
+
+
+def _read_runs(path, results):
+    """The runs an earlier call printed to ``path`` (its tab-separated lines), into ``results``."""
+    for line in path.read_text().splitlines():
+        cells = line.split("\t")
+        if len(cells) != 10 or cells[0] == "table":
+            continue
+        name, model, k, how, loss, suppressed, cpu, wall, load, chose = cells
+        results.setdefault((name, model, int(k)), {})[how] = {
+            "loss": float(loss), "suppressed": int(suppressed), "cpu": float(cpu),
+            "wall": float(wall), "load": float(load), "chose": chose}
+
+
 def run(table, schema, k, model, how):
-    """One release: ``how`` is "stepwise" or "trials" (auto as before the change)."""
+    """One release: ``how`` is "stepwise", "trials" (auto without stepwise), "auto" or "arx"."""
+    if how == "arx":
+        return arx_loss(table, schema, k, model)
     load = os.getloadavg()[0]
     started, cpu = time.perf_counter(), time.process_time()
     with warnings.catch_warnings():
@@ -99,15 +180,17 @@ def main(argv=None):
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--k", default="5,10")
     parser.add_argument("--how", default="stepwise,trials")
+    parser.add_argument("--table", default="", help="write the markdown comparison here")
+    parser.add_argument("--merge", default="", help="earlier printed runs (files, comma-"
+                        "separated) taken into the markdown table beside this run's")
     args = parser.parse_args(argv)
-    builders = dict(TUNING)
-    if args.tables == "heldout":
-        builders = held_out()
-        names = list(builders)
-    else:
-        names = args.tables.split(",")
+    builders, tuning = _builders(args.tables)
+    names = list(builders)
+    results = {}
+    for path in filter(None, args.merge.split(",")):
+        _read_runs(Path(path), results)
     print("table\tmodel\tk\thow\tloss\tsuppressed\tcpu_s\twall_s\tload\tchose", flush=True)
-    for name in names:
+    for name in names if args.how != "none" else ():      # none: the --merge runs alone
         table, schema = builders[name]()
         for model in args.models.split(","):
             data = kg.encode(table, schema)
@@ -128,6 +211,14 @@ def main(argv=None):
                     print(f"{name}\t{model}\t{k}\t{how}\t{r['loss']:.4f}\t{r['suppressed']}\t"
                           f"{r['cpu']:.1f}\t{r['wall']:.1f}\t{r['load']:.1f}\t{r['chose']}",
                           flush=True)
+                    results.setdefault((name, model, k), {})[how] = r
+                if args.table:
+                    text = markdown(results, tuning)
+                    Path(args.table).write_text(text.lstrip() + "\n")
+    if args.table:
+        text = markdown(results, tuning)
+        Path(args.table).write_text(text.lstrip() + "\n")
+        print(text)
 
 
 if __name__ == "__main__":

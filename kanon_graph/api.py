@@ -71,15 +71,15 @@ def anonymize(table: pd.DataFrame | Any, schema: Schema, k: int | None = None, *
     algorithm : str, default "auto"
         A registered algorithm (:func:`kanon_graph.algorithms` lists them),
         or ``"auto"``, which runs what the quality suite taught where it
-        settles the choice (:mod:`kanon_graph.auto.choice`): with k alone, or t
-        without l, ``stepwise`` when every quasi-identifier has a hierarchy
+        settles the choice (:mod:`kanon_graph.auto.choice`): under k, l and
+        t, ``stepwise`` when every quasi-identifier has a hierarchy
         (lattice of at most 100,000 nodes), ``flat`` when none has one (k
-        alone), without trials. Elsewhere the candidates that fit (with l
-        ``stepwise`` first; ``optimal`` with 2% suppression, ``mondrian``,
+        alone), without trials. Elsewhere the candidates that fit
+        (``optimal`` with 2% suppression, ``mondrian``,
         ``sd``, ``mst``) run on the table or 20,000 of its records and the
         least mean ARX Loss wins. A Dask table runs ``stepwise`` without
-        trials (with l: the first of the in-memory trials, alone) and refuses
-        a quasi-identifier without a hierarchy (:mod:`kanon_graph.auto.counted`).
+        trials (with l too) and refuses a quasi-identifier without a
+        hierarchy (:mod:`kanon_graph.auto.counted`).
         A model the algorithm does not declare (``models`` in the registry) is
         refused before anything runs. ``result.stats["auto"]`` says why, with
         each trial's loss and seconds; a warning, when most quasi-identifiers

@@ -57,14 +57,18 @@ def test_the_texts_name_what_auto_runs_without_trials(tables):
 
 
 def test_the_texts_name_the_trials_auto_runs_with_l(tables):
-    """With l, auto tries candidates: the texts list the ones it tried."""
-    table, hierarchical, _ = tables
-    chosen, tried = _chosen(table, hierarchical, l=2)
+    """With l and no hierarchy, auto tries candidates: the texts list the ones it tried; with
+    every hierarchy it runs stepwise alone (issue 47) and the texts say so for l too."""
+    table, hierarchical, flat = tables
+    chosen, tried = _chosen(table, flat, l=2)
     names = [t["algorithm"] for t in tried]
     assert chosen in names and len(names) > 1
     for text in (_docstring_of_algorithm(), _help_of_algorithm()):
         for name in names:
             assert name in text, (name, text)
+    assert _chosen(table, hierarchical, l=2) == ("stepwise", [])
+    assert "under k, l and t, stepwise when every" in _docstring_of_algorithm()
+    assert "with --l and --t too" in _help_of_algorithm()
 
 
 @pytest.mark.dask
@@ -76,7 +80,8 @@ def test_a_dask_table_takes_what_the_texts_say(tables):
     assert res.algorithm == "stepwise"
     assert f"A Dask table runs {res.algorithm} without trials" in _flat(kg.anonymize.__doc__)
     assert f"--engine dask runs {res.algorithm} without trials" in _help_of_algorithm()
-    # with l as well: the first of the in-memory trials, alone
+    # with l as well: as in memory, stepwise without trials
     res = kg.anonymize(dd.from_pandas(table, npartitions=2), hierarchical, k=3, l=2)
     assert res.algorithm == "stepwise" and res.stats["auto"]["tried"] == []
-    assert "with l: the first of the in-memory trials, alone" in _docstring_of_algorithm()
+    assert "as in memory" in res.stats["auto"]["reason"]
+    assert "trials (with l too)" in _docstring_of_algorithm()

@@ -12,7 +12,7 @@ them) runs. The rule follows what the quality suite teaches in memory
 from __future__ import annotations
 
 from .choice import (AUTO_SUPPRESSION, SENSITIVE_TRIAL, STEPWISE_LATTICE_LIMIT, TAUGHT_REASONS,
-                    AutoChoice, lattice_nodes, taught)
+                    AutoChoice, lattice_nodes, reason_key, taught)
 from ..registry import get_algorithm
 
 __all__ = ["choose_counted"]
@@ -26,10 +26,9 @@ def choose_counted(data, model, options, progress=None):
     (counting by weight, :mod:`kanon_graph.stepwise`) wherever it can: every
     quasi-identifier has a hierarchy and the lattice has at most
     :data:`STEPWISE_LATTICE_LIMIT` nodes. That is what :func:`taught` runs
-    in memory for k alone and for k with t-closeness; with l-diversity (or
-    generalization boundaries) the in-memory ``auto`` runs trials, with
-    ``stepwise`` first (:data:`SENSITIVE_TRIAL`), and a Dask table runs that
-    first trial alone. Elsewhere ``optimal`` (a global recoding) with
+    in memory under every model; with generalization boundaries the
+    in-memory ``auto`` runs trials, with ``stepwise`` first
+    (:data:`SENSITIVE_TRIAL`), and a Dask table runs that first trial alone. Elsewhere ``optimal`` (a global recoding) with
     :data:`AUTO_SUPPRESSION` unless a budget is given, as before local
     recoding ran on Dask. A quasi-identifier without a hierarchy never gets
     here from :func:`kanon_graph.anonymize`: ``auto`` on such a Dask table is
@@ -50,8 +49,7 @@ def choose_counted(data, model, options, progress=None):
         and (not extra or set(extra) <= set(info.options()))
     on_dask = "a Dask table, whose client holds one row per distinct tuple: "
     if name == "stepwise":
-        key = "stepwise-t" if model.t is not None else "stepwise"
-        reason = on_dask + "as in memory, " + TAUGHT_REASONS[key]
+        reason = on_dask + "as in memory, " + TAUGHT_REASONS[reason_key(name, model)]
     elif fits:
         name = SENSITIVE_TRIAL
         why = "l-diversity" if model.l is not None else \

@@ -65,7 +65,7 @@ from ..privacy import ClassCheck
 from ..recoding.boundaries import cells_to_suppress, has_boundaries, magval_cells
 from ..registry import K_L_T, Partition, register_algorithm
 from ..scale.sharding import subset
-from ._leftovers import place_leftovers
+from ._rescue import settle
 from ._polish import polish
 from ._split import split_classes
 from ._steps import STEP, release_steps
@@ -172,7 +172,7 @@ def _run(data, model, check, budget, *, step, combine, cuts, moves, report=None)
                                     progress=report)
     stats = {"steps": len(steps["steps"]), "left_over": steps["left"],
              "nodes_checked": steps["nodes_checked"]}
-    class_of, settled = place_leftovers(data, class_of, check, budget, model)
+    class_of, settled = settle(data, class_of, check, budget, model)
     stats.update(settled)
     if report is not None:
         report(data.records - stats["left_over"], data.records,

@@ -232,21 +232,35 @@ def _padded(tables, fill):
 def _place_units_py(unit_codes, unit_m, level, ref, sizes, old, per, anc):
     """Each unit, in order, joins the class it widens least (the first of least added loss);
     the class's levels, per-record costs and size follow. ``per[j, level, c]``: class
-    ``c``'s cost per record at ``level`` of attribute ``j``; ``anc[j, level, leaf]``."""
+    ``c``'s cost per record at ``level`` of attribute ``j``; ``anc[j, level, leaf]``.
+
+    A class's cost per record never falls as it widens, so the loss a unit of ``m``
+    records adds to class ``c`` is at least ``m`` times its cost per record now, which
+    is at least what it was at the start: the classes are visited in order of that
+    start cost and the visit ends where ``m`` times it exceeds the least added loss
+    found (by more than rounding), so a unit rarely looks at every class."""
     n_units, d = unit_codes.shape
     n_classes = level.shape[0]
     chosen = np.empty(n_units, dtype=np.int64)
+    start = np.zeros(n_classes)
+    for c in range(n_classes):
+        for j in range(d):
+            start[c] += old[c, j]
+    order = np.argsort(start, kind="mergesort")
     for u in range(n_units):
         m = unit_m[u]
         best, best_extra = 0, np.inf
-        for c in range(n_classes):
+        for i in range(n_classes):
+            c = order[i]
+            if m * start[c] > best_extra + 1e-9:
+                break
             extra = 0.0
             for j in range(d):
                 lv = level[c, j]
                 while anc[j, lv, ref[c, j]] != anc[j, lv, unit_codes[u, j]]:
                     lv += 1
                 extra += (sizes[c] + m) * per[j, lv, c] - sizes[c] * old[c, j]
-            if extra < best_extra:
+            if extra < best_extra or (extra == best_extra and c < best):
                 best, best_extra = c, extra
         for j in range(d):
             lv = level[best, j]
