@@ -111,3 +111,16 @@ def test_masking_errors():
         masking(["123"], levels=4, name="zip")
     with pytest.raises(HierarchyError, match="no values"):
         masking([], name="zip")
+
+
+@pytest.mark.parametrize("given, said", [
+    (dict(widths=10), "widths= must be a list of finite numbers"),
+    (dict(widths=[5, float("nan")]), "widths= must be a list of finite numbers"),
+    (dict(cuts=[5, 10]), "cuts= must be a list of levels, each a list of cut points"),
+    (dict(cuts=5), "cuts= must be a list of levels, each a list of cut points"),
+    (dict(cuts=[["x"]]), "each level of cuts= must be a list of finite numbers"),
+])
+def test_intervals_names_a_malformed_widths_or_cuts(given, said):
+    # a bare number or a flat list of cuts was a TypeError from inside, or read as levels
+    with pytest.raises(HierarchyError, match=said):
+        intervals([1, 5, 12], name="age", **given)

@@ -28,6 +28,17 @@ def _fmt(x: Any) -> str:
     return str(int(x)) if float(x).is_integer() and abs(x) < 2**53 else repr(float(x))
 
 
+def _numbers(given: Any, what: str, name: Any) -> list[float]:
+    """``given`` as a list of finite numbers, else a HierarchyError saying ``what`` it must be."""
+    try:
+        numbers = [float(w) for w in given]
+    except (TypeError, ValueError):
+        numbers = None
+    if numbers is None or not all(np.isfinite(numbers)):
+        raise HierarchyError(f"intervals for {name!r}: {what}; got {given!r}")
+    return numbers
+
+
 def intervals(values: Iterable[Any], *, widths: Sequence[float] | None = None,
               cuts: Sequence[Sequence[float]] | None = None, origin: float = 0,
               name: str | None = None, root: str = "*") -> Hierarchy:
@@ -98,7 +109,8 @@ def intervals(values: Iterable[Any], *, widths: Sequence[float] | None = None,
     integral = bool(np.all(leaves == np.round(leaves)))
     columns = []
     if widths is not None:
-        widths = [float(w) for w in widths]
+        widths = _numbers(widths, "widths= must be a list of finite numbers, finest level "
+                          "first (e.g. [5, 10])", name)
         if any(w <= 0 for w in widths):
             raise HierarchyError(f"intervals for {name!r}: widths must be positive, got {widths}")
         for fine, coarse in zip(widths, widths[1:]):
@@ -113,8 +125,14 @@ def intervals(values: Iterable[Any], *, widths: Sequence[float] | None = None,
             columns.append([_band(a, b, integral) for a, b in zip(lo, hi)])
     else:
         previous = None
-        for level_cuts in cuts or ():
-            edges = np.unique(np.asarray(level_cuts, dtype=float))
+        levels = list(cuts) if isinstance(cuts, (list, tuple, np.ndarray)) else None
+        if levels is None or not all(isinstance(c, (list, tuple, np.ndarray)) for c in levels):
+            raise HierarchyError(f"intervals for {name!r}: cuts= must be a list of levels, "
+                                 f"each a list of cut points, finest first (e.g. "
+                                 f"[[0, 18, 65], [0, 65]]); got {cuts!r}")
+        for level_cuts in levels:
+            edges = np.unique(_numbers(level_cuts, "each level of cuts= must be a list of "
+                                       "finite numbers (e.g. [0, 18, 65])", name))
             if previous is not None and not set(edges) <= set(previous):
                 raise HierarchyError(
                     f"intervals for {name!r}: cut points "
