@@ -6,15 +6,13 @@
 **What the suite teaches** (:func:`taught`): when every quasi-identifier has
 a hierarchy, the lattice has at most :data:`STEPWISE_LATTICE_LIMIT` nodes and
 the model is k-anonymity (no l, t or generalization boundaries), ``auto``
-runs ``stepwise`` without trials (with l or t too: see below). On every table of the quality suite, the
-tuning tables and the held-out ones alike, at k = 5, 10 and 20, its loss was
-below ARX's local recoding, and the lowest of the library's algorithms run
-beside it (``mst`` and ``mondrian``; ``sd`` and the other local recodings
-were not run) in 15 of the 21 runs; ``mst`` was lower in the other six
-(patients k = 10, clinic k = 10 and 20, the held-out admissions table: by
-0.4% to 8%) at 6 to 20 times the time (``benchmarks/quality.py``, the
-commands in docs/performance.md). A trial of
-``mst`` would cost more than the whole ``stepwise`` run. When *no*
+runs ``stepwise`` without trials (with l or t too: below). On every table of the
+quality suite, tuning and held-out alike, at k = 5, 10 and 20, its loss was below ARX's
+local recoding, and the lowest of the library's algorithms run beside it (``mst`` and
+``mondrian``; ``sd`` and the other local recodings were not run) in 15 of the 21 runs;
+``mst`` was lower in the other six (patients k = 10, clinic k = 10 and 20, the held-out
+admissions table: by 0.4% to 8%) at 6 to 20 times the time (``benchmarks/quality.py``):
+a trial of ``mst`` would cost more than the whole ``stepwise`` run. When *no*
 quasi-identifier has a hierarchy (and the model is k-anonymity alone),
 ``auto`` runs :data:`FLAT_TAUGHT` (``flat``, :mod:`kanon_graph.flat`) without
 trials: the records of tuples held by k records kept as they are, the rest
@@ -23,13 +21,13 @@ runs of the suite, where the trials cost about twice its time), or by
 ``mondrian`` on all of them at once when they are too many for ``mst``'s
 shards to keep their loss (``benchmarks/bench_flat_scale.py``). With **t-closeness** or
 **l-diversity** (of every kind, and both together), every quasi-identifier with a
-hierarchy and the same lattice limit, ``auto`` runs ``stepwise`` without trials as
-well (issue 47): under t below the trials' choice in 11 of the 12 t runs of the
-tuning tables, under l at or below the trials' choice and ARX's local recoding on
-the runs of docs/bench/sensitive-stepwise.md (:data:`TAUGHT_REASONS`).
+hierarchy and the same lattice limit, ``auto`` runs ``stepwise`` without trials too
+(issue 47): under t below the trials' choice in 11 of 12 tuning runs; under l at or
+below it on the tuning runs and at or below ARX's local recoding on every run of
+docs/bench/sensitive-stepwise.md (held out, ``mst`` is lower on three screening runs).
 
-**Trials** otherwise (boundaries, some quasi-identifiers with a
-hierarchy and some without, a large lattice, l or t without hierarchies): every candidate that fits the
+**Trials** otherwise (boundaries, some quasi-identifiers with a hierarchy and some
+without, a large lattice, l or t without hierarchies): every candidate that fits the
 data (:func:`candidates`; with l or t first :data:`SENSITIVE_TRIAL`)
 runs on the table, or on a seeded sample of :data:`AUTO_SAMPLE` records when
 the table is larger; each trial release is scored with one formula, the
