@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import codecs
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 __all__ = ["record_bound", "records_bound"]
@@ -66,7 +67,8 @@ def record_bound(path: str | os.PathLike[str], encoding: str = "utf-8", *,
     return max(lines - 1, 0)
 
 
-def records_bound(paths, encoding: str = "utf-8") -> int | None:
+def records_bound(paths: Iterable[str | os.PathLike[str]],
+                  encoding: str = "utf-8") -> int | None:
     """The sum of :func:`record_bound` over ``paths`` (each file with its header), or None."""
     total = 0
     for path in paths:
