@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..exceptions import HierarchyError
+from ..report._content import json_ready as json_safe  # the report's strict-JSON form
 from ._cells import is_star, suppressed_rows, text_counts
 
 __all__ = ["release_views", "class_histogram", "summary_of", "json_safe"]
@@ -72,21 +73,6 @@ def _profile(column: pd.Series, original: pd.Series, hierarchy: Any) -> dict[str
         except HierarchyError:
             other += count
     return {"kind": "levels", "shares": (shares / n).tolist(), "other": other / n}
-
-
-def json_safe(value: Any) -> Any:
-    """``value`` with numpy scalars made Python's and NaN / infinity made None (strict JSON)."""
-    if isinstance(value, dict):
-        return {str(k): json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_safe(v) for v in value]
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        return float(value) if np.isfinite(value) else None
-    return value
 
 
 def release_views(result: Any, table: pd.DataFrame, schema: Any,

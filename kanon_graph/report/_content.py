@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-__all__ = ["build_report", "SECTIONS", "dp_statement"]
+__all__ = ["build_report", "SECTIONS", "dp_statement", "json_ready"]
 
 #: The report's sections, in order: ``(id, title)``.
 SECTIONS = (
@@ -40,11 +40,12 @@ def _number(value):
     return value if math.isfinite(value) else None
 
 
-def _clean(obj):
+def json_ready(obj):
+    """``obj`` as strict JSON data: numpy scalars made Python's, NaN and infinity None."""
     if isinstance(obj, dict):
-        return {str(k): _clean(v) for k, v in obj.items()}
+        return {str(k): json_ready(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [_clean(v) for v in obj]
+        return [json_ready(v) for v in obj]
     if isinstance(obj, (bool, np.bool_)):
         return bool(obj)
     if isinstance(obj, (int, np.integer)):
@@ -360,4 +361,4 @@ def build_report(original, released, schema, *, k=2, l=None, diversity="distinct
                        "created": _dt.datetime.now(_dt.timezone.utc)
                                               .strftime("%Y-%m-%dT%H:%M:%SZ")},
     }
-    return _clean(content)
+    return json_ready(content)
