@@ -255,8 +255,9 @@ class _NodeCounter:
     def released(self, levels):
         """``(records released under the model, under its relaxation)`` at ``levels``."""
         if not self.sensitive:
-            fs = self.engine.frequency_set(levels)
-            records = int(fs.counts[fs.counts >= self.model.k].sum())
+            # the counts alone, in the set's own order: a packed set is never sorted
+            records = self.sub.records - self.engine.frequency_set(levels).failing_records(
+                self.model.k)
             return records, records
         # groups come sorted by tuple, the sensitive code last: a class's pairs are adjacent
         fs = self.engine.frequency_set(tuple(levels) + (0,))
