@@ -42,6 +42,7 @@ import numpy as np
 from .adjacent import _compact
 from .apply import apply_moves
 from .resplit import split_big_classes
+from ._without import _costs_without
 from .costs import _set_cost
 from .mst import HAVE_NUMBA
 
@@ -57,10 +58,12 @@ def node_neighbours(eu, ev, n_nodes):
     """CSR ``(ptr, adj)`` of the nodes joined to each node by an edge (both directions)."""
     src = np.concatenate([eu, ev]).astype(np.int64)
     dst = np.concatenate([ev, eu]).astype(np.int64)
-    order = np.lexsort((dst, src))
+    width = max(int(n_nodes), 1)
+    # (src, dst) in one int64 sorted by value: far faster than a lexsort of the two
+    keys = np.sort(src * width + dst)
     ptr = np.zeros(n_nodes + 1, dtype=np.int64)
-    np.add.at(ptr, src + 1, 1)
-    return np.cumsum(ptr), dst[order]
+    ptr[1:] = np.cumsum(np.bincount(src, minlength=n_nodes))
+    return ptr, keys % width
 
 
 def _summaries(order, start, codes, tables):
@@ -161,7 +164,8 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
         own[c] = _set_cost(order[start[c]:start[c + 1]], start[c + 1] - start[c], codes,
                            counts, tables)
     lev, ref, lo, hi = _summaries(order, start, codes, tables)
-    buf = np.empty(u + 1, dtype=np.int64)
+    without = np.empty(u + 1)
+    scratch = np.zeros(tables[10].shape[0], dtype=np.int64)
     seen = np.full(n_classes, -1, dtype=np.int64)
     for x in range(u):
         if active[x]:                   # even a node alone in its class: its old move is stale
@@ -171,6 +175,7 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
         m = start[c + 1] - start[c]
         if m < 2:
             continue
+        costed = False                  # without[i]: the class's cost without member i
         for i in range(m):
             x = order[start[c] + i]
             if not active[x]:
@@ -184,12 +189,11 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
                     continue
                 seen[b] = x
                 if minus != minus:
-                    n = 0
-                    for j in range(m):
-                        if j != i:
-                            buf[n] = order[start[c] + j]
-                            n += 1
-                    minus = _set_cost(buf, n, codes, counts, tables) - own[c]
+                    if not costed:
+                        _costs_without(order[start[c]:start[c + 1]], m, codes, counts, tables,
+                                       without, scratch)
+                        costed = True
+                    minus = without[i] - own[c]
                 # adding x to b costs at least counts[x] times b's cost per record (cells
                 # only widen), so b cannot beat the best move found when even that fails
                 bound = -minus - counts[x] * own[b] / size[b]

@@ -281,9 +281,10 @@ class _NodeCounter:
 
     def released_rows(self, levels):
         """Boolean per remaining record: released at ``levels``; sets :attr:`groups`."""
-        if not self.sensitive:
-            self.groups, _ = self.engine.class_of(levels)
-            return ~self.engine.failing_groups(levels, self.model)[self.groups]
+        if not self.sensitive:          # the classes' records from the rows, no set sorted
+            self.groups, n_classes = self.engine.class_of(levels)
+            sizes = np.bincount(self.groups, weights=self.sub.weights, minlength=n_classes)
+            return sizes[self.groups] >= self.model.k
         self.groups, n_classes = FrequencyEngine(self.sub).class_of(levels)
         return ~self.check.failing_rows(self.groups, self.rows)[self.groups]
 
