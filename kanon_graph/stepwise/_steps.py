@@ -80,6 +80,7 @@ from ..lattice.node_metrics import LossMetric
 from ..lattice.node_space import NodeSpace
 from ..privacy import ClassCheck
 from ..scale.sharding import subset
+from ._batch import BatchCounter
 
 __all__ = ["STEP", "release_steps", "generalization_loss"]
 
@@ -251,6 +252,9 @@ class _NodeCounter:
         table = _with_sensitive(sub, model.sensitive) if self.sensitive else sub
         self.engine = FrequencyEngine(table)
         self.groups = None
+        # k alone on few records: nodes counted in compiled batches (_batch)
+        self.batch = BatchCounter(sub, model.k) if not self.sensitive and BatchCounter.fits(
+            sub) else None
 
     def released(self, levels):
         """``(records released under the model, under its relaxation)`` at ``levels``."""
@@ -313,11 +317,19 @@ def _first_releasing(space, bound, failed, counter, need, soft):
             else np.arange(len(candidates))
         chunk = candidates[part]
         chunk = chunk[np.lexsort((chunk, bound[chunk]))]
-        for i in chunk:
+        counted, batch = {}, 8
+        for at, i in enumerate(chunk):
             if failed[i] or soft[i]:
                 continue
-            levels = tuple(int(v) for v in space.nodes[i])
-            released, possible = counter.released(levels)
+            if counter.batch is not None:
+                if i not in counted:        # the next live nodes in one call, more each time
+                    live = chunk[at:]
+                    live = live[(failed[live] == 0) & (soft[live] == 0)][:batch]
+                    counted = dict(zip(live.tolist(), counter.batch.released(space.nodes[live])))
+                    batch = min(2 * batch, _CHUNK)
+                released = possible = int(counted[i])
+            else:
+                released, possible = counter.released(tuple(int(v) for v in space.nodes[i]))
             checked += 1
             if released >= need:
                 return int(i), checked

@@ -209,3 +209,33 @@ def test_steps_under_k_never_sort_a_frequency_set(monkeypatch):
     class_of, stats = release_steps(data, model)
     assert stats["nodes_checked"] > 10 and (class_of >= 0).sum() > 0
     assert unpacked == []
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("seed", range(4))
+def test_batch_counts_are_the_engines(seed, compiled, monkeypatch):
+    """The records each node releases under k, counted in a batch and by the frequency sets."""
+    from kanon_graph.lattice.frequency import FrequencyEngine
+    from kanon_graph.lattice.lattice import Lattice
+    from kanon_graph.stepwise import _batch
+
+    rng = np.random.default_rng(seed)
+    table = kg.datasets.make_census(int(rng.integers(50, 300)), seed=seed)
+    data = kg.encode(table, kg.datasets.census_schema())
+    if seed % 2:                                  # weighted distinct tuples
+        codes = np.column_stack([a.codes for a in data.attributes])
+        _, first, counts = np.unique(codes, axis=0, return_index=True, return_counts=True)
+        from kanon_graph.scale.sharding import subset
+        data = subset(data, first)
+        data = __import__("dataclasses").replace(data, weights=counts.astype(np.int64))
+    k = int(rng.integers(2, 12))
+    nodes = Lattice(data.heights).array()
+    nodes = nodes[rng.choice(len(nodes), min(len(nodes), 60), replace=False)]
+    if compiled:
+        counted = _batch.BatchCounter(data, k).released(nodes)
+    else:
+        monkeypatch.setattr(_batch, "_released", _batch._released_py)
+        counted = _batch.BatchCounter(data, k).released(nodes)
+    engine = FrequencyEngine(data)
+    expected = [data.records - engine.frequency_set(tuple(v)).failing_records(k) for v in nodes]
+    assert counted.tolist() == expected and len(set(expected)) > 1
