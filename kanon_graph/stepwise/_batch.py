@@ -18,7 +18,12 @@ import numpy as np
 
 from .._jit import HAVE_NUMBA, njit  # numba loads on a kernel's first call
 
-__all__ = ["BatchCounter", "BATCH_ROWS"]
+__all__ = ["BatchCounter", "BATCH_ROWS", "BATCH_TABLES"]
+
+BATCH_TABLES = 20_000
+"""Only tables of at least this many rows count in batches: a small table's search is short,
+and compiling the kernel on a first run would cost more than it saves (``kanon-graph demo``
+compiles the lattice's kernels alone, ``tests/test_first_run.py``)."""
 
 BATCH_ROWS = 1000
 """Steps with at most this many remaining rows count their nodes in batches (above it the
@@ -56,7 +61,15 @@ def _released_py(codes, weights, maps, start, radix, nodes, k, out):
         out[b] = released
 
 
-_released = njit(cache=True)(_released_py) if HAVE_NUMBA else _released_py
+def _released_work(codes, weights, maps, start, radix, nodes, k, out):
+    """Steps of :func:`_released_py`: per node, a key per record and their sort."""
+    n, d = codes.shape
+    return nodes.shape[0] * n * (d + max(int(n).bit_length(), 1))
+
+
+# small calls run as Python: a first run need not compile it (kanon_graph._jit)
+_released = (njit(cache=True, work=_released_work)(_released_py) if HAVE_NUMBA
+             else _released_py)
 
 
 class BatchCounter:
@@ -91,9 +104,11 @@ class BatchCounter:
         self.k = int(k)
 
     @staticmethod
-    def fits(sub):
-        """Whether ``sub`` is small enough, and its bottom node's keys fit in an int64."""
-        if sub.n > BATCH_ROWS or any(a.hierarchy is None for a in sub.attributes):
+    def fits(sub, rows):
+        """Whether ``sub`` (a step's records of a table of ``rows`` rows) is small enough, of
+        a table large enough, and its bottom node's keys fit in an int64."""
+        if sub.n > BATCH_ROWS or rows < BATCH_TABLES or any(
+                a.hierarchy is None for a in sub.attributes):
             return False
         return float(np.sum([np.log2(max(len(a.hierarchy.leaf_counts[0]), 1))
                              for a in sub.attributes])) < 62

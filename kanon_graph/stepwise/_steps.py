@@ -211,7 +211,7 @@ def release_steps(data, model, *, step=STEP, combine="mean", check=None, progres
             failed[:] = 0
             soft[:] = 0
             marked = need
-        counter = _NodeCounter(sub, model, check, remaining)
+        counter = _NodeCounter(sub, model, check, remaining, data.n)
         bound = _GeneralizationLoss(sub, combine, whole).lower_bound(nodes)
         found, more = _first_releasing(space, bound, failed, counter, need, soft)
         checked += more
@@ -244,7 +244,7 @@ class _NodeCounter:
     frequency set sorted by tuple are the classes' histograms in a row.
     """
 
-    def __init__(self, sub, model, check, rows):
+    def __init__(self, sub, model, check, rows, rows_in_all=0):
         self.model, self.check, self.rows = model, check, rows
         self.sensitive = model.needs_sensitive
         self.relaxed = model.relaxation()
@@ -254,7 +254,7 @@ class _NodeCounter:
         self.groups = None
         # k alone on few records: nodes counted in compiled batches (_batch)
         self.batch = BatchCounter(sub, model.k) if not self.sensitive and BatchCounter.fits(
-            sub) else None
+            sub, rows_in_all) else None
 
     def released(self, levels):
         """``(records released under the model, under its relaxation)`` at ``levels``."""
