@@ -79,8 +79,8 @@ def timed(path, rounds, profile=False):
 
     loaded = pd.read_pickle(path)
     out = {}
-    profiler = cProfile.Profile() if profile else None
     for name, (table, qis, sensitive) in loaded.items():
+        profiler = cProfile.Profile() if profile else None
         schema = kg.Schema(quasi_identifiers=qis, sensitive=sensitive)
         kg.hierarchy.suggest(table.copy(deep=True), schema)              # warm-up
         best = float("inf")
@@ -94,8 +94,9 @@ def timed(path, rounds, profile=False):
             if profiler:
                 profiler.disable()
         out[name] = best
-    if profiler:
-        pstats.Stats(profiler).sort_stats("tottime").print_stats(12)
+        if profiler:
+            print(f"== {name}: cProfile of {rounds} calls, by internal time")
+            pstats.Stats(profiler).sort_stats("tottime").print_stats(12)
     return out
 
 
