@@ -94,8 +94,16 @@ __all__ = ["suggest", "round_widths"]
 _CODE = re.compile(r"^[0-9.]+$")
 
 
-def _prefixed(present: pd.Series, column: str) -> tuple[Hierarchy, str] | None:
-    """The prefix levels of an alphanumeric code column (None for another column)."""
+def _prefixed(present: pd.Series, column: str,
+              uniques: Sequence[object] = ()) -> tuple[Hierarchy, str] | None:
+    """The prefix levels of an alphanumeric code column (None for another column).
+
+    ``uniques``, the column's distinct values, rule out a text column that is
+    no code before its rows are counted (text is its own ``str``).
+    """
+    if (uniques and all(isinstance(u, str) for u in uniques)
+            and not is_prefix_code_column(uniques)):       # type: ignore[arg-type]
+        return None
     counts = present.astype(str).value_counts(sort=False)
     texts = sorted(counts.index)
     if not is_prefix_code_column(texts):
@@ -239,7 +247,7 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
             return intervals(uniques, widths=widths, name=column), \
                 f"numeric{why}: bands of width {shown}"
     texts = [str(u) for u in uniques]
-    made = _prefixed(present, column) if kind != "numeric" else None
+    made = _prefixed(present, column, uniques) if kind != "numeric" else None
     if made is not None:
         return made
     width = code_form(texts) if kind != "numeric" else None
@@ -247,7 +255,9 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
         return masking(texts, name=column), \
             (f"code of {width} digits, a suffix after a separator on some (ZIP+4 beside "
              f"ZIP): the suffix dropped, then masked from the right")
-    if kind != "numeric" and (_is_code_column(texts) or is_code_column(present)):
+    if kind != "numeric" and (_is_code_column(texts) or (  # its cells are digits only
+            all(isinstance(u, str) and _CODE.match(u) for u in uniques)
+            and is_code_column(present))):
         return masking(texts, name=column), \
             f"code of {len(texts[0])} characters: masked from the right"
     if kind != "numeric" and len(texts) >= MIN_VALUES and context is not None:
