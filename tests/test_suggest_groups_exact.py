@@ -139,3 +139,22 @@ def test_profiles_of_more_rows_than_one_chunk(rows):
         index=values, columns=list(dict.fromkeys(table["other"])), fill_value=0)
     want = counts.to_numpy() / np.maximum(counts.to_numpy().sum(axis=1, keepdims=True), 1)
     assert np.array_equal(got, want)
+
+
+_CELLS = st.one_of(st.sampled_from(["a", "b", "0", "-0.0", "", " a"]), st.none(),
+                   st.just(float("nan")), st.integers(-3, 3), st.sampled_from([-0.0, 0.0, 1.5]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_CELLS, min_size=1, max_size=30),
+       st.sampled_from([object, "str", "category", None]))
+def test_distinct_values_are_pd_uniques(cells, dtype):
+    """What suggest reads a categorical column's distinct values as: the very objects
+    ``pd.unique`` finds, in its order, whatever the column's dtype."""
+    try:
+        series = pd.Series(cells, dtype=dtype)
+    except (TypeError, ValueError):
+        return
+    got = Context(pd.DataFrame({"c": series})).distinct("c")
+    want = list(pd.unique(series.dropna()))
+    assert [(type(v), v) for v in got] == [(type(v), v) for v in want]

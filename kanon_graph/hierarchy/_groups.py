@@ -90,6 +90,15 @@ class Context:
             self._factorized[column] = pd.factorize(self.table[column], use_na_sentinel=True)
         return self._factorized[column]
 
+    def distinct(self, column: str) -> list[Any]:
+        """The column's distinct present values in order of appearance, as
+        ``list(pd.unique(column.dropna()))`` gives them (from the factorization
+        for a text column, whose values are the same objects either way)."""
+        series = self.table[column]
+        if series.dtype != object and not pd.api.types.is_string_dtype(series.dtype):
+            return list(pd.unique(series.dropna()))
+        return list(self.factorized(column)[1])
+
     def coded(self, column: str) -> tuple[np.ndarray, int]:
         """A column's profile codes (:func:`_codes`) and their number."""
         if column not in self._coded:

@@ -47,6 +47,7 @@ The result is a draft: write it with :func:`~kanon_graph.write_hierarchy`
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -223,7 +224,8 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
     if present.empty:
         raise HierarchyError(f"suggest: column {column!r} has no values to build a "
                              f"hierarchy from")
-    uniques = list(pd.unique(present))
+    uniques = (context.distinct(column) if context is not None and kind == "categorical"
+               and column in context.table.columns else list(pd.unique(present)))
     if kind == "date":
         return dates(uniques, levels=("month", "year", "decade"), name=column,
                      format=date_format), \
@@ -235,7 +237,8 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
             (f"code: every value an integer of {width} digits (a quantity's would vary "
              f"in width), masked from the right")
     if kind == "numeric":
-        reader = number_reader([u for u in uniques if isinstance(u, str)], parse_number)
+        reader = functools.lru_cache(maxsize=None)(     # each text read once (_bulk rereads)
+            number_reader([u for u in uniques if isinstance(u, str)], parse_number))
         numbers = [reader(u) if isinstance(u, str) else u for u in uniques]
         values = np.asarray(numbers, dtype=float)
         integral = bool(np.all(values == np.round(values)))
