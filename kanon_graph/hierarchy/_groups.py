@@ -60,13 +60,13 @@ def _codes(series: pd.Series,
         numbers = np.asarray(uniques, dtype=float)
         if len(pd.unique(numbers + 0.0)) > _TOP:
             order = np.argsort(numbers, kind="stable")
-            seen = np.bincount(codes[codes >= 0], minlength=len(numbers))
+            seen = np.bincount(codes + 1, minlength=len(numbers) + 1)[1:]
             ranked = np.repeat(numbers[order], seen[order])      # the rows' numbers, sorted
             cuts = np.quantile(ranked, [0.2, 0.4, 0.6, 0.8])
             quintile = np.searchsorted(cuts, numbers, side="right")
             return np.where(codes >= 0, quintile[np.maximum(codes, 0)], -1), 5
     if len(uniques) > _TOP:                    # the most common values, the rest pooled
-        counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
+        counts = np.bincount(codes + 1, minlength=len(uniques) + 1)[1:]
         rank = np.empty(len(uniques), dtype=np.int64)
         rank[np.argsort(-counts, kind="stable")] = np.arange(len(uniques))
         kept = np.minimum(rank, _TOP)
@@ -81,6 +81,7 @@ class Context:
     def __init__(self, table: pd.DataFrame):
         self.table = table
         self._factorized: dict[str, tuple[np.ndarray, Any]] = {}
+        self._texts: dict[str, list[str]] = {}
         self._coded: dict[str, tuple[np.ndarray, int]] = {}
         self._stacked: tuple[np.ndarray, dict[str, tuple[int, int]], int] | None = None
 
@@ -98,6 +99,12 @@ class Context:
         if series.dtype != object and not pd.api.types.is_string_dtype(series.dtype):
             return list(pd.unique(series.dropna()))
         return list(self.factorized(column)[1])
+
+    def texts(self, column: str) -> list[str]:
+        """``str`` of each distinct value of the factorization, in its order."""
+        if column not in self._texts:
+            self._texts[column] = [str(u) for u in self.factorized(column)[1]]
+        return self._texts[column]
 
     def coded(self, column: str) -> tuple[np.ndarray, int]:
         """A column's profile codes (:func:`_codes`) and their number."""
@@ -138,9 +145,9 @@ def profiles(context: Context, column: str, values: Sequence[str],
     """
     if not others:
         return np.zeros((len(values), 1))
-    codes, uniques = context.factorized(column)
+    codes = context.factorized(column)[0]
     where = {v: i for i, v in enumerate(values)}
-    lookup = np.array([where.get(str(u), -1) for u in uniques] + [-1], dtype=np.int64)
+    lookup = np.array([where.get(u, -1) for u in context.texts(column)] + [-1], dtype=np.int64)
     index = lookup[codes]                    # codes -1 (missing) reads the last entry
     matrix, spans, bins = context.stacked()
     if not np.all(index >= 0):
@@ -254,11 +261,12 @@ def similar_groups(table: pd.DataFrame | Context, column: str, others: Sequence[
     """
     context = (table if isinstance(table, Context)
                else Context(table[list(dict.fromkeys([column, *others]))]))
-    codes, uniques = context.factorized(column)
-    seen = np.bincount(codes[codes >= 0], minlength=len(uniques))
+    codes = context.factorized(column)[0]
+    texts = context.texts(column)
+    seen = np.bincount(codes + 1, minlength=len(texts) + 1)[1:]
     counts: dict[str, int] = {}
-    for u, c in zip(uniques, seen):
-        counts[str(u)] = counts.get(str(u), 0) + int(c)
+    for u, c in zip(texts, seen.tolist()):
+        counts[u] = counts.get(u, 0) + c
     ordered = sorted(counts, key=lambda v: (-counts[v], v))
     start = ordered if len(ordered) <= MAX_START else ordered[:MAX_START - 1]
     rest = ordered[len(start):]
