@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kanon_graph as kg
+from kanon_graph.cells.kinds import inferred_kind
 from kanon_graph.hierarchy import _groups
 from kanon_graph.hierarchy._groups import _TOP, Context, profiles, similar_groups
 
@@ -158,3 +159,19 @@ def test_distinct_values_are_pd_uniques(cells, dtype):
     got = Context(pd.DataFrame({"c": series})).distinct("c")
     want = list(pd.unique(series.dropna()))
     assert [(type(v), v) for v in got] == [(type(v), v) for v in want]
+
+
+_TEXTS = st.sampled_from(["13/03/1961", "01/02/1970", "1961-03-13", "$1,234.50", "$12",
+                          "12%", "7.5%", "02139", "10001", "F32.1", "nurse", "17", "3.5",
+                          "1.234,50 EUR", "", " a "])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(_TEXTS, st.none()), min_size=1, max_size=12),
+       st.sampled_from([object, "str", "category"]))
+def test_kind_read_from_the_shared_values_is_the_kind_read_alone(cells, dtype):
+    """suggest hands column_kind the distinct values its Context found: the kind (and
+    the code flag) are those read from the column alone."""
+    series = pd.Series(cells, dtype=dtype)
+    shared = Context(pd.DataFrame({"c": series})).text_values("c")
+    assert inferred_kind(series, shared) == inferred_kind(series)

@@ -82,6 +82,7 @@ class Context:
         self.table = table
         self._factorized: dict[str, tuple[np.ndarray, Any]] = {}
         self._texts: dict[str, list[str]] = {}
+        self._listed: dict[str, list[Any]] = {}
         self._coded: dict[str, tuple[np.ndarray, int]] = {}
         self._stacked: tuple[np.ndarray, dict[str, tuple[int, int]], int] | None = None
 
@@ -93,12 +94,21 @@ class Context:
 
     def distinct(self, column: str) -> list[Any]:
         """The column's distinct present values in order of appearance, as
-        ``list(pd.unique(column.dropna()))`` gives them (from the factorization
-        for a text column, whose values are the same objects either way)."""
+        ``list(pd.unique(column.dropna()))`` gives them (:meth:`text_values` for a
+        text column)."""
+        texts = self.text_values(column)
+        return texts if texts is not None else list(pd.unique(self.table[column].dropna()))
+
+    def text_values(self, column: str) -> list[Any] | None:
+        """A text column's (object or string dtype) distinct present values from its
+        factorization: the same objects in the same order as ``pd.unique`` of its
+        present cells. None for a column of another dtype."""
         series = self.table[column]
         if series.dtype != object and not pd.api.types.is_string_dtype(series.dtype):
-            return list(pd.unique(series.dropna()))
-        return list(self.factorized(column)[1])
+            return None
+        if column not in self._listed:
+            self._listed[column] = list(self.factorized(column)[1])
+        return list(self._listed[column])
 
     def texts(self, column: str) -> list[str]:
         """``str`` of each distinct value of the factorization, in its order."""

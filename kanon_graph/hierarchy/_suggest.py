@@ -224,7 +224,7 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
     if present.empty:
         raise HierarchyError(f"suggest: column {column!r} has no values to build a "
                              f"hierarchy from")
-    uniques = (context.distinct(column) if context is not None and kind == "categorical"
+    uniques = (context.distinct(column) if context is not None
                and column in context.table.columns else list(pd.unique(present)))
     if kind == "date":
         return dates(uniques, levels=("month", "year", "decade"), name=column,
@@ -320,7 +320,8 @@ def suggest(table: pd.DataFrame, schema: Schema, *,
     context = Context(table[[c for c in described if c in table.columns]])
     out = {}
     for column in columns:
-        kind = column_kind(schema, column, table[column])
+        kind = column_kind(schema, column, table[column], context.text_values(column)
+                           if column in context.table.columns else None)
         out[column] = _suggest_one(table[column], column, kind, schema.date_format(column),
                                    context)
     return out
