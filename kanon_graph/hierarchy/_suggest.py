@@ -47,6 +47,7 @@ The result is a draft: write it with :func:`~kanon_graph.write_hierarchy`
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -94,8 +95,16 @@ __all__ = ["suggest", "round_widths"]
 _CODE = re.compile(r"^[0-9.]+$")
 
 
-def _prefixed(present: pd.Series, column: str) -> tuple[Hierarchy, str] | None:
-    """The prefix levels of an alphanumeric code column (None for another column)."""
+def _prefixed(present: pd.Series, column: str,
+              uniques: Sequence[object] = ()) -> tuple[Hierarchy, str] | None:
+    """The prefix levels of an alphanumeric code column (None for another column).
+
+    ``uniques``, the column's distinct values, rule out a text column that is
+    no code before its rows are counted (text is its own ``str``).
+    """
+    if (uniques and all(isinstance(u, str) for u in uniques)
+            and not is_prefix_code_column(uniques)):       # type: ignore[arg-type]
+        return None
     counts = present.astype(str).value_counts(sort=False)
     texts = sorted(counts.index)
     if not is_prefix_code_column(texts):
@@ -215,7 +224,8 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
     if present.empty:
         raise HierarchyError(f"suggest: column {column!r} has no values to build a "
                              f"hierarchy from")
-    uniques = list(pd.unique(present))
+    uniques = (context.distinct(column) if context is not None
+               and column in context.table.columns else list(pd.unique(present)))
     if kind == "date":
         return dates(uniques, levels=("month", "year", "decade"), name=column,
                      format=date_format), \
@@ -227,7 +237,8 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
             (f"code: every value an integer of {width} digits (a quantity's would vary "
              f"in width), masked from the right")
     if kind == "numeric":
-        reader = number_reader([u for u in uniques if isinstance(u, str)], parse_number)
+        reader = functools.lru_cache(maxsize=None)(     # each text read once (_bulk rereads)
+            number_reader([u for u in uniques if isinstance(u, str)], parse_number))
         numbers = [reader(u) if isinstance(u, str) else u for u in uniques]
         values = np.asarray(numbers, dtype=float)
         integral = bool(np.all(values == np.round(values)))
@@ -239,7 +250,7 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
             return intervals(uniques, widths=widths, name=column), \
                 f"numeric{why}: bands of width {shown}"
     texts = [str(u) for u in uniques]
-    made = _prefixed(present, column) if kind != "numeric" else None
+    made = _prefixed(present, column, uniques) if kind != "numeric" else None
     if made is not None:
         return made
     width = code_form(texts) if kind != "numeric" else None
@@ -247,7 +258,9 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
         return masking(texts, name=column), \
             (f"code of {width} digits, a suffix after a separator on some (ZIP+4 beside "
              f"ZIP): the suffix dropped, then masked from the right")
-    if kind != "numeric" and (_is_code_column(texts) or is_code_column(present)):
+    if kind != "numeric" and (_is_code_column(texts) or (  # its cells are digits only
+            all(isinstance(u, str) and _CODE.match(u) for u in uniques)
+            and is_code_column(present))):
         return masking(texts, name=column), \
             f"code of {len(texts[0])} characters: masked from the right"
     if kind != "numeric" and len(texts) >= MIN_VALUES and context is not None:
@@ -307,7 +320,8 @@ def suggest(table: pd.DataFrame, schema: Schema, *,
     context = Context(table[[c for c in described if c in table.columns]])
     out = {}
     for column in columns:
-        kind = column_kind(schema, column, table[column])
+        kind = column_kind(schema, column, table[column], context.text_values(column)
+                           if column in context.table.columns else None)
         out[column] = _suggest_one(table[column], column, kind, schema.date_format(column),
                                    context)
     return out
