@@ -86,7 +86,7 @@ def exact_search(lattice, model, scorer, engine, budget, spread, report, *, clim
     state = np.zeros(total, dtype=np.int8)      # 0 unknown, 1 anonymous, 2 not anonymous
     evaluated = np.zeros(total, dtype=bool)
     dominated = np.zeros(total, dtype=bool)     # more general than an evaluated node (monotone)
-    checked = []                                # (node, passed) in check order
+    checked = []            # (node, passed) in check order; (indices, False) for a run
     status = StatusMap(lattice.dimension) if not spread else ArrayStatus(space, state, checked)
     best = [np.inf, total, 0]                   # value, position (tie key), suppressed
     counts = {"checked": 0, "climbed": 0, "evaluated": 0, "tagged": 0}
@@ -198,8 +198,7 @@ def exact_search(lattice, model, scorer, engine, budget, spread, report, *, clim
             checked.append((node, False))
             counts["tagged"] += space.fill_below(i, state, 2, closed=True)
 
-    high_first = _Queue(space, highest=True)
-    low_first = _Queue(space, highest=False)
+    high_first, low_first = _Queue.pair(space)
     # k alone, checks spread, no progress to report between checks, an engine of packed sets
     run = (FailingRun(space, engine, model.k, budget, high_first, climb=climb)
            if by_counts and spread and not report and HAVE_NUMBA
@@ -216,7 +215,7 @@ def exact_search(lattice, model, scorer, engine, budget, spread, report, *, clim
                 counts["checked"] += len(ran) + passed
                 counts["climbed"] += climbed
                 counts["tagged"] += tagged
-                checked.extend((tuple(int(v) for v in nodes[i]), False) for i in ran.tolist())
+                checked.append((ran, False))    # expanded only if the status is read
             start = high_first.next(alive, dead)
             if start is None:
                 break

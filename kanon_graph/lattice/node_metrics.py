@@ -121,8 +121,13 @@ class LossMetric(NodeMetric):
             self.means.append(self._released_mean(attr, cells))
 
     def _combine(self, per_attribute):
+        # the product taken attribute by attribute, in order (what np.prod along the
+        # first axis of the stacked array does, without stacking d arrays of every node)
         d = len(per_attribute)
-        return np.prod(1.0 + np.asarray(per_attribute), axis=0) ** (1.0 / d) - 1.0
+        out = 1.0 + np.asarray(per_attribute[0], dtype=float)
+        for part in per_attribute[1:]:
+            out *= 1.0 + np.asarray(part, dtype=float)
+        return out ** (1.0 / d) - 1.0
 
     def lower_bound(self, nodes):
         return self._combine([self.means[j][nodes[:, j]] for j in range(nodes.shape[1])])

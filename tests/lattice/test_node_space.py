@@ -31,3 +31,23 @@ def test_closed_fill_sets_what_the_plain_walk_sets():
             assert space.fill_below(i, down_plain, 2) == space.fill_below(
                 i, down_closed, 2, closed=True)
             assert (up_plain == up_closed).all() and (down_plain == down_closed).all()
+
+
+def test_candidate_queue_pair_orders_by_bound_with_ties_in_index_order():
+    # one sort gives both queues: lowest first, and highest first with equal bounds
+    # still in index order (as the search's tie rule needs), on bounds full of ties
+    from types import SimpleNamespace
+
+    from kanon_graph.lattice.node_space import CandidateQueue
+
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        n = int(rng.integers(0, 400))
+        bound = np.round(rng.normal(size=n), int(rng.integers(0, 3)))
+        space = SimpleNamespace(bound=bound, total=n)
+        high, low = CandidateQueue.pair(space)
+        index = np.arange(n)
+        assert high.highest and not low.highest
+        assert high.order.tolist() == np.lexsort((index, -bound)).tolist()
+        assert low.order.tolist() == np.lexsort((index, bound)).tolist()
+        assert high.order.tolist() == CandidateQueue(space, highest=True).order.tolist()
