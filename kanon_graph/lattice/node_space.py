@@ -163,8 +163,13 @@ class NodeSpace:
         self.total = len(self.nodes)
         self.radix = np.asarray([h + 1 for h in lattice.heights], dtype=np.int64)
         self.position = np.empty(self.total, dtype=np.int64)
-        self.position[node_key(self.nodes, self.radix)] = np.arange(self.total)
-        self.bound = scorer.lower_bound(self.nodes).astype(float)
+        keys = node_key(self.nodes, self.radix)
+        self.position[keys] = np.arange(self.total)
+        grid = getattr(scorer, "lower_bound_grid", None)
+        if grid is not None and lattice.dimension and self.total == lattice.size:
+            self.bound = np.asarray(grid(list(lattice.heights)), dtype=float)[keys]
+        else:
+            self.bound = scorer.lower_bound(self.nodes).astype(float)
         self._top = np.asarray(lattice.heights, dtype=np.int64)
         self._stride = [int(np.prod(self.radix[j + 1:])) for j in range(len(self.radix))]
         self._bottom = np.zeros(lattice.dimension, dtype=np.int64)
