@@ -69,11 +69,15 @@ def check_hierarchies(schema, args):
     A declared (numeric, date or categorical) column gets no inferred
     hierarchy, so the run would fail after reading the whole file.
     """
-    from ..registry import algorithms, get_algorithm
+    from ..registry import get_algorithm
 
-    if args.algorithm == "auto" or args.algorithm not in algorithms():
+    if args.algorithm == "auto":
         return
-    if get_algorithm(args.algorithm).needs_hierarchies:
+    try:    # the named algorithm's module alone (every algorithm's would load scipy & co.)
+        info = get_algorithm(args.algorithm)
+    except ValueError:                  # unknown: the run names the known ones
+        return
+    if info.needs_hierarchies:
         declared = set(schema.numeric) | set(schema.dates) | set(schema.categorical)
         lacking = [c for c in schema.quasi_identifiers
                    if c in declared and schema.hierarchy(c) is None]
