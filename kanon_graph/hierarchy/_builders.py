@@ -122,7 +122,7 @@ def intervals(values: Iterable[Any], *, widths: Sequence[float] | None = None,
         for width in widths:
             lo = origin + np.floor((leaves - origin) / width) * width
             hi = lo + width - 1 if integral else lo + width
-            columns.append([_band(a, b, integral) for a, b in zip(lo, hi)])
+            columns.append(_bands(lo, hi, integral))
     else:
         previous = None
         levels = list(cuts) if isinstance(cuts, (list, tuple, np.ndarray)) else None
@@ -141,16 +141,26 @@ def intervals(values: Iterable[Any], *, widths: Sequence[float] | None = None,
                 )
             previous = edges
             slot = np.searchsorted(edges, leaves, side="right") - 1
-            labels = []
-            for value, s in zip(leaves, slot):
-                lo = edges[s] if s >= 0 else -np.inf
-                hi = edges[s + 1] if s + 1 < len(edges) else np.inf
-                if integral and np.isfinite(hi):
-                    hi = hi - 1
-                labels.append(_band(lo, hi, integral))
-            columns.append(labels)
-    rows = [[text] + [col[i] for col in columns] + [root] for i, text in enumerate(order)]
-    return Hierarchy(rows, name=name, source="intervals")
+            lo = np.where(slot >= 0, edges[np.maximum(slot, 0)], -np.inf)
+            hi = np.where(slot + 1 < len(edges), edges[np.minimum(slot + 1, len(edges) - 1)],
+                          np.inf)
+            if integral:
+                hi = np.where(np.isfinite(hi), hi - 1, hi)
+            columns.append(_bands(lo, hi, integral))
+    return Hierarchy._from_columns([order, *columns, [root] * len(order)], name=name,
+                                   source="intervals")
+
+
+def _bands(lo: Any, hi: Any, integral: bool) -> Any:
+    """The label of each leaf's band ``[lo-hi]``, written once per band.
+
+    ``lo`` and ``hi`` are arrays over the leaves (``hi`` a function of ``lo``:
+    a band's bounds); the text of each distinct band is made from its first
+    leaf's bounds, as :func:`_band` writes it, and spread back.
+    """
+    _, first, inverse = np.unique(lo, return_index=True, return_inverse=True)
+    texts = np.array([_band(lo[i], hi[i], integral) for i in first], dtype=object)
+    return texts[inverse.ravel()]
 
 
 def _band(lo: float, hi: float, integral: bool) -> str:
