@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -19,7 +19,7 @@ from ..exceptions import HierarchyError
 from ._codes import code_form, length_remedy, suffixed_rows
 from ._tree import Hierarchy
 
-__all__ = ["intervals", "masking"]
+__all__ = ["intervals", "masking", "read_intervals"]
 
 
 def _fmt(x: Any) -> str:
@@ -81,11 +81,25 @@ def intervals(values: Iterable[Any], *, widths: Sequence[float] | None = None,
     >>> intervals([1, 5, 12], cuts=[[0, 10, 20]]).ancestors(12)
     ['12', '[10-19]', '*']
     """
+    values = list(values)
+    reader = number_reader([v for v in values if isinstance(v, str)], parse_number)
+    return read_intervals(values, reader, widths=widths, cuts=cuts, origin=origin, name=name,
+                          root=root)
+
+
+def read_intervals(values: Sequence[Any], reader: Callable[[str], Any], *,
+                   widths: Sequence[float] | None = None,
+                   cuts: Sequence[Sequence[float]] | None = None, origin: float = 0,
+                   name: str | None = None, root: str = "*") -> Hierarchy:
+    """:func:`intervals` with its text values read by ``reader`` (a caller that has one).
+
+    ``reader`` is what :func:`~kanon_graph.cells.amounts.number_reader` gives
+    for the texts among ``values`` (``hierarchy suggest`` made it to draw the
+    widths), so the amounts are not read again.
+    """
     texts: dict[Any, Any] = {}
     number: Any
     text: Any
-    values = list(values)
-    reader = number_reader([v for v in values if isinstance(v, str)], parse_number)
     for value in values:
         if isinstance(value, str):
             number = reader(value)
@@ -206,8 +220,8 @@ def masking(values: Iterable[Any], *, levels: int | None = None, mask: str = "*"
             if not 1 <= levels <= width:
                 raise HierarchyError(f"masking for {name!r}: levels must be in [1, {width}] "
                                      f"(the digits before the separator), got {levels}")
-            return Hierarchy(suffixed_rows(codes, levels=levels, mask=mask, root=root),
-                             name=name, source="masking")
+            rows = suffixed_rows(codes, levels=levels, mask=mask, root=root)
+            return Hierarchy._from_columns(list(zip(*rows)), name=name, source="masking")
         short = min(codes, key=len)
         long = max(codes, key=len)
         raise HierarchyError(
@@ -221,4 +235,4 @@ def masking(values: Iterable[Any], *, levels: int | None = None, mask: str = "*"
     rows = [[c[: length - i] + mask * i for i in range(levels + 1)] for c in codes]
     if len({row[-1] for row in rows}) > 1:
         rows = [row + [root] for row in rows]
-    return Hierarchy(rows, name=name, source="masking")
+    return Hierarchy._from_columns(list(zip(*rows)), name=name, source="masking")
