@@ -96,10 +96,10 @@ def _reading(parts: Sequence[tuple[str, str, str] | None]) -> AmountReading | No
         return None
     unit = units.pop()
     bodies = [p[1] for p in parts if p]
-    readable = [d for d in (".", ",") if all(_BODY[d].match(b) for b in bodies)]
-    if not readable:
+    decimal = next((d for d in (".", ",") if all(_BODY[d].match(b) for b in bodies)), None)
+    if decimal is None:
         return None
-    return AmountReading(readable[0], unit)          # "." when both read
+    return AmountReading(decimal, unit)              # "." when both read
 
 
 def number_reader(texts: Sequence[str],
