@@ -85,11 +85,18 @@ class Context:
         self._listed: dict[str, list[Any]] = {}
         self._coded: dict[str, tuple[np.ndarray, int]] = {}
         self._stacked: tuple[np.ndarray, dict[str, tuple[int, int]], int] | None = None
+        self._series: dict[str, pd.Series] = {}
+
+    def column(self, column: str) -> pd.Series:
+        """``table[column]``, looked up once (pandas builds a new Series each time)."""
+        if column not in self._series:
+            self._series[column] = self.table[column]
+        return self._series[column]
 
     def factorized(self, column: str) -> tuple[np.ndarray, Any]:
         """``pd.factorize`` of a column (codes, -1 for missing, and the distinct values)."""
         if column not in self._factorized:
-            self._factorized[column] = pd.factorize(self.table[column], use_na_sentinel=True)
+            self._factorized[column] = pd.factorize(self.column(column), use_na_sentinel=True)
         return self._factorized[column]
 
     def distinct(self, column: str) -> list[Any]:
@@ -97,13 +104,13 @@ class Context:
         ``list(pd.unique(column.dropna()))`` gives them (:meth:`text_values` for a
         text column)."""
         texts = self.text_values(column)
-        return texts if texts is not None else list(pd.unique(self.table[column].dropna()))
+        return texts if texts is not None else list(pd.unique(self.column(column).dropna()))
 
     def text_values(self, column: str) -> list[Any] | None:
         """A text column's (object or string dtype) distinct present values from its
         factorization: the same objects in the same order as ``pd.unique`` of its
         present cells. None for a column of another dtype."""
-        series = self.table[column]
+        series = self.column(column)
         if series.dtype != object and not pd.api.types.is_string_dtype(series.dtype):
             return None
         if column not in self._listed:
@@ -119,7 +126,7 @@ class Context:
     def coded(self, column: str) -> tuple[np.ndarray, int]:
         """A column's profile codes (:func:`_codes`) and their number."""
         if column not in self._coded:
-            self._coded[column] = _codes(self.table[column], self.factorized(column))
+            self._coded[column] = _codes(self.column(column), self.factorized(column))
         return self._coded[column]
 
     def stacked(self) -> tuple[np.ndarray, dict[str, tuple[int, int]], int]:

@@ -59,7 +59,7 @@ import pandas as pd
 from ..cells.amounts import number_reader
 from ..cells.kinds import column_kind, is_code_column, parse_number
 from ..exceptions import HierarchyError, SchemaError
-from ._builders import intervals, masking
+from ._builders import masking, read_intervals
 from ._codes import code_form
 from ._dates import dates
 from ._groups import MIN_VALUES, Context, similar_groups
@@ -247,7 +247,7 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
         if widths:
             shown = ", ".join(f"{w:g}" for w in widths)
             why = f" ({_quantity_because(values)})" if integral else ""
-            return intervals(uniques, widths=widths, name=column), \
+            return read_intervals(uniques, reader, widths=widths, name=column), \
                 f"numeric{why}: bands of width {shown}"
     texts = [str(u) for u in uniques]
     made = _prefixed(present, column, uniques) if kind != "numeric" else None
