@@ -55,14 +55,22 @@ def test_an_integer_code_with_gaps_gets_groups_and_says_why():
     assert res.verification.holds
 
 
-def test_a_declared_number_or_a_column_without_evidence_stays_a_quantity():
-    table = _accidents()
-    declared = kg.Schema(quasi_identifiers=["state", "road"], numeric=["state"])
-    assert "bands of width" in kg.hierarchy.suggest(table, declared)["state"][1]
+def test_a_column_without_evidence_stays_a_quantity():
     # too few rows per value to say: a quantity, and the note says there is no evidence
     few = _accidents(n=300)
     note = kg.hierarchy.suggest(few, kg.Schema(quasi_identifiers=["state", "road"]))["state"][1]
     assert "do not differ beyond noise" in note and "bands of width" in note
+    # enough rows, but a column independent of the others (pure noise): no evidence either
+    rng = np.random.default_rng(9)
+    table = pd.DataFrame({"age": rng.integers(18, 90, 5000), "job": rng.choice(list("abc"), 5000),
+                          "pay": rng.lognormal(9, 0.5, 5000).round(2)})
+    note = kg.hierarchy.suggest(table, kg.Schema(quasi_identifiers=list(table)))["age"][1]
+    assert "do not differ beyond noise" in note and "bands of width" in note
+    # the command line declares every column of numbers numeric: the data still decide
+    state = _accidents()
+    h, note = kg.hierarchy.suggest(state, kg.Schema(quasi_identifiers=["state", "speed", "road"],
+                                                    numeric=["state", "speed"]))["state"]
+    assert "a code" in note and "look alike" in note
 
 
 def test_the_quick_release_prefers_groups_for_a_code_and_bands_for_a_quantity():

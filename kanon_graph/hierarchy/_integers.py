@@ -101,7 +101,7 @@ def order_ratio(context: Context, column: str, others: Sequence[str]) -> float |
     points = profiles(context, column, [str(v) for v in values], others)
     noise = (points * (1 - points)).sum(axis=1) / weights
     raw = ((points[:, None, :] - points[None, :, :]) ** 2).sum(axis=2)
-    clean = np.maximum(raw - noise[:, None] - noise[None, :], 0.0)
+    clean = raw - noise[:, None] - noise[None, :]      # not clipped: noise averages out
     pair = np.minimum(weights[:, None], weights[None, :])
     np.fill_diagonal(pair, 0.0)
     spread = (clean * pair).sum() / pair.sum()
@@ -109,7 +109,7 @@ def order_ratio(context: Context, column: str, others: Sequence[str]) -> float |
         return None
     i = np.arange(len(values) - 1)
     near = (clean[i, i + 1] * pair[i, i + 1]).sum() / pair[i, i + 1].sum()
-    return float(near / spread)
+    return max(float(near / spread), 0.0)
 
 
 def read_integers(context: Context, column: str, others: Sequence[str],

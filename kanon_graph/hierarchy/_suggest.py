@@ -218,8 +218,7 @@ def _quantity_because(values: np.ndarray) -> str:
 
 def _suggest_one(series: pd.Series, column: str, kind: str,
                  date_format: str | None = None,
-                 context: Context | None = None,
-                 declared: bool = False) -> tuple[Hierarchy, str]:
+                 context: Context | None = None) -> tuple[Hierarchy, str]:
     present = series.dropna()
     if present.empty:
         raise HierarchyError(f"suggest: column {column!r} has no values to build a "
@@ -243,7 +242,7 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
         widths = round_widths(values.min(), values.max(), integral=integral,
                               bulk=_bulk(present, reader))
         reading = None
-        if integral and not declared and context is not None and len(uniques) >= MIN_VALUES:
+        if integral and context is not None and len(uniques) >= MIN_VALUES:
             others = [c for c in context.table.columns if c != column]
             reading = read_integers(context, column, others, uniques)
         if reading is not None and context is not None and reading.kind != "quantity":
@@ -335,5 +334,5 @@ def suggest(table: pd.DataFrame, schema: Schema, *,
     for column in columns:
         kind = column_kind(schema, column, table[column])
         out[column] = _suggest_one(table[column], column, kind, schema.date_format(column),
-                                   context, declared=column in schema.numeric)
+                                   context)
     return out
