@@ -253,7 +253,9 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
         if widths:
             why = f" ({_quantity_because(values)})" if integral else ""
             if reading is not None:           # read from the data: say what it showed
-                why = why[:-1] + "; " + reading.why.removeprefix("a quantity: ") + ")"
+                widths_vary = "digits" in why and " to " in why
+                why = f" ({reading.why}" + (f"; {why[2:-1].removeprefix('a quantity: ')})"
+                                            if widths_vary else ")")
             bands, kept = intervals(uniques, widths=widths, name=column), list(widths)
             if len(uniques) < MIN_VALUES:     # as few values as a category drawn value -> *
                 bands, kept = without_near_root(bands, present, widths)
