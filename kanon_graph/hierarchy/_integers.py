@@ -95,9 +95,10 @@ def order_ratio(context: Context, column: str, others: Sequence[str]) -> float |
     counts = context.table[column].dropna().value_counts()
     if not others or len(counts) < 3 or counts.sum() / len(counts) < _ROWS_PER_VALUE:
         return None
-    counts = counts.iloc[:_MOST]
-    values = sorted(counts.index, key=lambda v: int(v))
-    weights = counts.loc[values].to_numpy(dtype=float)
+    kept = counts.iloc[:_MOST]
+    order = np.argsort([int(v) for v in kept.index], kind="stable")
+    values = [kept.index[i] for i in order]
+    weights = kept.to_numpy(dtype=float)[order]
     points = profiles(context, column, [str(v) for v in values], others)
     noise = (points * (1 - points)).sum(axis=1) / weights
     raw = ((points[:, None, :] - points[None, :, :]) ** 2).sum(axis=2)
