@@ -120,3 +120,19 @@ def test_a_few_valued_number_drops_a_band_that_holds_almost_every_row():
     even = pd.DataFrame({"n": rng.choice([0, 1, 2, 3], 2000), "age": rng.integers(20, 80, 2000)})
     h, note = kg.hierarchy.suggest(even, kg.Schema(quasi_identifiers=list(even)))["n"]
     assert "left out" not in note and any(len(h.leaves(b)) == 2 for b in h.labels(h.height - 1))
+
+
+def test_an_unsure_reading_drafts_both_and_the_quick_release_chooses(monkeypatch):
+    """With the code threshold out of reach, the state numbers read 'code or quantity':
+    both drafts are made, the quick data-only release picks the groups, and the note gives
+    both costs."""
+    from kanon_graph.hierarchy import _integers
+
+    monkeypatch.setattr(_integers, "CODE_FROM", 5.0)
+    table = _accidents()
+    made = kg.hierarchy.suggest(table, kg.Schema(quasi_identifiers=["state", "speed", "road",
+                                                                    "age"]))
+    h, note = made["state"]
+    assert "code or quantity" in note and "drafted both" in note
+    assert "with bands" in note and "with groups" in note and "look alike" in note
+    assert any(label.startswith("{") for label in h.labels(1))
