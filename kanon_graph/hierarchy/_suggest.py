@@ -29,12 +29,19 @@ the data, by the column's kind (:func:`kanon_graph.cells.kinds.column_kind`):
   integers all of one width of at least three digits (ZIPs stored as
   numbers, ISCO ``2231``) are a code and masked from the right (exact
   decimal bands, so a quantity read so still gets nested bands); integers
-  whose widths vary are a quantity and get bands; the note says which;
+  of varying width (FARS's ``irace``, ``istatenum``) are read by
+  :func:`~kanon_graph.hierarchy._integers.read_integers`: when neighbouring
+  values' records look no more alike than any two values' the order is an
+  accident of numbering and the column is a code with look-alike groups, as
+  a category gets; when they look alike it is a quantity with bands; when
+  unsure both are drafted and a quick data-only release chooses. The note
+  says which and why. A number of fewer than five values drops a band
+  level whose one band holds 90% of the rows (almost ``*``);
 * any other categorical column of at least five values: groups of values
   whose records look alike on the other quasi-identifiers and the sensitive
   column (Ward's merging weighted by row counts, so rare values join the
-  values they resemble first; a level each time the groups fall to a
-  third, :func:`~kanon_graph.hierarchy._groups.similar_groups`), named by
+  values they resemble first; a level each time the groups halve,
+  :func:`~kanon_graph.hierarchy._groups.similar_groups`), named by
   their members (``{HS-grad, Some-college, +3 more}``); with fewer values:
   value, then ``*``.
 
@@ -63,6 +70,7 @@ from ._builders import masking, read_intervals
 from ._codes import code_form
 from ._dates import dates
 from ._groups import MIN_VALUES, Context, similar_groups
+from ._integers import ALMOST_ALL, HALVES, as_code, read_integers, without_near_root
 from ._prefix import is_prefix_code_column, prefix_levels
 from ._tree import Hierarchy
 
@@ -244,11 +252,32 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
         integral = bool(np.all(values == np.round(values)))
         widths = round_widths(values.min(), values.max(), integral=integral,
                               bulk=_bulk(present, reader))
+        reading = None
+        if integral and context is not None and len(uniques) >= MIN_VALUES:
+            others = [c for c in context.table.columns if c != column]
+            reading = read_integers(context, column, others, uniques)
+        if reading is not None and context is not None and reading.kind != "quantity":
+            bands = (read_intervals(uniques, reader, widths=widths, name=column) if widths
+                     else None)
+            made = as_code(context, column, reading, bands, widths)
+            if made is not None:
+                return made
         if widths:
-            shown = ", ".join(f"{w:g}" for w in widths)
             why = f" ({_quantity_because(values)})" if integral else ""
-            return read_intervals(uniques, reader, widths=widths, name=column), \
-                f"numeric{why}: bands of width {shown}"
+            if reading is not None:           # read from the data: say what it showed
+                widths_vary = "digits" in why and " to " in why
+                why = f" ({reading.why}" + (f"; {why[2:-1].removeprefix('a quantity: ')})"
+                                            if widths_vary else ")")
+            bands = read_intervals(uniques, reader, widths=widths, name=column)
+            kept = list(widths)
+            if len(uniques) < MIN_VALUES:     # as few values as a category drawn value -> *
+                bands, kept = without_near_root(bands, present, widths)
+            shown = ", ".join(f"{w:g}" for w in kept)
+            if len(kept) < len(widths):
+                gone = ", ".join(f"{w:g}" for w in widths if w not in kept)
+                shown += (f" (a level of width {gone} left out: one band held "
+                          f"{ALMOST_ALL:.0%} of the rows or more)")
+            return bands, f"numeric{why}: bands of width {shown}"
     texts = [str(u) for u in uniques]
     made = _prefixed(present, column, uniques) if kind != "numeric" else None
     if made is not None:
@@ -265,7 +294,7 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
             f"code of {len(texts[0])} characters: masked from the right"
     if kind != "numeric" and len(texts) >= MIN_VALUES and context is not None:
         others = [c for c in context.table.columns if c != column]
-        rows = similar_groups(context, column, others)
+        rows = similar_groups(context, column, others, factor=HALVES)
         sizes = " -> ".join(str(len({r[i] for r in rows})) for i in range(1, len(rows[0]) - 1))
         if sizes:
             return Hierarchy(rows, name=column, source="suggest"), \
