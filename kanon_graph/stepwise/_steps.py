@@ -261,7 +261,8 @@ class _NodeCounter:
         """
         if not self.sensitive:
             fs = self.engine.frequency_set(levels)
-            records = int(fs.counts[fs.counts >= self.model.k].sum())
+            counts = fs.packed[1] if fs.packed is not None else fs.counts  # any order: no unpack
+            records = int(counts[counts >= self.model.k].sum())
             return records, records
         fs = self.engine.frequency_set(tuple(levels) + (0,))
         # the relaxation (distinct l, or k) counted from the packed keys (._diverse)

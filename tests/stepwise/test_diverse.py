@@ -72,3 +72,18 @@ def test_distinct_l_reads_the_packed_keys_without_unpacking(seed):
         fs = counter.engine.cached(tuple(levels) + (0,))
         if fs is not None and fs.packed is not None:
             assert not fs._sorted, levels       # never unpacked into codes by the check
+
+
+def test_k_alone_reads_the_counts_without_unpacking():
+    """The rescue groups its stranded records with k alone: those checks read the counts
+    of the packed set (any order) and release what the rows say."""
+    data = _data(3, n=300)
+    model = PrivacyModel(4)
+    counter = _NodeCounter(data, model, ClassCheck(model, data), np.arange(data.n))
+    check = ClassCheck(model, data)
+    for levels in itertools.product(*[range(h + 1) for h in data.heights]):
+        released, possible = counter.released(levels)
+        assert released == possible == _brute(data, check, levels), levels
+        fs = counter.engine.cached(tuple(levels))
+        if fs is not None and fs.packed is not None and levels != (0,) * len(levels):
+            assert not fs._sorted, levels
