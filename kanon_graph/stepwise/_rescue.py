@@ -188,6 +188,37 @@ class _Pool:
         per = np.sum(tables.costs(level, codes[order[starts]]), axis=0)
         self.at_home = per[self.cls]                  # cost per record, summed over attributes
         self.weights, self.values, self.check = weights, values, check
+        # per unit: its lowest and highest sensitive code, and (distinct l) its known codes
+        unit_of = np.repeat(np.arange(len(self.rows)), [len(r) for r in self.rows])
+        held = values[np.concatenate(self.rows)] if len(self.rows) else values[:0]
+        self.vmin = np.full(len(self.rows), np.iinfo(np.int64).max)
+        self.vmax = np.full(len(self.rows), np.iinfo(np.int64).min)
+        np.minimum.at(self.vmin, unit_of, held)
+        np.maximum.at(self.vmax, unit_of, held)
+        self.distinct = check.model.superset_closed and check.model.l is not None
+        if self.distinct:
+            known = held != (-1 if check.missing is None else check.missing)
+            pairs = np.unique(np.column_stack([unit_of[known], held[known]]), axis=0)
+            self.uvals = pairs[:, 1]
+            self.uptr = np.concatenate([[0], np.cumsum(np.bincount(
+                pairs[:, 0], minlength=len(self.rows)))]).astype(np.int64)
+
+    def holds_with(self, members, size, batch):
+        """Distinct l: per unit of ``batch``, does the group (``members``, ``size`` records)
+        hold with it in -- ``k`` records and ``l`` known values -- counted from the units'
+        known codes instead of the rows' histograms."""
+        check = self.check
+        group = np.unique(self.values[members])
+        if check.missing is not None:
+            group = group[group != check.missing]
+        lo, hi = self.uptr[batch], self.uptr[batch + 1]
+        lens = hi - lo
+        owner = np.repeat(np.arange(len(batch)), lens)
+        pos = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens) \
+            + np.repeat(lo, lens)
+        new = ~np.isin(self.uvals[pos], group)
+        more = np.bincount(owner[new], minlength=len(batch))
+        return (size + self.weight[batch] >= check.k) & (len(group) + more >= check.model.l)
 
     def spare(self, unit):
         """Does the unit's class still hold the model without it?"""
@@ -230,9 +261,13 @@ def _fill(pool, rows, codes, weights, values, check, tables):
         pick, fallback = None, None
         for at in range(0, min(len(ranked), 8 * _SCAN), _SCAN):
             batch = ranked[at:at + _SCAN]
-            hold = _holds_with(check, members, batch, pool)
-            for u, ok in zip(batch, hold):
-                if not ok and (fallback is not None or (values[pool.rows[u]] == top).all()):
+            hold = pool.holds_with(members, size, batch) if pool.distinct \
+                else _holds_with(check, members, batch, pool)
+            only_top = (pool.vmin[batch] == top) & (pool.vmax[batch] == top)
+            # the units the loop below can stop at (the rest are passed over)
+            for i in np.flatnonzero(hold | ~only_top):
+                u, ok = batch[i], hold[i]
+                if not ok and (fallback is not None or only_top[i]):
                     continue
                 if not pool.spare(u):
                     pool.blocked[u] = True            # its class cannot lose it: not a donor
