@@ -41,7 +41,7 @@ import numpy as np
 from .._jit import njit  # numba loads on a kernel's first call
 from ..privacy import ClassCheck, PrivacyModel
 from ..scale.sharding import subset
-from ._leftovers import _padded, _Tables, place_leftovers
+from ._leftovers import _lca_table, _padded, _Tables, place_leftovers
 from ._steps import release_steps
 
 __all__ = ["rescue", "settle", "partition_loss"]
@@ -230,11 +230,12 @@ class _Pool:
         return bool(self.check.holds_on(rows))
 
     def padded(self, tables):
-        """``(anc[j, level, leaf], cost[j, level, node])`` of every attribute, padded to one
-        3-D array each (made once per pool)."""
+        """``(anc[j, level, leaf], cost[j, level, node], lca[j, leaf, leaf])`` of every
+        attribute, padded to one 3-D array each (made once per pool; ``lca`` empty
+        where an attribute's pair levels are not tabulated)."""
         if getattr(self, "_padded", None) is None:
             self._padded = (_padded(tables.anc, 0).astype(np.int64),
-                            _padded(tables.cost, 0.0))
+                            _padded(tables.cost, 0.0), _lca_table(tables))
         return self._padded
 
 
@@ -248,13 +249,13 @@ def _fill(pool, rows, codes, weights, values, check, tables):
     size = int(weights[rows].sum())
     members = list(rows)
     taken = []
-    anc, table = pool.padded(tables)
+    anc, table, lca = pool.padded(tables)
     for _ in range(_DONORS):
         free = ~pool.gone & ~pool.blocked
         if not free.any():
             break
         extra = _donor_extra(ref, level, size, pool.codes, pool.weight, pool.at_home, free,
-                             anc, table)
+                             anc, table, lca)
         ranked = _cheapest(extra, free, 8 * _SCAN)
         held, count = np.unique(values[members], return_counts=True)
         top = held[np.argmax(count)]                  # what a donor must bring besides
@@ -304,11 +305,14 @@ def _cheapest(extra, free, count):
     return cand[np.argsort(extra[cand], kind="stable")][:count]
 
 
-def _donor_extra_py(ref, level, size, codes, weight, at_home, free, anc, table):
+def _donor_extra_py(ref, level, size, codes, weight, at_home, free, anc, table, lca):
     """Per pool unit: the loss added when the group (its member ``ref``, ``level``, ``size``
     records) takes it in, less what it cost at home; ``inf`` where not ``free``.
-    Summed attribute by attribute in the order the numpy form did, so the floats match."""
+    Summed attribute by attribute in the order the numpy form did, so the floats match.
+    ``lca[j, a, b]``: the level where leaves ``a`` and ``b`` meet, read instead of
+    walking ``anc`` up (empty: walk)."""
     n, d = codes.shape
+    tabulated = lca.shape[0] == d
     old = 0.0
     for j in range(d):
         old += table[j, level[j], anc[j, level[j], ref[j]]]
@@ -319,8 +323,13 @@ def _donor_extra_py(ref, level, size, codes, weight, at_home, free, anc, table):
         cost = 0.0
         for j in range(d):
             lv = level[j]
-            while anc[j, lv, ref[j]] != anc[j, lv, codes[u, j]]:
-                lv += 1
+            if tabulated:
+                meet = lca[j, ref[j], codes[u, j]]
+                if meet > lv:
+                    lv = meet
+            else:
+                while anc[j, lv, ref[j]] != anc[j, lv, codes[u, j]]:
+                    lv += 1
             cost += table[j, lv, anc[j, lv, ref[j]]]
         w = weight[u]
         out[u] = (size + w) * cost - size * old - w * at_home[u]

@@ -200,3 +200,29 @@ def test_rescue_with_the_distinct_l_donor_check_is_the_rescue_with_histograms(mo
     monkeypatch.setattr(_rescue._Pool, "__init__", general)
     slow, slow_donors = _rescue.rescue(data, steps, check)
     assert fast_donors == slow_donors > 0 and fast.tolist() == slow.tolist()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_donor_costs_from_pair_levels_are_the_walked_ones(seed):
+    """_donor_extra reads where a candidate meets the group from the pair-level table: the
+    very floats of walking the ancestors up, unit by unit."""
+    rng = np.random.default_rng(seed)
+    table, schema = _stranding(500, seed=seed)
+    data = kg.encode(table, schema)
+    tables = _leftovers._Tables(data)
+    anc = _leftovers._padded(tables.anc, 0).astype(np.int64)
+    cost = _leftovers._padded(tables.cost, 0.0)
+    lca = _leftovers._lca_table(tables)
+    assert lca.shape[0] == len(data.attributes)
+    codes = np.column_stack([a.codes for a in data.attributes])
+    for _ in range(5):
+        ref = codes[rng.integers(data.n)]
+        level = rng.integers(0, 2, len(ref))
+        weight = rng.integers(1, 5, data.n)
+        at_home = rng.random(data.n)
+        free = rng.random(data.n) < 0.8
+        args = (ref, level, 7, codes, weight, at_home, free, anc, cost)
+        walked = _rescue._donor_extra.py_func(*args, np.zeros((0, 0, 0), dtype=np.int64))
+        read = _rescue._donor_extra.py_func(*args, lca)
+        assert np.array_equal(walked, read) and np.isfinite(read).sum() == free.sum()
+        assert np.array_equal(_rescue._donor_extra(*args, lca), read)
