@@ -6,10 +6,10 @@ sensitive value), held packed by the compiled roll-up, one int64 key per
 group with the sensitive code in its lowest bits. Distinct l asks, per
 class, for ``k`` records and ``l`` known values, and a class's known values
 are its groups whose sensitive code is not the missing one. So the records
-a node releases are found from the keys alone: sort them (a class's groups
-become adjacent, since its key is the group's key with the sensitive bits
-shifted out) and sum each class in one compiled pass, never unpacking the
-set into a ``(groups, attributes)`` array of codes nor comparing rows of it
+a node releases are found from the keys alone: a class's key is its groups'
+key with the sensitive bits shifted out, so one compiled pass sums each
+class's records and known values in a hash table keyed by it, never sorting
+the keys nor unpacking the set into a ``(groups, attributes)`` array of codes
 (which took most of the check on a 60,000-row census, issue 47).
 
 The figures are the ones the general path computes (``tests/stepwise/
@@ -53,39 +53,35 @@ def distinct_released(fs, k, l, missing):
     counts = np.asarray(counts, dtype=np.int64)
     if not len(keys):
         return 0
-    slot_bits = max(len(keys) - 1, 0).bit_length()
-    if sum(widths) + slot_bits <= 63:       # distinct keys: sort (key, slot) in one int64
-        both = np.sort((keys << slot_bits) | np.arange(len(keys), dtype=np.int64))
-        order = both & ((1 << slot_bits) - 1)
-        keys = both >> slot_bits
-    else:
-        order = np.argsort(keys, kind="stable")
-        keys = keys[order]
-    return int(_released(keys, counts[order], int(widths[-1]),
+    table_bits = max(int(2 * len(keys) - 1).bit_length(), 4)      # load at most 1/2
+    return int(_released(keys, counts, int(widths[-1]),
                          -1 if missing is None else int(missing), int(k),
-                         int(math.ceil(l))))
+                         int(math.ceil(l)), table_bits))
 
 
-def _released_py(keys, counts, sensitive_bits, missing, k, l):
-    """Sum the classes of sorted ``keys`` (sensitive code in the low ``sensitive_bits``)."""
-    mask = (1 << sensitive_bits) - 1
-    total = 0
-    size = 0
-    known = 0
-    current = -1
+def _released_py(keys, counts, sensitive_bits, missing, k, l, table_bits):
+    """Sum the classes of ``keys`` (sensitive code in the low ``sensitive_bits``, any order)
+    met in an open-addressing table of ``2 ** table_bits`` slots keyed by the class."""
+    slots = 1 << table_bits
+    mask = slots - 1
+    low = (1 << sensitive_bits) - 1
+    owner = np.full(slots, -1, dtype=np.int64)
+    size = np.zeros(slots, dtype=np.int64)
+    known = np.zeros(slots, dtype=np.int64)
     for i in range(len(keys)):
         cls = keys[i] >> sensitive_bits
-        if i == 0 or cls != current:
-            if i > 0 and size >= k and known >= l:
-                total += size
-            current = cls
-            size = 0
-            known = 0
-        size += counts[i]
-        if (keys[i] & mask) != missing:
-            known += 1
-    if len(keys) and size >= k and known >= l:
-        total += size
+        h = cls * 0x2545F4914F6CDD1D
+        h = (h ^ (h >> 29)) & mask
+        while owner[h] != -1 and owner[h] != cls:
+            h = (h + 1) & mask
+        owner[h] = cls
+        size[h] += counts[i]
+        if (keys[i] & low) != missing:
+            known[h] += 1
+    total = 0
+    for h in range(slots):
+        if owner[h] != -1 and size[h] >= k and known[h] >= l:
+            total += size[h]
     return total
 
 

@@ -87,3 +87,27 @@ def test_k_alone_reads_the_counts_without_unpacking():
         fs = counter.engine.cached(tuple(levels))
         if fs is not None and fs.packed is not None and levels != (0,) * len(levels):
             assert not fs._sorted, levels
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_compiled_class_sums_are_the_python_ones_and_a_sort(monkeypatch, seed):
+    """The hash pass (compiled, and as Python) sums the classes a sort of the keys finds."""
+    from kanon_graph import _jit
+    from kanon_graph.stepwise import _diverse
+
+    rng = np.random.default_rng(seed)
+    keys = np.unique(rng.integers(0, 1 << 20, 5000)).astype(np.int64)
+    rng.shuffle(keys)
+    counts = rng.integers(1, 4, len(keys)).astype(np.int64)
+    bits, k, l, missing = 2, 3, 2, 1
+    cls = keys >> bits
+    expected = 0
+    for c in np.unique(cls):
+        inside = cls == c
+        if counts[inside].sum() >= k and ((keys[inside] & 3) != missing).sum() >= l:
+            expected += int(counts[inside].sum())
+    args = (keys, counts, bits, missing, k, l, max(int(2 * len(keys) - 1).bit_length(), 4))
+    with np.errstate(over="ignore"):                      # the hash wraps, as compiled
+        assert _diverse._released.py_func(*args) == expected
+    monkeypatch.setattr(_jit, "PYTHON_WORK", 0)
+    assert _diverse._released(*args) == expected
