@@ -231,8 +231,11 @@ def test_written_cells_that_break_k_are_refused_and_nothing_is_published(census,
     def one_class_split(result, counted):
         cells, gone, written = real(result, counted)
         first = np.flatnonzero(~gone & written & (counted.counts < 3))[0]
-        cells["sex"] = cells["sex"].copy()
-        cells["sex"][first] = "a label of its own"           # its rows: a class of their own
+        codes, labels = cells["sex"]
+        labels = np.append(labels, "a label of its own").astype(object)
+        codes = codes.astype(np.int64)
+        codes[first] = len(labels) - 1                       # its rows: a class of their own
+        cells["sex"] = (codes, labels)
         return cells, gone, written
 
     monkeypatch.setattr(writer, "_tuple_cells", one_class_split)

@@ -175,3 +175,14 @@ def test_dask_k_equal_to_the_rows_is_accepted(csv_file, tmp_path, capsys, dask_c
                 str(csv_file[1]))
     assert code == 0, capsys.readouterr().err
     assert len(pd.read_parquet(tmp_path / "out")) == ROWS
+
+
+@pytest.mark.parametrize("content, k", [(b"zip,sex,note\n", 2),          # refused from the bound
+                                        (b"zip,sex,note\r\n\r\n", 1)])  # from the rows read
+def test_a_file_with_a_header_and_no_records_says_so(tmp_path, capsys, content, k):
+    path = tmp_path / "empty.csv"
+    path.write_bytes(content)
+    assert _run(path, tmp_path, k) == 1
+    err = capsys.readouterr().err
+    assert "'k' parameter" not in err and "Traceback" not in err and err.count("\n") == 1
+    assert "empty.csv" in err and "has no records" in err

@@ -46,7 +46,10 @@ class AmountReading:
         >>> AmountReading(".", "%").number("12%")
         12
         """
-        parts = _parts(text)
+        return self._number_of(_parts(text))
+
+    def _number_of(self, parts: tuple[str, str, str] | None) -> int | float | None:
+        """:meth:`number` of a cell already cut into its :func:`_parts`."""
         if parts is None or parts[2] not in ("", self.unit):
             return None
         sign, body = parts[0], parts[1]
@@ -81,7 +84,11 @@ def amount_reading(texts: Sequence[str]) -> AmountReading | None:
     >>> amount_reading(["12%", "7.5%"]).unit, amount_reading(["1,234", "12"])
     ('%', None)
     """
-    parts = [_parts(t) for t in texts]
+    return _reading([_parts(t) for t in texts])
+
+
+def _reading(parts: Sequence[tuple[str, str, str] | None]) -> AmountReading | None:
+    """:func:`amount_reading` of texts already cut into their :func:`_parts`."""
     if not parts or any(p is None for p in parts):
         return None
     units = {p[2] for p in parts if p and p[2]}
@@ -89,16 +96,30 @@ def amount_reading(texts: Sequence[str]) -> AmountReading | None:
         return None
     unit = units.pop()
     bodies = [p[1] for p in parts if p]
-    readable = [d for d in (".", ",") if all(_BODY[d].match(b) for b in bodies)]
-    if not readable:
+    decimal = next((d for d in (".", ",") if all(_BODY[d].match(b) for b in bodies)), None)
+    if decimal is None:
         return None
-    return AmountReading(readable[0], unit)          # "." when both read
+    return AmountReading(decimal, unit)              # "." when both read
 
 
 def number_reader(texts: Sequence[str],
                   plain: Callable[[str], int | float | None]) -> Callable[[str], object]:
-    """A cell-to-number function for a column's texts: ``plain`` unless they are amounts."""
+    """A cell-to-number function for a column's texts: ``plain`` unless they are amounts.
+
+    Amounts are cut into their parts once: the function returned looks the
+    given texts up (each read as :meth:`AmountReading.number` reads it) and
+    reads any other text itself.
+
+    >>> read = number_reader(["$1,234.50", "$12"], lambda t: None)
+    >>> read("$12"), read("$7.25"), read("7 EUR")
+    (12, 7.25, None)
+    """
     if all(plain(t) is not None for t in texts):
         return plain
-    reading = amount_reading(texts)
-    return plain if reading is None else reading.number
+    parts = [_parts(t) for t in texts]
+    reading = _reading(parts)
+    if reading is None:
+        return plain
+    known = dict(zip(texts, map(reading._number_of, parts)))
+    number = reading.number
+    return lambda text: known[text] if text in known else number(text)

@@ -98,10 +98,11 @@ def is_numeric_column(series):
                                       for u in uniques)
 
 
-def _text_uniques(series):
+def _text_uniques(series, uniques=None):
     if not is_text_column(series):
         return None
-    uniques = pd.unique(series.dropna())
+    if uniques is None:
+        uniques = pd.unique(series.dropna())
     if not len(uniques) or not all(isinstance(u, str) for u in uniques):
         return None
     return uniques
@@ -148,7 +149,7 @@ def _codes(texts):
     return len(widths) == 1 and widths.pop() >= 2 and any(u[0] == "0" for u in texts)
 
 
-def inferred_kind(series):
+def inferred_kind(series, uniques=None):
     """The kind of an undeclared column, and whether it is a code column.
 
     ``("date", False)`` for a ``datetime64`` or ISO date text column, or
@@ -157,7 +158,8 @@ def inferred_kind(series):
     amounts as text (:func:`~kanon_graph.cells.amounts.amount_reading`),
     ``("categorical", True)`` for a code column (:func:`is_code_column`),
     ``("categorical", False)`` otherwise. The distinct present cells are
-    found once for the three tests (the same answers as the three functions).
+    found once for the three tests (the same answers as the three functions),
+    or given as ``uniques`` (``pd.unique`` of them, by a caller that has it).
     """
     if is_date_column(series):
         return "date", False
@@ -165,7 +167,7 @@ def inferred_kind(series):
         return "categorical", False
     if pd.api.types.is_numeric_dtype(series.dtype):
         return "numeric", False
-    texts = _text_uniques(series)
+    texts = _text_uniques(series, uniques)
     if texts is None:
         return "categorical", False
     if _iso_dates(texts):
@@ -179,12 +181,13 @@ def inferred_kind(series):
     return "categorical", _codes(texts)
 
 
-def column_kind(schema, column, series):
+def column_kind(schema, column, series, uniques=None):
     """``"numeric"``, ``"date"`` or ``"categorical"``: declared, else inferred.
 
     Declared kinds (``schema.numeric``, ``schema.dates``, ``schema.categorical``)
     win; otherwise a ``datetime64`` column or ISO date text is a date, and a
-    numeric one (see :func:`is_numeric_column`) numeric.
+    numeric one (see :func:`is_numeric_column`) numeric. ``uniques``: as for
+    :func:`inferred_kind`.
     """
     if column in schema.numeric:
         return "numeric"
@@ -192,7 +195,7 @@ def column_kind(schema, column, series):
         return "date"
     if column in schema.categorical:
         return "categorical"
-    return inferred_kind(series)[0]
+    return inferred_kind(series, uniques)[0]
 
 
 def parse_date(value, fmt=None):

@@ -39,6 +39,8 @@ def check_k_bound(k, path, files, encoding, sep=None):
         for file in files:
             if not is_parquet(file):
                 read_header(file, sep=sep, encoding=encoding)
+        if bound == 0:
+            raise DataProblem(_no_records(path))
         parquet = all(str(f).lower().endswith((".parquet", ".pq")) for f in files)
         how = (("the Parquet footer" if parquet else "the line breaks after the header")
                + (" of each file" if len(files) > 1 else ""))
@@ -49,9 +51,16 @@ def check_k_bound(k, path, files, encoding, sep=None):
 
 def check_k_rows(k, rows, path):
     """``k`` above the file's row count: a one-line error before any work (None: no k)."""
+    if rows == 0:
+        raise DataProblem(_no_records(path))
     if k is not None and k > rows:
         raise DataProblem(f"The 'k' parameter of anonymize (-k) must be an integer in "
                           f"[1, {rows}] (the number of records in {str(path)!r}). Got {k}.")
+
+
+def _no_records(path):
+    return (f"{str(path)!r} has no records (a header and nothing after it): there is "
+            f"nothing to anonymize")
 
 
 def check_hierarchies(schema, args):
@@ -60,11 +69,15 @@ def check_hierarchies(schema, args):
     A declared (numeric, date or categorical) column gets no inferred
     hierarchy, so the run would fail after reading the whole file.
     """
-    from ..registry import algorithms, get_algorithm
+    from ..registry import get_algorithm
 
-    if args.algorithm == "auto" or args.algorithm not in algorithms():
+    if args.algorithm == "auto":
         return
-    if get_algorithm(args.algorithm).needs_hierarchies:
+    try:    # the named algorithm's module alone (every algorithm's would load scipy & co.)
+        info = get_algorithm(args.algorithm)
+    except ValueError:                  # unknown: the run names the known ones
+        return
+    if info.needs_hierarchies:
         declared = set(schema.numeric) | set(schema.dates) | set(schema.categorical)
         lacking = [c for c in schema.quasi_identifiers
                    if c in declared and schema.hierarchy(c) is None]

@@ -28,6 +28,7 @@ from ._before_reading import (check_columns as _check_columns,  # noqa: F401
                               check_header_columns, check_hierarchies, check_k_rows)
 from ._check_cells import (_check_missing, check_cells, floats_as_text,  # noqa: F401
                            not_a_date)
+from ._memory import give_back_free_memory  # noqa: F401  (re-exported)
 from ._parser import (PROG, DataProblem, Parser, UsageError,  # noqa: F401  (re-exported)
                       add_encoding_argument, encoding_of, unshuffle_hint)
 
@@ -256,30 +257,6 @@ def warnings_of(command, called="evaluate"):
             raise type(exc)(f"{command}: {str(exc)[len(lead):]}") from None
 
 
-def give_back_free_memory():
-    """Return the heap's free pages to the system (glibc's ``malloc_trim``; else nothing).
-
-    Parsing a large file frees many small blocks between the columns it
-    keeps; glibc holds them for reuse, so the resident set stays as high as
-    the parse's peak. Called between phases (read, anonymize, write), the
-    next phase starts from what is live, not from the last phase's peak.
-    """
-    global _TRIM
-    if _TRIM is None:
-        _TRIM = False
-        if sys.platform.startswith("linux"):
-            import ctypes
-            import ctypes.util
-
-            try:
-                _TRIM = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
-            except (OSError, AttributeError):     # not glibc (musl): nothing to give back
-                _TRIM = False
-    if _TRIM:
-        _TRIM(0)
-
-
-_TRIM = None
 
 
 def _missing_as_nan(text, columns, args):

@@ -129,7 +129,7 @@ class Counted:
     dictionaries : Dictionaries
         The codes of each column's cells.
     codes : DataFrame
-        ``tuples`` as codes (int32 columns).
+        ``tuples`` as codes (each column the narrowest signed integer type).
     """
 
     schema: object
@@ -280,6 +280,11 @@ def _merge_counts(pieces, columns, dictionaries):
     return out
 
 
+def _narrowest(distinct):
+    """The smallest signed integer type holding codes ``-1 .. distinct - 1`` (and + 1)."""
+    return np.int8 if distinct < 127 else np.int16 if distinct < 32767 else np.int32
+
+
 def count_tuples(args, progress, *, rows=CHUNK_ROWS):
     """Pass 1: the file's distinct (quasi-identifier, sensitive) tuples and their counts.
 
@@ -322,6 +327,8 @@ def count_tuples(args, progress, *, rows=CHUNK_ROWS):
     del pieces
     faults.raise_first(columns, args, schema)
     counts = codes.pop(_COUNT).to_numpy(dtype=np.int64)
+    # held through the search and the write: each column in the narrowest signed type
+    codes = codes.astype({c: _narrowest(len(dictionaries.values[c])) for c in columns})
     undeclared = [c for c in columns if c not in schema.numeric and c not in schema.categorical
                   and c not in schema.dates]
     numeric = list(schema.numeric) + [c for c in undeclared

@@ -21,6 +21,7 @@ from ._common import (Progress, UsageError, add_schema_arguments, check_hierarch
 from ._before_reading import check_k_bound
 from ._dask_input import _files as dask_input_files
 from ._dask_input import is_many, quiet_dask_logs, read_dask_table, write_dask_table
+from ._memory import arrow_on_system_heap
 from ._outputs import Output, check_outputs
 from ._parser import DataProblem, positive
 from ._stream import count_tuples, run_counted, wants_stream
@@ -214,6 +215,7 @@ def run(args, out):
     check_paths(args, dask)
     check_k_bound(args.k, args.input, dask_input_files(args.input)[0] if dask else [args.input],
                   encoding_of(args), args.sep)   # before any row is read (issue 47 item 2)
+    arrow_on_system_heap()              # freed Arrow buffers given back between phases
     progress = Progress(args.quiet)
     progress.phase(f"looking at {args.input}")      # before the checks that read the file
     cluster = contextlib.nullcontext()

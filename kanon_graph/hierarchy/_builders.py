@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -19,7 +19,7 @@ from ..exceptions import HierarchyError
 from ._codes import code_form, length_remedy, suffixed_rows
 from ._tree import Hierarchy
 
-__all__ = ["intervals", "masking"]
+__all__ = ["intervals", "masking", "read_intervals"]
 
 
 def _fmt(x: Any) -> str:
@@ -81,11 +81,25 @@ def intervals(values: Iterable[Any], *, widths: Sequence[float] | None = None,
     >>> intervals([1, 5, 12], cuts=[[0, 10, 20]]).ancestors(12)
     ['12', '[10-19]', '*']
     """
+    values = list(values)
+    reader = number_reader([v for v in values if isinstance(v, str)], parse_number)
+    return read_intervals(values, reader, widths=widths, cuts=cuts, origin=origin, name=name,
+                          root=root)
+
+
+def read_intervals(values: Sequence[Any], reader: Callable[[str], Any], *,
+                   widths: Sequence[float] | None = None,
+                   cuts: Sequence[Sequence[float]] | None = None, origin: float = 0,
+                   name: str | None = None, root: str = "*") -> Hierarchy:
+    """:func:`intervals` with its text values read by ``reader`` (a caller that has one).
+
+    ``reader`` is what :func:`~kanon_graph.cells.amounts.number_reader` gives
+    for the texts among ``values`` (``hierarchy suggest`` made it to draw the
+    widths), so the amounts are not read again.
+    """
     texts: dict[Any, Any] = {}
     number: Any
     text: Any
-    values = list(values)
-    reader = number_reader([v for v in values if isinstance(v, str)], parse_number)
     for value in values:
         if isinstance(value, str):
             number = reader(value)
@@ -122,7 +136,7 @@ def intervals(values: Iterable[Any], *, widths: Sequence[float] | None = None,
         for width in widths:
             lo = origin + np.floor((leaves - origin) / width) * width
             hi = lo + width - 1 if integral else lo + width
-            columns.append([_band(a, b, integral) for a, b in zip(lo, hi)])
+            columns.append(_bands(lo, hi, integral))
     else:
         previous = None
         levels = list(cuts) if isinstance(cuts, (list, tuple, np.ndarray)) else None
@@ -141,16 +155,26 @@ def intervals(values: Iterable[Any], *, widths: Sequence[float] | None = None,
                 )
             previous = edges
             slot = np.searchsorted(edges, leaves, side="right") - 1
-            labels = []
-            for value, s in zip(leaves, slot):
-                lo = edges[s] if s >= 0 else -np.inf
-                hi = edges[s + 1] if s + 1 < len(edges) else np.inf
-                if integral and np.isfinite(hi):
-                    hi = hi - 1
-                labels.append(_band(lo, hi, integral))
-            columns.append(labels)
-    rows = [[text] + [col[i] for col in columns] + [root] for i, text in enumerate(order)]
-    return Hierarchy(rows, name=name, source="intervals")
+            lo = np.where(slot >= 0, edges[np.maximum(slot, 0)], -np.inf)
+            hi = np.where(slot + 1 < len(edges), edges[np.minimum(slot + 1, len(edges) - 1)],
+                          np.inf)
+            if integral:
+                hi = np.where(np.isfinite(hi), hi - 1, hi)
+            columns.append(_bands(lo, hi, integral))
+    return Hierarchy._from_columns([order, *columns, [root] * len(order)], name=name,
+                                   source="intervals")
+
+
+def _bands(lo: Any, hi: Any, integral: bool) -> Any:
+    """The label of each leaf's band ``[lo-hi]``, written once per band.
+
+    ``lo`` and ``hi`` are arrays over the leaves (``hi`` a function of ``lo``:
+    a band's bounds); the text of each distinct band is made from its first
+    leaf's bounds, as :func:`_band` writes it, and spread back.
+    """
+    _, first, inverse = np.unique(lo, return_index=True, return_inverse=True)
+    texts = np.array([_band(lo[i], hi[i], integral) for i in first], dtype=object)
+    return texts[inverse.ravel()]
 
 
 def _band(lo: float, hi: float, integral: bool) -> str:
@@ -196,8 +220,8 @@ def masking(values: Iterable[Any], *, levels: int | None = None, mask: str = "*"
             if not 1 <= levels <= width:
                 raise HierarchyError(f"masking for {name!r}: levels must be in [1, {width}] "
                                      f"(the digits before the separator), got {levels}")
-            return Hierarchy(suffixed_rows(codes, levels=levels, mask=mask, root=root),
-                             name=name, source="masking")
+            rows = suffixed_rows(codes, levels=levels, mask=mask, root=root)
+            return Hierarchy._from_columns(list(zip(*rows)), name=name, source="masking")
         short = min(codes, key=len)
         long = max(codes, key=len)
         raise HierarchyError(
@@ -211,4 +235,4 @@ def masking(values: Iterable[Any], *, levels: int | None = None, mask: str = "*"
     rows = [[c[: length - i] + mask * i for i in range(levels + 1)] for c in codes]
     if len({row[-1] for row in rows}) > 1:
         rows = [row + [root] for row in rows]
-    return Hierarchy(rows, name=name, source="masking")
+    return Hierarchy._from_columns(list(zip(*rows)), name=name, source="masking")

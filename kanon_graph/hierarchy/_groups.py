@@ -27,6 +27,7 @@ member of every group (one row per value).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -44,17 +45,28 @@ _TOP = 12
 _FACTOR = 3
 
 
-def _codes(series: pd.Series) -> tuple[np.ndarray, int]:
-    """Small integer codes of one other column (-1: missing): quintiles or top values."""
-    if series.dtype.kind in "biuf":
-        numbers = series.to_numpy(dtype=float)
-        present = ~np.isnan(numbers)
-        if len(np.unique(numbers[present])) > _TOP:
-            cuts = np.quantile(numbers[present], [0.2, 0.4, 0.6, 0.8])
-            return np.where(present, np.searchsorted(cuts, numbers, side="right"), -1), 5
-    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+def _codes(series: pd.Series,
+           factorized: tuple[np.ndarray, Any] | None = None) -> tuple[np.ndarray, int]:
+    """Small integer codes of one other column (-1: missing): quintiles or top values.
+
+    ``factorized`` is ``pd.factorize(series)`` when the caller has it already.
+    """
+    codes, uniques = factorized if factorized is not None else pd.factorize(
+        series, use_na_sentinel=True)
+    if series.dtype.kind in "biuf" and len(uniques) > _TOP:
+        # the same cuts and codes as np.quantile and np.searchsorted over the present
+        # rows' numbers, worked out on the distinct values (-0.0 counts as 0.0, integers
+        # that are one float as one number: as np.unique tells them apart)
+        numbers = np.asarray(uniques, dtype=float)
+        if len(pd.unique(numbers + 0.0)) > _TOP:
+            order = np.argsort(numbers, kind="stable")
+            seen = np.bincount(codes + 1, minlength=len(numbers) + 1)[1:]
+            ranked = np.repeat(numbers[order], seen[order])      # the rows' numbers, sorted
+            cuts = np.quantile(ranked, [0.2, 0.4, 0.6, 0.8])
+            quintile = np.searchsorted(cuts, numbers, side="right")
+            return np.where(codes >= 0, quintile[np.maximum(codes, 0)], -1), 5
     if len(uniques) > _TOP:                    # the most common values, the rest pooled
-        counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
+        counts = np.bincount(codes + 1, minlength=len(uniques) + 1)[1:]
         rank = np.empty(len(uniques), dtype=np.int64)
         rank[np.argsort(-counts, kind="stable")] = np.arange(len(uniques))
         kept = np.minimum(rank, _TOP)
@@ -63,16 +75,80 @@ def _codes(series: pd.Series) -> tuple[np.ndarray, int]:
 
 
 class Context:
-    """The columns that describe a value's records, coded once (lazily) per column."""
+    """The columns that describe a value's records, each factorized and coded once
+    (lazily), and the codes of them all side by side for :func:`profiles`."""
 
     def __init__(self, table: pd.DataFrame):
         self.table = table
+        self._factorized: dict[str, tuple[np.ndarray, Any]] = {}
+        self._texts: dict[str, list[str]] = {}
+        self._listed: dict[str, list[Any]] = {}
         self._coded: dict[str, tuple[np.ndarray, int]] = {}
+        self._stacked: tuple[np.ndarray, dict[str, tuple[int, int]], int] | None = None
+        self._series: dict[str, pd.Series] = {}
+
+    def column(self, column: str) -> pd.Series:
+        """``table[column]``, looked up once (pandas builds a new Series each time)."""
+        if column not in self._series:
+            self._series[column] = self.table[column]
+        return self._series[column]
+
+    def factorized(self, column: str) -> tuple[np.ndarray, Any]:
+        """``pd.factorize`` of a column (codes, -1 for missing, and the distinct values)."""
+        if column not in self._factorized:
+            self._factorized[column] = pd.factorize(self.column(column), use_na_sentinel=True)
+        return self._factorized[column]
+
+    def distinct(self, column: str) -> list[Any]:
+        """The column's distinct present values in order of appearance, as
+        ``list(pd.unique(column.dropna()))`` gives them (:meth:`text_values` for a
+        text column)."""
+        texts = self.text_values(column)
+        return texts if texts is not None else list(pd.unique(self.column(column).dropna()))
+
+    def text_values(self, column: str) -> list[Any] | None:
+        """A text column's (object or string dtype) distinct present values from its
+        factorization: the same objects in the same order as ``pd.unique`` of its
+        present cells. None for a column of another dtype."""
+        series = self.column(column)
+        if series.dtype != object and not pd.api.types.is_string_dtype(series.dtype):
+            return None
+        if column not in self._listed:
+            self._listed[column] = list(self.factorized(column)[1])
+        return list(self._listed[column])
+
+    def texts(self, column: str) -> list[str]:
+        """``str`` of each distinct value of the factorization, in its order."""
+        if column not in self._texts:
+            self._texts[column] = [str(u) for u in self.factorized(column)[1]]
+        return self._texts[column]
 
     def coded(self, column: str) -> tuple[np.ndarray, int]:
+        """A column's profile codes (:func:`_codes`) and their number."""
         if column not in self._coded:
-            self._coded[column] = _codes(self.table[column])
+            self._coded[column] = _codes(self.column(column), self.factorized(column))
         return self._coded[column]
+
+    def stacked(self) -> tuple[np.ndarray, dict[str, tuple[int, int]], int]:
+        """Every column's profile codes side by side, each shifted to its own range of
+        bins (a missing cell to the one bin past them all): the matrix, each column's
+        ``(first bin, bins)`` and the number of bins with that last one."""
+        if self._stacked is None:
+            spans, at = {}, 0
+            for column in self.table.columns:
+                spans[column] = (at, self.coded(column)[1])
+                at += spans[column][1]
+            dtype = np.int16 if at < 2 ** 15 else np.int64
+            matrix = np.empty((len(self.table), len(spans)), dtype=dtype)
+            for j, (column, (first, _)) in enumerate(spans.items()):
+                codes = self.coded(column)[0]
+                matrix[:, j] = np.where(codes >= 0, codes + first, at)
+            self._stacked = matrix, spans, at + 1
+        return self._stacked
+
+
+#: Rows counted at once by :func:`profiles` (bounds its temporary keys).
+_CHUNK = 1 << 16
 
 
 def profiles(context: Context, column: str, values: Sequence[str],
@@ -81,24 +157,29 @@ def profiles(context: Context, column: str, values: Sequence[str],
 
     Each other column contributes a block of shares summing to one per
     value (missing cells counted nowhere), so every column weighs alike.
+    The counts of every column are taken in one pass over the rows (one
+    ``bincount`` of value-and-code keys, :meth:`Context.stacked`).
     """
-    codes, uniques = pd.factorize(context.table[column], use_na_sentinel=True)
+    if not others:
+        return np.zeros((len(values), 1))
+    codes = context.factorized(column)[0]
     where = {v: i for i, v in enumerate(values)}
-    lookup = np.array([where.get(str(u), -1) for u in uniques] + [-1], dtype=np.int64)
+    lookup = np.array([where.get(u, -1) for u in context.texts(column)] + [-1], dtype=np.int64)
     index = lookup[codes]                    # codes -1 (missing) reads the last entry
-    keep = index >= 0
-    rows = index[keep]
+    matrix, spans, bins = context.stacked()
+    if not np.all(index >= 0):
+        matrix, index = matrix[index >= 0], index[index >= 0]
+    flat = np.zeros(len(values) * bins, dtype=np.int64)
+    for start in range(0, len(index), _CHUNK):
+        keys = (index[start:start + _CHUNK] * bins)[:, None] + matrix[start:start + _CHUNK]
+        flat += np.bincount(keys.ravel(), minlength=len(flat))
+    counts = flat.reshape(len(values), bins)
     blocks = []
     for other in others:
-        other_codes, width = context.coded(other)
-        other_codes = other_codes[keep]
-        ok = other_codes >= 0
-        counts = np.bincount(rows[ok] * width + other_codes[ok],
-                             minlength=len(values) * width).reshape(len(values), width)
-        total = counts.sum(axis=1, keepdims=True)
-        blocks.append(counts / np.maximum(total, 1))
-    if not blocks:
-        return np.zeros((len(values), 1))
+        first, width = spans[other]
+        block = counts[:, first:first + width]
+        total = block.sum(axis=1, keepdims=True)
+        blocks.append(block / np.maximum(total, 1))
     return np.hstack(blocks)
 
 
@@ -195,12 +276,14 @@ def similar_groups(table: pd.DataFrame | Context, column: str, others: Sequence[
     >>> [r for r in rows if r[0] in ("a", "e")]
     [['a', '{a, b}', '*'], ['e', '{c, d, e}', '*']]
     """
-    context = table if isinstance(table, Context) else Context(table)
-    codes, uniques = pd.factorize(context.table[column], use_na_sentinel=True)
-    seen = np.bincount(codes[codes >= 0], minlength=len(uniques))
+    context = (table if isinstance(table, Context)
+               else Context(table[list(dict.fromkeys([column, *others]))]))
+    codes = context.factorized(column)[0]
+    texts = context.texts(column)
+    seen = np.bincount(codes + 1, minlength=len(texts) + 1)[1:]
     counts: dict[str, int] = {}
-    for u, c in zip(uniques, seen):
-        counts[str(u)] = counts.get(str(u), 0) + int(c)
+    for u, c in zip(texts, seen.tolist()):
+        counts[u] = counts.get(u, 0) + c
     ordered = sorted(counts, key=lambda v: (-counts[v], v))
     start = ordered if len(ordered) <= MAX_START else ordered[:MAX_START - 1]
     rest = ordered[len(start):]

@@ -79,13 +79,14 @@ class RowChecksMixin(HierarchyParts):
         levels 3 and 4); that names one concept. A label naming two different
         leaf sets would make a released cell ambiguous, so it is refused.
         """
-        first = {}
+        below: set[str] = set()                         # the labels of the levels below
         for level, index in enumerate(self._index):
-            for label, j in index.items():
-                if label not in first:
-                    first[label] = (level, j)
-                    continue
-                l0, j0 = first[label]
+            repeated = sorted(index.keys() & below, key=index.__getitem__)
+            below.update(index.keys())
+            for label in repeated:                      # in the level's order, as written
+                j = index[label]
+                l0 = next(l for l in range(level) if label in self._index[l])
+                j0 = self._index[l0][label]
                 leaves0 = np.flatnonzero(self.level_map[l0] == j0)
                 leaves1 = np.flatnonzero(self.level_map[level] == j)
                 if not np.array_equal(leaves0, leaves1):
@@ -102,8 +103,13 @@ class LeafMatchMixin(HierarchyParts):
 
     def _index_numbers(self) -> None:
         """``leaf_values`` (when every leaf is a number) and number -> leaves."""
-        numbers = [_as_number(label) for label in self._labels[0]]
-        if all(value is not None for value in numbers):
+        numbers = []
+        for label in self._labels[0]:                   # stop at the first label no number
+            value = _as_number(label)
+            if value is None:
+                break
+            numbers.append(value)
+        if len(numbers) == len(self._labels[0]):
             self.leaf_values = np.asarray(numbers, dtype=float)
         else:
             self.leaf_values = None

@@ -29,12 +29,19 @@ the data, by the column's kind (:func:`kanon_graph.cells.kinds.column_kind`):
   integers all of one width of at least three digits (ZIPs stored as
   numbers, ISCO ``2231``) are a code and masked from the right (exact
   decimal bands, so a quantity read so still gets nested bands); integers
-  whose widths vary are a quantity and get bands; the note says which;
+  of varying width (FARS's ``irace``, ``istatenum``) are read by
+  :func:`~kanon_graph.hierarchy._integers.read_integers`: when neighbouring
+  values' records look no more alike than any two values' the order is an
+  accident of numbering and the column is a code with look-alike groups, as
+  a category gets; when they look alike it is a quantity with bands; when
+  unsure both are drafted and a quick data-only release chooses. The note
+  says which and why. A number of fewer than five values drops a band
+  level whose one band holds 90% of the rows (almost ``*``);
 * any other categorical column of at least five values: groups of values
   whose records look alike on the other quasi-identifiers and the sensitive
   column (Ward's merging weighted by row counts, so rare values join the
-  values they resemble first; a level each time the groups fall to a
-  third, :func:`~kanon_graph.hierarchy._groups.similar_groups`), named by
+  values they resemble first; a level each time the groups halve,
+  :func:`~kanon_graph.hierarchy._groups.similar_groups`), named by
   their members (``{HS-grad, Some-college, +3 more}``); with fewer values:
   value, then ``*``.
 
@@ -47,6 +54,7 @@ The result is a draft: write it with :func:`~kanon_graph.write_hierarchy`
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -58,10 +66,11 @@ import pandas as pd
 from ..cells.amounts import number_reader
 from ..cells.kinds import column_kind, is_code_column, parse_number
 from ..exceptions import HierarchyError, SchemaError
-from ._builders import intervals, masking
+from ._builders import masking, read_intervals
 from ._codes import code_form
 from ._dates import dates
 from ._groups import MIN_VALUES, Context, similar_groups
+from ._integers import ALMOST_ALL, HALVES, as_code, read_integers, without_near_root
 from ._prefix import is_prefix_code_column, prefix_levels
 from ._tree import Hierarchy
 
@@ -94,8 +103,16 @@ __all__ = ["suggest", "round_widths"]
 _CODE = re.compile(r"^[0-9.]+$")
 
 
-def _prefixed(present: pd.Series, column: str) -> tuple[Hierarchy, str] | None:
-    """The prefix levels of an alphanumeric code column (None for another column)."""
+def _prefixed(present: pd.Series, column: str,
+              uniques: Sequence[object] = ()) -> tuple[Hierarchy, str] | None:
+    """The prefix levels of an alphanumeric code column (None for another column).
+
+    ``uniques``, the column's distinct values, rule out a text column that is
+    no code before its rows are counted (text is its own ``str``).
+    """
+    if (uniques and all(isinstance(u, str) for u in uniques)
+            and not is_prefix_code_column(uniques)):       # type: ignore[arg-type]
+        return None
     counts = present.astype(str).value_counts(sort=False)
     texts = sorted(counts.index)
     if not is_prefix_code_column(texts):
@@ -215,7 +232,8 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
     if present.empty:
         raise HierarchyError(f"suggest: column {column!r} has no values to build a "
                              f"hierarchy from")
-    uniques = list(pd.unique(present))
+    uniques = (context.distinct(column) if context is not None
+               and column in context.table.columns else list(pd.unique(present)))
     if kind == "date":
         return dates(uniques, levels=("month", "year", "decade"), name=column,
                      format=date_format), \
@@ -227,19 +245,41 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
             (f"code: every value an integer of {width} digits (a quantity's would vary "
              f"in width), masked from the right")
     if kind == "numeric":
-        reader = number_reader([u for u in uniques if isinstance(u, str)], parse_number)
+        reader = functools.lru_cache(maxsize=None)(     # each text read once (_bulk rereads)
+            number_reader([u for u in uniques if isinstance(u, str)], parse_number))
         numbers = [reader(u) if isinstance(u, str) else u for u in uniques]
         values = np.asarray(numbers, dtype=float)
         integral = bool(np.all(values == np.round(values)))
         widths = round_widths(values.min(), values.max(), integral=integral,
                               bulk=_bulk(present, reader))
+        reading = None
+        if integral and context is not None and len(uniques) >= MIN_VALUES:
+            others = [c for c in context.table.columns if c != column]
+            reading = read_integers(context, column, others, uniques)
+        if reading is not None and context is not None and reading.kind != "quantity":
+            bands = (read_intervals(uniques, reader, widths=widths, name=column) if widths
+                     else None)
+            made = as_code(context, column, reading, bands, widths)
+            if made is not None:
+                return made
         if widths:
-            shown = ", ".join(f"{w:g}" for w in widths)
             why = f" ({_quantity_because(values)})" if integral else ""
-            return intervals(uniques, widths=widths, name=column), \
-                f"numeric{why}: bands of width {shown}"
+            if reading is not None:           # read from the data: say what it showed
+                widths_vary = "digits" in why and " to " in why
+                why = f" ({reading.why}" + (f"; {why[2:-1].removeprefix('a quantity: ')})"
+                                            if widths_vary else ")")
+            bands = read_intervals(uniques, reader, widths=widths, name=column)
+            kept = list(widths)
+            if len(uniques) < MIN_VALUES:     # as few values as a category drawn value -> *
+                bands, kept = without_near_root(bands, present, widths)
+            shown = ", ".join(f"{w:g}" for w in kept)
+            if len(kept) < len(widths):
+                gone = ", ".join(f"{w:g}" for w in widths if w not in kept)
+                shown += (f" (a level of width {gone} left out: one band held "
+                          f"{ALMOST_ALL:.0%} of the rows or more)")
+            return bands, f"numeric{why}: bands of width {shown}"
     texts = [str(u) for u in uniques]
-    made = _prefixed(present, column) if kind != "numeric" else None
+    made = _prefixed(present, column, uniques) if kind != "numeric" else None
     if made is not None:
         return made
     width = code_form(texts) if kind != "numeric" else None
@@ -247,12 +287,14 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
         return masking(texts, name=column), \
             (f"code of {width} digits, a suffix after a separator on some (ZIP+4 beside "
              f"ZIP): the suffix dropped, then masked from the right")
-    if kind != "numeric" and (_is_code_column(texts) or is_code_column(present)):
+    if kind != "numeric" and (_is_code_column(texts) or (  # its cells are digits only
+            all(isinstance(u, str) and _CODE.match(u) for u in uniques)
+            and is_code_column(present))):
         return masking(texts, name=column), \
             f"code of {len(texts[0])} characters: masked from the right"
     if kind != "numeric" and len(texts) >= MIN_VALUES and context is not None:
         others = [c for c in context.table.columns if c != column]
-        rows = similar_groups(context, column, others)
+        rows = similar_groups(context, column, others, factor=HALVES)
         sizes = " -> ".join(str(len({r[i] for r in rows})) for i in range(1, len(rows[0]) - 1))
         if sizes:
             return Hierarchy(rows, name=column, source="suggest"), \
@@ -307,7 +349,8 @@ def suggest(table: pd.DataFrame, schema: Schema, *,
     context = Context(table[[c for c in described if c in table.columns]])
     out = {}
     for column in columns:
-        kind = column_kind(schema, column, table[column])
+        kind = column_kind(schema, column, table[column], context.text_values(column)
+                           if column in context.table.columns else None)
         out[column] = _suggest_one(table[column], column, kind, schema.date_format(column),
                                    context)
     return out

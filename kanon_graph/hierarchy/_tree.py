@@ -32,6 +32,7 @@ from .._display import html
 from ..exceptions import HierarchyError
 from ._magval import MagvalMixin
 from ._labels import warn_untrue_ranges
+from ._levels import ARRAYS_FROM, level_arrays
 from ._match import LeafMatchMixin, RowChecksMixin
 
 __all__ = ["Hierarchy"]
@@ -113,6 +114,12 @@ class Hierarchy(RowChecksMixin, LeafMatchMixin, MagvalMixin):
         return where
 
     def _build_levels(self, rows: list[list[str]], lines: list[int]) -> None:
+        built = level_arrays(list(zip(*rows))) if len(rows) >= ARRAYS_FROM else None
+        labels, index, parent = built if built is not None else self._levels_of_rows(rows, lines)
+        self._set_levels(labels, index, parent, dict(zip((row[0] for row in rows), lines)))
+
+    def _levels_of_rows(self, rows: list[list[str]], lines: list[int]) -> Any:
+        """Labels, label -> index and parents per level, read row by row (errors named)."""
         height = self.height
         labels: list[list[str]] = [[] for _ in range(height + 1)]
         index: list[dict[str, int]] = [{} for _ in range(height + 1)]
@@ -140,10 +147,15 @@ class Hierarchy(RowChecksMixin, LeafMatchMixin, MagvalMixin):
                         f"parents, {labels[level + 1][parent[level][child]]!r} and "
                         f"{row[level + 1]!r}"
                     )
+        return labels, index, parent
+
+    def _set_levels(self, labels: list[list[str]], index: list[dict[str, int]],
+                    parent: list[Any], leaf_lines: dict[str, int]) -> None:
+        height = self.height
         self._labels = labels
         self._index = index
         self._parent = parent
-        self._leaf_lines = dict(zip((row[0] for row in rows), lines))
+        self._leaf_lines = leaf_lines
         # level_map[l][leaf] = index of the leaf's ancestor at level l
         level_map = [np.arange(len(labels[0]), dtype=np.int64)]
         for level in range(height):
@@ -188,6 +200,25 @@ class Hierarchy(RowChecksMixin, LeafMatchMixin, MagvalMixin):
                   implicit_root: bool | str = False) -> Hierarchy:
         """Build from leaf-to-root rows (ARX's format, already split)."""
         return cls(rows, name=name, source=source, lines=lines, implicit_root=implicit_root)
+
+    @classmethod
+    def _from_columns(cls, columns: Sequence[Sequence[str]], *, name: str | None = None,
+                      source: str | None = None) -> Hierarchy:
+        """Build from leaf-to-root columns of text (a builder's levels, one text per leaf).
+
+        The same hierarchy as ``cls(zip(*columns))``, read level by level in
+        numpy; columns that are no well-formed tree are read row by row, so
+        the error is the same.
+        """
+        built = level_arrays(columns) if len(columns[0]) >= ARRAYS_FROM else None
+        if built is None:
+            return cls(list(zip(*columns)), name=name, source=source)
+        self = cls.__new__(cls)
+        self.name, self.source, self.implicit_root = name, source, False
+        self.height = len(columns) - 1
+        self._tree = None
+        self._set_levels(*built, dict(zip(built[0][0], range(1, len(columns[0]) + 1))))
+        return self
 
     @classmethod
     def from_mapping(cls, mapping: Mapping[Any, Any], *, name: str | None = None) -> Hierarchy:

@@ -43,7 +43,7 @@ _TOL = 1e-12
 TAG_PRUNED_UP_TO = 300_000
 
 
-def exact_search(lattice, model, scorer, engine, budget, spread, report):
+def exact_search(lattice, model, scorer, engine, budget, spread, report, *, climb=True):
     """The node of least ``scorer`` value among the nodes of ``lattice`` that pass ``model``.
 
     Parameters
@@ -60,6 +60,10 @@ def exact_search(lattice, model, scorer, engine, budget, spread, report):
         with this budget, :func:`~kanon_graph.lattice.frequency.spreads`).
     report : callable
         ``report(done, total, text)`` every 16 checks (falsy: no reports).
+    climb : bool
+        With k alone and spread checks: after a failing candidate of the
+        "close the gap" phase, climb to its failing generalizations
+        (:mod:`._check_loop`); the answer is the same either way.
 
     Returns
     -------
@@ -69,7 +73,8 @@ def exact_search(lattice, model, scorer, engine, budget, spread, report):
     status : StatusMap
         What the search learnt, with ``"pruned"`` and ``"chosen"`` tags.
     stats : dict
-        ``lattice_size``, ``nodes_checked``, ``nodes_evaluated``,
+        ``lattice_size``, ``nodes_checked``, ``nodes_climbed`` (checks made
+        while climbing, among ``nodes_checked``), ``nodes_evaluated``,
         ``nodes_tagged``, ``nodes_not_anonymous``, ``nodes_pruned``.
     """
     space = _NodeSpace(lattice, scorer)
@@ -81,10 +86,11 @@ def exact_search(lattice, model, scorer, engine, budget, spread, report):
     state = np.zeros(total, dtype=np.int8)      # 0 unknown, 1 anonymous, 2 not anonymous
     evaluated = np.zeros(total, dtype=bool)
     dominated = np.zeros(total, dtype=bool)     # more general than an evaluated node (monotone)
-    checked = []                                # (node, passed) in check order
+    checked = []            # (node, passed) in check order; (indices, False) for a run
     status = StatusMap(lattice.dimension) if not spread else ArrayStatus(space, state, checked)
     best = [np.inf, total, 0]                   # value, position (tie key), suppressed
-    counts = {"checked": 0, "evaluated": 0, "tagged": 0}
+    counts = {"checked": 0, "climbed": 0, "evaluated": 0, "tagged": 0}
+    climb = bool(climb) and by_counts and spread
 
     def worse(i):
         """Can node ``i`` no longer beat the best (by its bound, then its position)?"""
@@ -172,10 +178,29 @@ def exact_search(lattice, model, scorer, engine, budget, spread, report):
                 space.fill_above(i, bound, extra, keep_max=True)
         return ok
 
-    high_first = _Queue(space, highest=True)
-    low_first = _Queue(space, highest=False)
+    def climb_from(i):
+        """After node ``i`` failed: check its unknown successor of least bound while they fail.
+
+        The rule of :func:`~._check_loop._climb` (ties to the lower index; a
+        pass ends the climb and is not recorded), so the compiled loop and
+        this one check the same nodes.
+        """
+        while True:
+            succ = [s for s in space.successors(i) if state[s] == 0]
+            if not succ:
+                return
+            i = min(succ, key=lambda s: (bound[s], s))
+            node = tuple(int(v) for v in nodes[i])
+            counts["checked"] += 1
+            counts["climbed"] += 1
+            if engine.check_k(node, model.k, budget)[0]:
+                return
+            checked.append((node, False))
+            counts["tagged"] += space.fill_below(i, state, 2, closed=True)
+
+    high_first, low_first = _Queue.pair(space)
     # k alone, checks spread, no progress to report between checks, an engine of packed sets
-    run = (FailingRun(space, engine, model.k, budget, high_first)
+    run = (FailingRun(space, engine, model.k, budget, high_first, climb=climb)
            if by_counts and spread and not report and HAVE_NUMBA
            and getattr(engine, "compiled", False) else None)
     while True:
@@ -186,15 +211,17 @@ def exact_search(lattice, model, scorer, engine, budget, spread, report):
             if run is not None:
                 # the run of failing checks in one compiled loop: it stops at the first
                 # candidate that passes (or is known to), which the Python below takes
-                ran, tagged = run.run(state, evaluated, dominated, best)
-                counts["checked"] += len(ran)
+                ran, tagged, passed, climbed = run.run(state, evaluated, dominated, best)
+                counts["checked"] += len(ran) + passed
+                counts["climbed"] += climbed
                 counts["tagged"] += tagged
-                checked.extend((tuple(int(v) for v in nodes[i]), False) for i in ran.tolist())
+                checked.append((ran, False))    # expanded only if the status is read
             start = high_first.next(alive, dead)
             if start is None:
                 break
             if state[start] == 0:
-                check(start)
+                if not check(start) and climb:
+                    climb_from(start)
                 continue
         else:
             start = low_first.next(alive, dead)
@@ -237,6 +264,7 @@ def exact_search(lattice, model, scorer, engine, budget, spread, report):
     stats = {
         "lattice_size": total,
         "nodes_checked": counts["checked"],
+        "nodes_climbed": counts["climbed"],
         "nodes_evaluated": counts["evaluated"],
         "nodes_tagged": counts["tagged"],
         "nodes_not_anonymous": int((state == 2).sum()),

@@ -121,18 +121,43 @@ class LossMetric(NodeMetric):
             self.means.append(self._released_mean(attr, cells))
 
     def _combine(self, per_attribute):
+        # the product taken attribute by attribute, in order (what np.prod along the
+        # first axis of the stacked array does, without stacking d arrays of every node)
         d = len(per_attribute)
-        return np.prod(1.0 + np.asarray(per_attribute), axis=0) ** (1.0 / d) - 1.0
+        if np.ndim(per_attribute[0]) == 0:      # one node: plain floats
+            out = 1.0
+            for part in per_attribute:
+                out *= 1.0 + float(part)
+            return np.float64(out) ** (1.0 / d) - 1.0
+        out = 1.0 + np.asarray(per_attribute[0], dtype=float)
+        for part in per_attribute[1:]:
+            out *= 1.0 + np.asarray(part, dtype=float)
+        return out ** (1.0 / d) - 1.0
 
     def lower_bound(self, nodes):
         return self._combine([self.means[j][nodes[:, j]] for j in range(nodes.shape[1])])
+
+    def lower_bound_grid(self, heights):
+        """:meth:`lower_bound` of every node of the lattice ``heights``, in key order.
+
+        Node ``v``'s bound sits at its mixed-radix key (``v[0]`` most
+        significant, :func:`~.node_space.node_key`); the products are
+        outer products, the same multiplications in the same order as
+        :meth:`_combine` makes (so the same bits), without a gather per node
+        and attribute.
+        """
+        out = 1.0 + np.asarray(self.means[0][:heights[0] + 1], dtype=float)
+        for j in range(1, len(heights)):
+            out = np.multiply.outer(out, 1.0 + self.means[j][:heights[j] + 1]).ravel()
+        return out ** (1.0 / len(heights)) - 1.0
 
     def value(self, node, fs, failing):
         suppressed = int(fs.counts[failing].sum())
         if suppressed == 0:
             return float(self.lower_bound(np.asarray([node]))[0])
         keep = ~failing
-        per = [(float((fs.counts[keep] * self.cells[j][node[j]][fs.codes[keep, j]]).sum())
+        counts, codes = fs.counts[keep], fs.codes[keep]     # once, not per attribute
+        per = [(float((counts * self.cells[j][node[j]][codes[:, j]]).sum())
                 + suppressed) / self.n for j in range(len(node))]
         return float(self._combine(per))
 

@@ -163,8 +163,13 @@ class NodeSpace:
         self.total = len(self.nodes)
         self.radix = np.asarray([h + 1 for h in lattice.heights], dtype=np.int64)
         self.position = np.empty(self.total, dtype=np.int64)
-        self.position[node_key(self.nodes, self.radix)] = np.arange(self.total)
-        self.bound = scorer.lower_bound(self.nodes).astype(float)
+        keys = node_key(self.nodes, self.radix)
+        self.position[keys] = np.arange(self.total)
+        grid = getattr(scorer, "lower_bound_grid", None)
+        if grid is not None and lattice.dimension and self.total == lattice.size:
+            self.bound = np.asarray(grid(list(lattice.heights)), dtype=float)[keys]
+        else:
+            self.bound = scorer.lower_bound(self.nodes).astype(float)
         self._top = np.asarray(lattice.heights, dtype=np.int64)
         self._stride = [int(np.prod(self.radix[j + 1:])) for j in range(len(self.radix))]
         self._bottom = np.zeros(lattice.dimension, dtype=np.int64)
@@ -245,14 +250,36 @@ class CandidateQueue:
     bound (``highest=False``). With ``highest=True`` bounds must not change.
     """
 
-    def __init__(self, space, *, highest):
+    def __init__(self, space, *, highest, order=None):
         self.space = space
         self.highest = bool(highest)
-        sign = -1.0 if highest else 1.0
-        self.order = np.lexsort((np.arange(space.total), sign * space.bound))
+        if order is None:           # a stable sort: ties stay in index order
+            order = np.argsort(-space.bound if highest else space.bound, kind="stable")
+        self.order = order
         self.sorted_bound = space.bound[self.order].copy()
         self.at = 0
         self.moved = []           # (bound, index) of nodes whose bound rose
+
+    @classmethod
+    def pair(cls, space):
+        """``(highest first, lowest first)`` queues of ``space`` from one sort of its bounds.
+
+        The lowest-first order is a stable sort; the highest-first one is its
+        reverse with every run of equal bounds turned back into index order.
+        """
+        low = np.argsort(space.bound, kind="stable")
+        high = low[::-1]
+        if len(high):
+            b = space.bound[high]
+            start = np.flatnonzero(np.concatenate(([True], b[1:] != b[:-1])))
+            size = np.diff(np.append(start, len(high)))
+            group_start = np.repeat(start, size)
+            group_end = np.repeat(start + size, size)
+            # position p of a run [s, e) goes to s + e - 1 - p
+            out = np.empty_like(high)
+            out[group_start + group_end - 1 - np.arange(len(high))] = high
+            high = out
+        return cls(space, highest=True, order=high), cls(space, highest=False, order=low)
 
     def next(self, alive, dead=None):
         """The best live node (``alive(i) -> bool``), or None; it stays queued.
@@ -321,7 +348,19 @@ class ArrayStatus(StatusMap):
 
     def __init__(self, space, state, checked):
         super().__init__(space.lattice.dimension)
-        self._space, self._state, self._checked = space, state, checked
+        self._space, self._state, self._log = space, state, checked
+
+    @property
+    def _checked(self):
+        """``(node, passed)`` per check, in order; the log may hold ``(indices, passed)``
+        for a whole run of checks (an int64 array), expanded here."""
+        out = []
+        for item, ok in self._log:
+            if isinstance(item, np.ndarray):
+                out.extend((tuple(row), ok) for row in self._space.nodes[item].tolist())
+            else:
+                out.append((item, ok))
+        return out
 
     def is_anonymous(self, node):
         known = int(self._state[self._space.index(node)])

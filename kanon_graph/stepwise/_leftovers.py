@@ -189,7 +189,8 @@ def place_leftovers(data, class_of, check=None, budget=0, model=None):
         anc = _padded([a for a in tables.anc], 0)
         per = _padded([p.T for p in per_class], 0.0)
         chosen = _place_units(unit_codes, unit_m, level, ref, sizes.astype(np.int64),
-                              np.column_stack(old), per, anc)
+                              np.column_stack(old), per, anc, _lca_table(tables),
+                              all(bool((np.diff(p, axis=1) >= 0).all()) for p in per_class))
         for unit, c in zip(units, chosen):
             out[unit] = labels[c]
         stats["placed"] += int(unit_m.sum())
@@ -229,16 +230,28 @@ def _padded(tables, fill):
     return out
 
 
-def _place_units_py(unit_codes, unit_m, level, ref, sizes, old, per, anc):
+def _lca_table(tables):
+    """``lca[j, a, b]`` of every attribute padded to one array, or an empty one when an
+    attribute's pairs are not tabulated (the kernel then walks the ancestors)."""
+    if any(t is None for t in tables.lca):
+        return np.zeros((0, 0, 0), dtype=np.int64)
+    return _padded([np.asarray(t, dtype=np.int64) for t in tables.lca], 0)
+
+
+def _place_units_py(unit_codes, unit_m, level, ref, sizes, old, per, anc, lca, rising):
     """Each unit, in order, joins the class it widens least (the first of least added loss);
     the class's levels, per-record costs and size follow. ``per[j, level, c]``: class
-    ``c``'s cost per record at ``level`` of attribute ``j``; ``anc[j, level, leaf]``.
+    ``c``'s cost per record at ``level`` of attribute ``j``; ``anc[j, level, leaf]``;
+    ``lca[j, a, b]`` the level where leaves ``a`` and ``b`` meet (empty: walk ``anc``).
 
     A class's cost per record never falls as it widens, so the loss a unit of ``m``
     records adds to class ``c`` is at least ``m`` times its cost per record now, which
     is at least what it was at the start: the classes are visited in order of that
     start cost and the visit ends where ``m`` times it exceeds the least added loss
-    found (by more than rounding), so a unit rarely looks at every class."""
+    found (by more than rounding), so a unit rarely looks at every class. For the
+    same reason each attribute adds a term of at least 0 when every class's costs
+    rise with the level (``rising``), so a class is then left as soon as its partial
+    sum exceeds the least found: the floats and the choice are those of the full sum."""
     n_units, d = unit_codes.shape
     n_classes = level.shape[0]
     chosen = np.empty(n_units, dtype=np.int64)
@@ -246,6 +259,7 @@ def _place_units_py(unit_codes, unit_m, level, ref, sizes, old, per, anc):
     for c in range(n_classes):
         for j in range(d):
             start[c] += old[c, j]
+    tabulated = lca.shape[0] == d
     order = np.argsort(start, kind="mergesort")
     for u in range(n_units):
         m = unit_m[u]
@@ -257,9 +271,16 @@ def _place_units_py(unit_codes, unit_m, level, ref, sizes, old, per, anc):
             extra = 0.0
             for j in range(d):
                 lv = level[c, j]
-                while anc[j, lv, ref[c, j]] != anc[j, lv, unit_codes[u, j]]:
-                    lv += 1
+                if tabulated:
+                    meet = lca[j, ref[c, j], unit_codes[u, j]]
+                    if meet > lv:
+                        lv = meet
+                else:
+                    while anc[j, lv, ref[c, j]] != anc[j, lv, unit_codes[u, j]]:
+                        lv += 1
                 extra += (sizes[c] + m) * per[j, lv, c] - sizes[c] * old[c, j]
+                if rising and extra > best_extra:
+                    break
             if extra < best_extra or (extra == best_extra and c < best):
                 best, best_extra = c, extra
         for j in range(d):

@@ -41,7 +41,7 @@ import numpy as np
 from .._jit import njit  # numba loads on a kernel's first call
 from ..privacy import ClassCheck, PrivacyModel
 from ..scale.sharding import subset
-from ._leftovers import _padded, _Tables, place_leftovers
+from ._leftovers import _lca_table, _padded, _Tables, place_leftovers
 from ._steps import release_steps
 
 __all__ = ["rescue", "settle", "partition_loss"]
@@ -188,6 +188,37 @@ class _Pool:
         per = np.sum(tables.costs(level, codes[order[starts]]), axis=0)
         self.at_home = per[self.cls]                  # cost per record, summed over attributes
         self.weights, self.values, self.check = weights, values, check
+        # per unit: its lowest and highest sensitive code, and (distinct l) its known codes
+        unit_of = np.repeat(np.arange(len(self.rows)), [len(r) for r in self.rows])
+        held = values[np.concatenate(self.rows)] if len(self.rows) else values[:0]
+        self.vmin = np.full(len(self.rows), np.iinfo(np.int64).max)
+        self.vmax = np.full(len(self.rows), np.iinfo(np.int64).min)
+        np.minimum.at(self.vmin, unit_of, held)
+        np.maximum.at(self.vmax, unit_of, held)
+        self.distinct = check.model.superset_closed and check.model.l is not None
+        if self.distinct:
+            known = held != (-1 if check.missing is None else check.missing)
+            pairs = np.unique(np.column_stack([unit_of[known], held[known]]), axis=0)
+            self.uvals = pairs[:, 1]
+            self.uptr = np.concatenate([[0], np.cumsum(np.bincount(
+                pairs[:, 0], minlength=len(self.rows)))]).astype(np.int64)
+
+    def holds_with(self, members, size, batch):
+        """Distinct l: per unit of ``batch``, does the group (``members``, ``size`` records)
+        hold with it in -- ``k`` records and ``l`` known values -- counted from the units'
+        known codes instead of the rows' histograms."""
+        check = self.check
+        group = np.unique(self.values[members])
+        if check.missing is not None:
+            group = group[group != check.missing]
+        lo, hi = self.uptr[batch], self.uptr[batch + 1]
+        lens = hi - lo
+        owner = np.repeat(np.arange(len(batch)), lens)
+        pos = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens) \
+            + np.repeat(lo, lens)
+        new = ~np.isin(self.uvals[pos], group)
+        more = np.bincount(owner[new], minlength=len(batch))
+        return (size + self.weight[batch] >= check.k) & (len(group) + more >= check.model.l)
 
     def spare(self, unit):
         """Does the unit's class still hold the model without it?"""
@@ -199,11 +230,12 @@ class _Pool:
         return bool(self.check.holds_on(rows))
 
     def padded(self, tables):
-        """``(anc[j, level, leaf], cost[j, level, node])`` of every attribute, padded to one
-        3-D array each (made once per pool)."""
+        """``(anc[j, level, leaf], cost[j, level, node], lca[j, leaf, leaf])`` of every
+        attribute, padded to one 3-D array each (made once per pool; ``lca`` empty
+        where an attribute's pair levels are not tabulated)."""
         if getattr(self, "_padded", None) is None:
             self._padded = (_padded(tables.anc, 0).astype(np.int64),
-                            _padded(tables.cost, 0.0))
+                            _padded(tables.cost, 0.0), _lca_table(tables))
         return self._padded
 
 
@@ -217,22 +249,26 @@ def _fill(pool, rows, codes, weights, values, check, tables):
     size = int(weights[rows].sum())
     members = list(rows)
     taken = []
-    anc, table = pool.padded(tables)
+    anc, table, lca = pool.padded(tables)
     for _ in range(_DONORS):
         free = ~pool.gone & ~pool.blocked
         if not free.any():
             break
         extra = _donor_extra(ref, level, size, pool.codes, pool.weight, pool.at_home, free,
-                             anc, table)
+                             anc, table, lca)
         ranked = _cheapest(extra, free, 8 * _SCAN)
         held, count = np.unique(values[members], return_counts=True)
         top = held[np.argmax(count)]                  # what a donor must bring besides
         pick, fallback = None, None
         for at in range(0, min(len(ranked), 8 * _SCAN), _SCAN):
             batch = ranked[at:at + _SCAN]
-            hold = _holds_with(check, members, batch, pool)
-            for u, ok in zip(batch, hold):
-                if not ok and (fallback is not None or (values[pool.rows[u]] == top).all()):
+            hold = pool.holds_with(members, size, batch) if pool.distinct \
+                else _holds_with(check, members, batch, pool)
+            only_top = (pool.vmin[batch] == top) & (pool.vmax[batch] == top)
+            # the units the loop below can stop at (the rest are passed over)
+            for i in np.flatnonzero(hold | ~only_top):
+                u, ok = batch[i], hold[i]
+                if not ok and (fallback is not None or only_top[i]):
                     continue
                 if not pool.spare(u):
                     pool.blocked[u] = True            # its class cannot lose it: not a donor
@@ -269,11 +305,14 @@ def _cheapest(extra, free, count):
     return cand[np.argsort(extra[cand], kind="stable")][:count]
 
 
-def _donor_extra_py(ref, level, size, codes, weight, at_home, free, anc, table):
+def _donor_extra_py(ref, level, size, codes, weight, at_home, free, anc, table, lca):
     """Per pool unit: the loss added when the group (its member ``ref``, ``level``, ``size``
     records) takes it in, less what it cost at home; ``inf`` where not ``free``.
-    Summed attribute by attribute in the order the numpy form did, so the floats match."""
+    Summed attribute by attribute in the order the numpy form did, so the floats match.
+    ``lca[j, a, b]``: the level where leaves ``a`` and ``b`` meet, read instead of
+    walking ``anc`` up (empty: walk)."""
     n, d = codes.shape
+    tabulated = lca.shape[0] == d
     old = 0.0
     for j in range(d):
         old += table[j, level[j], anc[j, level[j], ref[j]]]
@@ -284,8 +323,13 @@ def _donor_extra_py(ref, level, size, codes, weight, at_home, free, anc, table):
         cost = 0.0
         for j in range(d):
             lv = level[j]
-            while anc[j, lv, ref[j]] != anc[j, lv, codes[u, j]]:
-                lv += 1
+            if tabulated:
+                meet = lca[j, ref[j], codes[u, j]]
+                if meet > lv:
+                    lv = meet
+            else:
+                while anc[j, lv, ref[j]] != anc[j, lv, codes[u, j]]:
+                    lv += 1
             cost += table[j, lv, anc[j, lv, ref[j]]]
         w = weight[u]
         out[u] = (size + w) * cost - size * old - w * at_home[u]

@@ -81,6 +81,7 @@ from ..lattice.node_space import NodeSpace
 from ..privacy import ClassCheck
 from ..scale.sharding import subset
 from ._batch import BatchCounter
+from ._diverse import distinct_released
 
 __all__ = ["STEP", "release_steps", "generalization_loss"]
 
@@ -256,15 +257,24 @@ class _NodeCounter:
         self.batch = BatchCounter(sub, model.k) if not self.sensitive and BatchCounter.fits(
             sub, rows_in_all) else None
 
-    def released(self, levels):
-        """``(records released under the model, under its relaxation)`` at ``levels``."""
+    def released(self, levels, need=None):
+        """``(records released under the model, under its relaxation)`` at ``levels``.
+
+        With ``need``, a node whose relaxation releases fewer than ``need``
+        records gives ``(possible, possible)``: the model releases fewer still.
+        """
         if not self.sensitive:
-            # the counts alone, in the set's own order: a packed set is never sorted
-            records = self.sub.records - self.engine.frequency_set(levels).failing_records(
-                self.model.k)
+            fs = self.engine.frequency_set(levels)
+            counts = fs.packed[1] if fs.packed is not None else fs.counts  # any order: no unpack
+            records = int(counts[counts >= self.model.k].sum())
             return records, records
-        # groups come sorted by tuple, the sensitive code last: a class's pairs are adjacent
         fs = self.engine.frequency_set(tuple(levels) + (0,))
+        # the relaxation (distinct l, or k) counted from the packed keys (._diverse)
+        possible = distinct_released(fs, self.relaxed.k, self.relaxed.l or 0, self.check.missing)
+        if possible is not None and (self.model.superset_closed
+                                     or (need is not None and possible < need)):
+            return possible, possible
+        # groups come sorted by tuple, the sensitive code last: a class's pairs are adjacent
         codes, counts = fs.codes, fs.counts
         d = len(levels)
         cls = np.zeros(len(counts), dtype=np.int64)
@@ -329,7 +339,8 @@ def _first_releasing(space, bound, failed, counter, need, soft):
                     batch = min(2 * batch, _CHUNK)
                 released = possible = int(counted[i])
             else:
-                released, possible = counter.released(tuple(int(v) for v in space.nodes[i]))
+                levels = tuple(int(v) for v in space.nodes[i])
+                released, possible = counter.released(levels, need)
             checked += 1
             if released >= need:
                 return int(i), checked

@@ -114,7 +114,8 @@ def test_failing_run_tags_what_it_checked_and_stops_at_a_passing_node():
     state = np.zeros(space.total, dtype=np.int8)
     none = np.zeros(space.total, dtype=bool)
     run = FailingRun(space, engine, 5, 0, queue)
-    checked, tagged = run.run(state, none, none.copy(), [np.inf, space.total, 0])
+    checked, tagged, passed, climbed = run.run(state, none, none.copy(),
+                                               [np.inf, space.total, 0])
     plain = FrequencyEngine(data, compiled=False)
     for i in checked.tolist():                       # every one fails, everything below it tagged
         assert plain.frequency_set(tuple(space.nodes[i])).failing_records(5) > 0

@@ -96,10 +96,11 @@ def test_compiled_leftover_placement_is_the_python_one(monkeypatch):
     sizes = rng.integers(5, 20, n_classes)
     units = rng.integers(0, leaves, (60, d))
     m = rng.integers(1, 4, 60)
+    lca = np.stack([_leftovers._pair_levels(a) for a in anc])
     args = (units, m, level, ref, sizes, old, per, anc)
-    python = _leftovers._place_units.py_func(*[a.copy() for a in args])
+    python = _leftovers._place_units.py_func(*[a.copy() for a in args], lca, True)
     monkeypatch.setattr(_jit, "PYTHON_WORK", 0)                  # compile it
-    compiled = _leftovers._place_units(*[a.copy() for a in args])
+    compiled = _leftovers._place_units(*[a.copy() for a in args], lca, True)
     assert python.tolist() == compiled.tolist() and len(set(python.tolist())) > 1
 
 
@@ -145,5 +146,83 @@ def test_pruned_leftover_placement_chooses_what_visiting_every_class_chooses(see
     m = rng.integers(1, 4, 80)
     args = (units, m, level, ref, sizes, old, per, anc)
     full = _place_units_every_class(*[a.copy() for a in args])
-    assert _leftovers._place_units.py_func(*[a.copy() for a in args]).tolist() == full.tolist()
-    assert _leftovers._place_units(*[a.copy() for a in args]).tolist() == full.tolist()
+    lca = np.stack([_leftovers._pair_levels(a) for a in anc])
+    for more in ((lca, True), (np.zeros((0, 0, 0), dtype=np.int64), True)):
+        assert _leftovers._place_units.py_func(*[a.copy() for a in args], *more).tolist() \
+            == full.tolist()
+        assert _leftovers._place_units(*[a.copy() for a in args], *more).tolist() == full.tolist()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_distinct_l_donor_check_from_the_units_codes_is_the_histogram_check(seed):
+    """Under distinct l the pool answers "does the group hold with this unit in?" from each
+    unit's known codes (_Pool.holds_with): the answer of the rows' histograms, for random
+    groups and batches (missing values kept, so some codes count toward k alone)."""
+    rng = np.random.default_rng(seed)
+    table, schema = _stranding(600, seed=seed)
+    table.loc[rng.random(len(table)) < 0.1, "injury"] = None
+    data = kg.encode(table, schema, missing="keep")
+    for l in (2, 3):
+        model = PrivacyModel(4, l=l).bind(data)
+        check = ClassCheck(model, data)
+        steps, _ = release_steps(data, model, check=check)
+        codes = np.column_stack([a.codes for a in data.attributes])
+        weights = np.ones(data.n, dtype=np.int64)
+        pool = _rescue._Pool(data, steps, codes, weights, check.values, check,
+                             _leftovers._Tables(data))
+        assert pool.distinct and len(pool.rows) > 10
+        seen = set()
+        for _ in range(30):
+            members = list(rng.choice(data.n, rng.integers(1, 8), replace=False))
+            batch = rng.choice(len(pool.rows), min(20, len(pool.rows)), replace=False)
+            size = len(members)
+            fast = pool.holds_with(members, size, batch)
+            slow = _rescue._holds_with(check, members, batch, pool)
+            assert fast.tolist() == slow.tolist()
+            seen |= set(fast.tolist())
+        assert seen == {True, False}                     # both answers met
+
+
+def test_rescue_with_the_distinct_l_donor_check_is_the_rescue_with_histograms(monkeypatch):
+    """The whole rescue gives the same groups and donors either way."""
+    table, schema = _stranding(900, seed=5)
+    data = kg.encode(table, schema)
+    model = PrivacyModel(5, l=2).bind(data)
+    check = ClassCheck(model, data)
+    steps, _ = release_steps(data, model, check=check)
+    fast, fast_donors = _rescue.rescue(data, steps, check)
+    init = _rescue._Pool.__init__
+
+    def general(self, *args):
+        init(self, *args)
+        self.distinct = False
+
+    monkeypatch.setattr(_rescue._Pool, "__init__", general)
+    slow, slow_donors = _rescue.rescue(data, steps, check)
+    assert fast_donors == slow_donors > 0 and fast.tolist() == slow.tolist()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_donor_costs_from_pair_levels_are_the_walked_ones(seed):
+    """_donor_extra reads where a candidate meets the group from the pair-level table: the
+    very floats of walking the ancestors up, unit by unit."""
+    rng = np.random.default_rng(seed)
+    table, schema = _stranding(500, seed=seed)
+    data = kg.encode(table, schema)
+    tables = _leftovers._Tables(data)
+    anc = _leftovers._padded(tables.anc, 0).astype(np.int64)
+    cost = _leftovers._padded(tables.cost, 0.0)
+    lca = _leftovers._lca_table(tables)
+    assert lca.shape[0] == len(data.attributes)
+    codes = np.column_stack([a.codes for a in data.attributes])
+    for _ in range(5):
+        ref = codes[rng.integers(data.n)]
+        level = rng.integers(0, 2, len(ref))
+        weight = rng.integers(1, 5, data.n)
+        at_home = rng.random(data.n)
+        free = rng.random(data.n) < 0.8
+        args = (ref, level, 7, codes, weight, at_home, free, anc, cost)
+        walked = _rescue._donor_extra.py_func(*args, np.zeros((0, 0, 0), dtype=np.int64))
+        read = _rescue._donor_extra.py_func(*args, lca)
+        assert np.array_equal(walked, read) and np.isfinite(read).sum() == free.sum()
+        assert np.array_equal(_rescue._donor_extra(*args, lca), read)
