@@ -70,11 +70,11 @@ def block_edges(data, codes, *, window=2, free=2):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     from itertools import combinations
 
-    leaf_order = np.lexsort(tuple(codes[:, a] for a in range(d - 1, -1, -1)))
+    # every key is one integer: the codes it groups by, densely renumbered
+    dense = [_dense(codes[:, a]) for a in range(d)]
+    leaf_order = _lexicographic(dense)
     rank = np.empty(u, dtype=np.int64)
     rank[leaf_order] = np.arange(u)
-    # every key is one integer: the codes it groups by, densely renumbered
-    dense = [np.unique(codes[:, a], return_inverse=True)[1].reshape(-1) for a in range(d)]
     groupings = []
     for r in range(1, min(free, d - 1) + 1):
         groupings += [[dense[b] for b in range(d) if b not in out]
@@ -84,22 +84,21 @@ def block_edges(data, codes, *, window=2, free=2):
         for a, attr in enumerate(data.attributes):
             h = attr.hierarchy
             col = h.level_map[min(level, h.height)][codes[:, a]] if h is not None else codes[:, a]
-            cols.append(np.unique(col, return_inverse=True)[1].reshape(-1))
+            cols.append(_dense(col))
         groupings.append(cols)
     us, vs = [], []
     for cols in groupings:
-        key = np.zeros(u, dtype=np.int64)
-        span = 1
-        for col in cols:
-            width = int(col.max()) + 1
-            if span * width >= 2 ** 62:                  # renumber before it could overflow
-                key = np.unique(key, return_inverse=True)[1].reshape(-1)
-                span = int(key.max()) + 1
-            key = key * width + col
-            span *= width
-        order = np.lexsort((rank, key))
+        key, span = _mixed_radix(cols)
+        # the nodes by (key, rank): one sort of key * u + rank when it fits in an int64,
+        # else a stable sort of the keys in rank order (both far faster than a lexsort)
+        if span * u < 2 ** 62:
+            packed = np.sort(key * u + rank)
+            order, key = leaf_order[packed % u], packed // u
+        else:
+            order = leaf_order[np.argsort(key[leaf_order], kind="stable")]
+            key = key[order]
         for step in range(1, window + 1):
-            same = key[order[step:]] == key[order[:-step]]
+            same = key[step:] == key[:-step]
             us.append(order[:-step][same])
             vs.append(order[step:][same])
     eu, ev = np.concatenate(us), np.concatenate(vs)
@@ -108,3 +107,39 @@ def block_edges(data, codes, *, window=2, free=2):
     if len(pairs):
         pairs = pairs[np.concatenate([[True], pairs[1:] != pairs[:-1]])]
     return (pairs // u).astype(np.int64), (pairs % u).astype(np.int64)
+
+
+def _dense(col):
+    """Non-negative integer codes renumbered 0, 1, ... in value order (``np.unique``'s inverse)."""
+    col = np.asarray(col, dtype=np.int64)
+    if not len(col):
+        return col
+    if col.min() < 0 or col.max() > 4 * len(col) + 4096:     # sparse: sort them
+        return _dense_any(col)
+    present = np.zeros(int(col.max()) + 1, dtype=np.int64)
+    present[col] = 1
+    return (np.cumsum(present) - 1)[col]
+
+
+def _mixed_radix(cols):
+    """One int64 key per row ordering the rows as the columns do; ``(key, keys possible)``."""
+    key = np.zeros(len(cols[0]) if cols else 0, dtype=np.int64)
+    span = 1
+    for col in cols:
+        width = int(col.max()) + 1 if len(col) else 1
+        if span * width >= 2 ** 62:                  # renumber before it could overflow
+            key = _dense_any(key)
+            span = int(key.max()) + 1
+        key = key * width + col
+        span *= width
+    return key, span
+
+
+def _dense_any(key):
+    return np.unique(key, return_inverse=True)[1].reshape(-1).astype(np.int64)
+
+
+def _lexicographic(cols):
+    """The rows in lexicographic order of ``cols`` (ties by row: ``np.lexsort``'s order)."""
+    key, _ = _mixed_radix(cols)
+    return np.argsort(key, kind="stable")

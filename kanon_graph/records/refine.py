@@ -42,6 +42,7 @@ import numpy as np
 from .adjacent import _compact
 from .apply import apply_moves
 from .resplit import split_big_classes
+from ._without import _costs_without
 from .costs import _set_cost
 from .mst import HAVE_NUMBA
 
@@ -57,24 +58,23 @@ def node_neighbours(eu, ev, n_nodes):
     """CSR ``(ptr, adj)`` of the nodes joined to each node by an edge (both directions)."""
     src = np.concatenate([eu, ev]).astype(np.int64)
     dst = np.concatenate([ev, eu]).astype(np.int64)
-    order = np.lexsort((dst, src))
+    width = max(int(n_nodes), 1)
+    # (src, dst) in one int64 sorted by value: far faster than a lexsort of the two
+    keys = np.sort(src * width + dst)
     ptr = np.zeros(n_nodes + 1, dtype=np.int64)
-    np.add.at(ptr, src + 1, 1)
-    return np.cumsum(ptr), dst[order]
+    ptr[1:] = np.cumsum(np.bincount(src, minlength=n_nodes))
+    return ptr, keys % width
 
 
-def _summaries(order, start, codes, tables):
-    """Per class and attribute: LCA level and a member code (hierarchy) or the range."""
+def _summaries(order, start, codes, tables, todo, lev, ref, lo, hi):
+    """Per class with ``todo`` and attribute: LCA level and a member code (hierarchy) or
+    the range, written into ``lev``, ``ref``, ``lo``, ``hi``."""
     kind, nlev, width, off, anc = tables[0], tables[1], tables[2], tables[3], tables[4]
     values = tables[6]
     n_classes = start.shape[0] - 1
     d = kind.shape[0]
-    lev = np.zeros((n_classes, d), dtype=np.int64)
-    ref = np.zeros((n_classes, d), dtype=np.int64)
-    lo = np.zeros((n_classes, d))
-    hi = np.zeros((n_classes, d))
     for c in range(n_classes):
-        if start[c + 1] == start[c]:
+        if not todo[c] or start[c + 1] == start[c]:
             continue
         for a in range(d):
             r = codes[order[start[c]], a]
@@ -97,7 +97,6 @@ def _summaries(order, start, codes, tables):
                     high = max(high, v)
                 lo[c, a] = low
                 hi[c, a] = high
-    return lev, ref, lo, hi
 
 
 def _plus_cost(b, x, lev, ref, lo, hi, order, start, size, codes, counts, tables):
@@ -135,13 +134,16 @@ def _plus_cost(b, x, lev, ref, lo, hi, order, start, size, codes, counts, tables
     return total * total_size
 
 
-def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target, codes, tables):
+def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target, codes, tables,
+                   own, lev, ref, lo, hi):
     """Per node: the gain (lower total cost) of its best move and the target class.
 
     The candidate classes of node ``x`` are the classes of its neighbours.
     Only ``active`` nodes are evaluated (``best`` / ``target`` are updated in
     place): a node whose class and neighbours' classes did not change keeps
-    its best move.
+    its best move. ``own`` (a cost per class) and the summaries ``lev``,
+    ``ref``, ``lo``, ``hi`` (a row per class) are kept between calls: only
+    the classes whose ``own`` is NaN (changed since) are costed again.
     """
     u = labels.shape[0]
     n_classes = 0
@@ -156,12 +158,15 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
     size = np.zeros(n_classes, dtype=np.int64)
     for x in range(u):
         size[labels[x]] += counts[x]
-    own = np.zeros(n_classes)
+    todo = np.zeros(n_classes, dtype=np.bool_)
     for c in range(n_classes):
-        own[c] = _set_cost(order[start[c]:start[c + 1]], start[c + 1] - start[c], codes,
-                           counts, tables)
-    lev, ref, lo, hi = _summaries(order, start, codes, tables)
-    buf = np.empty(u + 1, dtype=np.int64)
+        if own[c] != own[c]:
+            todo[c] = True
+            own[c] = 0.0 if start[c + 1] == start[c] else _set_cost(
+                order[start[c]:start[c + 1]], start[c + 1] - start[c], codes, counts, tables)
+    _summaries(order, start, codes, tables, todo, lev, ref, lo, hi)
+    without = np.empty(u + 1)
+    scratch = np.zeros(tables[10].shape[0], dtype=np.int64)
     seen = np.full(n_classes, -1, dtype=np.int64)
     for x in range(u):
         if active[x]:                   # even a node alone in its class: its old move is stale
@@ -171,6 +176,7 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
         m = start[c + 1] - start[c]
         if m < 2:
             continue
+        costed = False                  # without[i]: the class's cost without member i
         for i in range(m):
             x = order[start[c] + i]
             if not active[x]:
@@ -184,12 +190,11 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
                     continue
                 seen[b] = x
                 if minus != minus:
-                    n = 0
-                    for j in range(m):
-                        if j != i:
-                            buf[n] = order[start[c] + j]
-                            n += 1
-                    minus = _set_cost(buf, n, codes, counts, tables) - own[c]
+                    if not costed:
+                        _costs_without(order[start[c]:start[c + 1]], m, codes, counts, tables,
+                                       without, scratch)
+                        costed = True
+                    minus = without[i] - own[c]
                 # adding x to b costs at least counts[x] times b's cost per record (cells
                 # only widen), so b cannot beat the best move found when even that fails
                 bound = -minus - counts[x] * own[b] / size[b]
@@ -205,11 +210,10 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
 
 
 def _best_moves_work(labels, counts, ptr, adj, *rest):
-    """Steps of :func:`_best_moves_py`: its passes over the tuples, their neighbours,
-    and a class's members for each of its tuples (``sum m**2``), per attribute."""
-    sizes = np.bincount(labels) if len(labels) else np.zeros(0, dtype=np.int64)
-    d = rest[-2].shape[1]
-    return (4 * len(labels) + len(adj) + int((sizes * sizes).sum())) * max(d, 1)
+    """Steps of :func:`_best_moves_py`: its passes over the tuples and their neighbours,
+    and a class's members once more for the costs without each, per attribute."""
+    d = rest[6].shape[1]                # codes
+    return (5 * len(labels) + len(adj)) * max(d, 1)
 
 
 if HAVE_NUMBA:
@@ -289,6 +293,11 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
     tried = set()
     last_split = np.zeros(0, dtype=np.int64)
     ptr, adj = node_neighbours(eu, ev, len(labels))
+    d = codes.shape[1]
+    # per class, kept between rounds: its cost (NaN: to cost again) and its summaries
+    own = np.full(0, np.nan)
+    lev, ref = np.zeros((0, d), dtype=np.int64), np.zeros((0, d), dtype=np.int64)
+    lo, hi = np.zeros((0, d)), np.zeros((0, d))
     before = cost.of_labels(labels, counts) / cost.norm
     moves = splits = undone = rounds = 0
     while rounds < max_rounds:
@@ -300,8 +309,15 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
         n_classes = int(labels.max()) + 1
         cell = np.zeros(n_classes, dtype=np.int64)
         cell[labels] = node_cell
+        if n_classes > len(own):
+            grow = n_classes - len(own)
+            own = np.concatenate([own, np.full(grow, np.nan)])
+            lev, ref = (np.concatenate([lev, np.zeros((grow, d), dtype=np.int64)]),
+                        np.concatenate([ref, np.zeros((grow, d), dtype=np.int64)]))
+            lo, hi = np.concatenate([lo, np.zeros((grow, d))]), np.concatenate(
+                [hi, np.zeros((grow, d))])
         _best_moves(labels, counts, ptr, adj, cell, int(k), tabu, active, gain, target, codes,
-                    tables)
+                    tables, own, lev, ref, lo, hi)
         ranked = np.lexsort((np.arange(len(gain)), -gain))
         ranked = ranked[gain[ranked] > GAIN]
         if failing is None and rounds > batch_rounds:
@@ -345,6 +361,7 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
         changed = np.zeros(max(n_classes, int(labels.max()) + 1), dtype=bool)
         changed[touched.nonzero()[0]] = True
         changed[np.asarray(split_now, dtype=np.int64)] = True
+        own[np.flatnonzero(changed[:len(own)])] = np.nan       # costed again next round
         hit = changed[labels]
         active = hit.copy()
         active[eu[hit[ev]]] = True

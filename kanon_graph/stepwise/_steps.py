@@ -80,6 +80,7 @@ from ..lattice.node_metrics import LossMetric
 from ..lattice.node_space import NodeSpace
 from ..privacy import ClassCheck
 from ..scale.sharding import subset
+from ._batch import BatchCounter
 from ._diverse import distinct_released
 
 __all__ = ["STEP", "release_steps", "generalization_loss"]
@@ -211,7 +212,7 @@ def release_steps(data, model, *, step=STEP, combine="mean", check=None, progres
             failed[:] = 0
             soft[:] = 0
             marked = need
-        counter = _NodeCounter(sub, model, check, remaining)
+        counter = _NodeCounter(sub, model, check, remaining, data.n)
         bound = _GeneralizationLoss(sub, combine, whole).lower_bound(nodes)
         found, more = _first_releasing(space, bound, failed, counter, need, soft)
         checked += more
@@ -244,7 +245,7 @@ class _NodeCounter:
     frequency set sorted by tuple are the classes' histograms in a row.
     """
 
-    def __init__(self, sub, model, check, rows):
+    def __init__(self, sub, model, check, rows, rows_in_all=0):
         self.model, self.check, self.rows = model, check, rows
         self.sensitive = model.needs_sensitive
         self.relaxed = model.relaxation()
@@ -252,6 +253,9 @@ class _NodeCounter:
         table = _with_sensitive(sub, model.sensitive) if self.sensitive else sub
         self.engine = FrequencyEngine(table)
         self.groups = None
+        # k alone on few records: nodes counted in compiled batches (_batch)
+        self.batch = BatchCounter(sub, model.k) if not self.sensitive and BatchCounter.fits(
+            sub, rows_in_all) else None
 
     def released(self, levels, need=None):
         """``(records released under the model, under its relaxation)`` at ``levels``.
@@ -291,9 +295,10 @@ class _NodeCounter:
 
     def released_rows(self, levels):
         """Boolean per remaining record: released at ``levels``; sets :attr:`groups`."""
-        if not self.sensitive:
-            self.groups, _ = self.engine.class_of(levels)
-            return ~self.engine.failing_groups(levels, self.model)[self.groups]
+        if not self.sensitive:          # the classes' records from the rows, no set sorted
+            self.groups, n_classes = self.engine.class_of(levels)
+            sizes = np.bincount(self.groups, weights=self.sub.weights, minlength=n_classes)
+            return sizes[self.groups] >= self.model.k
         self.groups, n_classes = FrequencyEngine(self.sub).class_of(levels)
         return ~self.check.failing_rows(self.groups, self.rows)[self.groups]
 
@@ -322,11 +327,20 @@ def _first_releasing(space, bound, failed, counter, need, soft):
             else np.arange(len(candidates))
         chunk = candidates[part]
         chunk = chunk[np.lexsort((chunk, bound[chunk]))]
-        for i in chunk:
+        counted, batch = {}, 8
+        for at, i in enumerate(chunk):
             if failed[i] or soft[i]:
                 continue
-            levels = tuple(int(v) for v in space.nodes[i])
-            released, possible = counter.released(levels, need)
+            if counter.batch is not None:
+                if i not in counted:        # the next live nodes in one call, more each time
+                    live = chunk[at:]
+                    live = live[(failed[live] == 0) & (soft[live] == 0)][:batch]
+                    counted = dict(zip(live.tolist(), counter.batch.released(space.nodes[live])))
+                    batch = min(2 * batch, _CHUNK)
+                released = possible = int(counted[i])
+            else:
+                levels = tuple(int(v) for v in space.nodes[i])
+                released, possible = counter.released(levels, need)
             checked += 1
             if released >= need:
                 return int(i), checked
