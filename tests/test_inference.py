@@ -68,7 +68,7 @@ def test_zero_padded_codes_are_masked_without_a_hierarchy():
 def test_suggest_proposes_dates_and_masking():
     table = _table().assign(code=lambda t: t["zip"].str[:2])
     made = kg.hierarchy.suggest(table, kg.Schema(quasi_identifiers=["born", "zip", "code"]))
-    assert made["born"][1] == "date: month, year, decade"
+    assert made["born"][1] == "date: month, quarter, year, 5 years, decade"
     assert made["zip"][1].startswith("code of 5 characters: masked")
     assert made["code"][1].startswith("code of 2 characters: masked")
 

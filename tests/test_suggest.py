@@ -33,7 +33,7 @@ def test_each_kind_gets_its_own_draft():
                                                    table["zip"][0][:3] + "**",
                                                    table["zip"][0][:2] + "***",
                                                    table["zip"][0][:1] + "****", "*****"]
-    assert birth_h.height == 4 and birth_h.ancestors(table["birth"][0])[2] \
+    assert birth_h.height == 6 and birth_h.ancestors(table["birth"][0])[3] \
         == table["birth"][0][:4]
     assert sex_h.to_rows() == [["F", "*"], ["M", "*"]]
     # the data's own text is the leaf (cents kept), bands of round nested widths
@@ -62,7 +62,7 @@ def test_cli_suggest_then_optimal(tmp_path, capsys):
     assert main(["hierarchy", "suggest", str(tmp_path / "p.csv"), "--qi",
                  "zip,birth,sex,income", "--dates", "birth", "-o", str(tmp_path / "h")]) == 0
     printed = capsys.readouterr().out
-    assert "masked from the right" in printed and "month, year, decade" in printed
+    assert "masked from the right" in printed and "month, quarter, year, 5 years, decade" in printed
     assert sorted(p.name for p in (tmp_path / "h").iterdir()) == [
         "birth.csv", "income.csv", "sex.csv", "zip.csv"]
     assert main(["anonymize", str(tmp_path / "p.csv"), "--qi", "zip,birth,sex,income",

@@ -10,7 +10,9 @@ the data, by the column's kind (:func:`kanon_graph.cells.kinds.column_kind`):
   few large incomes do not make every band 20,000 wide), up to one band
   covering every value (ARX's interval builder with fixed widths); money
   and percent text (``$1,234.50``, ``12%``) is numeric too;
-* **date**: month, year, decade (:func:`~kanon_graph.hierarchy.dates`);
+* **date**: month, quarter, year, 5 years, decade
+  (:func:`~kanon_graph.hierarchy.dates`: ``2019-07-14 -> 2019-07 ->
+  2019-Q3 -> 2019 -> [2015-2019] -> [2010-2019]``);
 * **alphanumeric codes** (letters and digits, every value with a digit:
   ICD-10 ``F32.1``, UK postcode districts ``LS6`` and full postcodes
   ``LS6 3AB``, Dutch postcodes ``1234 AB``, product codes): the levels the
@@ -225,6 +227,11 @@ def _quantity_because(values: np.ndarray) -> str:
     return f"a quantity: integers of {digits[0]} digit(s), too short for a code"
 
 
+#: The date draft's levels, finest first (issue 48: the 5-year level is the
+#: hand-built birth-date hierarchies' own; the quarter sits between month and year).
+_DATE_LEVELS = ("month", "quarter", "year", "5 years", "decade")
+
+
 def _suggest_one(series: pd.Series, column: str, kind: str,
                  date_format: str | None = None,
                  context: Context | None = None) -> tuple[Hierarchy, str]:
@@ -235,9 +242,8 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
     uniques = (context.distinct(column) if context is not None
                and column in context.table.columns else list(pd.unique(present)))
     if kind == "date":
-        return dates(uniques, levels=("month", "year", "decade"), name=column,
-                     format=date_format), \
-            "date: month, year, decade"
+        return dates(uniques, levels=_DATE_LEVELS, name=column, format=date_format), \
+            "date: month, quarter, year, 5 years, decade"
     width = _integer_code_width(uniques) if kind == "numeric" else None
     if width is not None:
         texts = [str(int(float(u))) if not isinstance(u, str) else u for u in uniques]
