@@ -66,10 +66,31 @@ def node_neighbours(eu, ev, n_nodes):
     return ptr, keys % width
 
 
-def _summaries(order, start, codes, tables, todo, lev, ref, lo, hi):
+def code_major(tables):
+    """The hierarchy tables ``anc`` and ``cell`` laid out code by code.
+
+    ``tables`` store a hierarchy attribute level by level (``anc[off + L * width + x]``):
+    the ancestors of one code lie ``width`` apart, a cache miss per level on a wide
+    hierarchy. The copies returned hold them side by side, ``anc_t[off + x * nlev + L]``
+    (same offsets, same size per attribute), so that walking up from a code reads one
+    line. Other attributes' entries are left as they are (unused).
+    """
+    kind, nlev, width, off, anc, cell = tables[:6]
+    anc_t, cell_t = anc.copy(), cell.copy()
+    for a in range(len(kind)):
+        if kind[a] != 0:
+            continue
+        base, h, m = int(off[a]), int(nlev[a]), int(width[a])
+        span = slice(base, base + h * m)
+        anc_t[span] = anc[span].reshape(h, m).T.ravel()
+        cell_t[span] = cell[span].reshape(h, m).T.ravel()
+    return anc_t, cell_t
+
+
+def _summaries(order, start, codes, tables, anc_t, todo, lev, ref, lo, hi):
     """Per class with ``todo`` and attribute: LCA level and a member code (hierarchy) or
-    the range, written into ``lev``, ``ref``, ``lo``, ``hi``."""
-    kind, nlev, width, off, anc = tables[0], tables[1], tables[2], tables[3], tables[4]
+    the range, written into ``lev``, ``ref``, ``lo``, ``hi`` (``anc_t``: :func:`code_major`)."""
+    kind, nlev, off = tables[0], tables[1], tables[3]
     values = tables[6]
     n_classes = start.shape[0] - 1
     d = kind.shape[0]
@@ -80,12 +101,12 @@ def _summaries(order, start, codes, tables, todo, lev, ref, lo, hi):
             r = codes[order[start[c]], a]
             ref[c, a] = r
             if kind[a] == 0:
-                m = width[a]
+                h = nlev[a]
                 level = 0
+                rr = off[a] + r * h
                 for j in range(start[c] + 1, start[c + 1]):
-                    x = codes[order[j], a]
-                    while level < nlev[a] - 1 and \
-                            anc[off[a] + level * m + x] != anc[off[a] + level * m + r]:
+                    xx = off[a] + codes[order[j], a] * h
+                    while level < h - 1 and anc_t[xx + level] != anc_t[rr + level]:
                         level += 1
                 lev[c, a] = level
             elif kind[a] == 1:
@@ -99,8 +120,9 @@ def _summaries(order, start, codes, tables, todo, lev, ref, lo, hi):
                 hi[c, a] = high
 
 
-def _plus_cost(b, x, lev, ref, lo, hi, order, start, size, codes, counts, tables):
-    """Cost of class ``b`` with node ``x`` added, from ``b``'s summaries: O(d H)."""
+def _plus_cost(b, x, lev, ref, lo, hi, order, start, size, codes, counts, tables, anc_t, cell_t):
+    """Cost of class ``b`` with node ``x`` added, from ``b``'s summaries: O(d H)
+    (``anc_t``, ``cell_t``: :func:`code_major`)."""
     kind, nlev, width, off, anc, cell, values, scale, settab, setoff, mark, mode = tables
     total_size = size[b] + counts[x]
     if mode == 1:
@@ -109,13 +131,13 @@ def _plus_cost(b, x, lev, ref, lo, hi, order, start, size, codes, counts, tables
     for a in range(kind.shape[0]):
         cx = codes[x, a]
         if kind[a] == 0:
-            m = width[a]
-            r = ref[b, a]
+            h = nlev[a]
+            rr = off[a] + ref[b, a] * h
+            xx = off[a] + cx * h
             level = lev[b, a]
-            while level < nlev[a] - 1 and \
-                    anc[off[a] + level * m + cx] != anc[off[a] + level * m + r]:
+            while level < h - 1 and anc_t[xx + level] != anc_t[rr + level]:
                 level += 1
-            total += cell[off[a] + level * m + r]
+            total += cell_t[rr + level]
         elif kind[a] == 1:
             v = values[off[a] + cx]
             total += (max(hi[b, a], v) - min(lo[b, a], v)) * scale[a]
@@ -135,7 +157,7 @@ def _plus_cost(b, x, lev, ref, lo, hi, order, start, size, codes, counts, tables
 
 
 def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target, codes, tables,
-                   own, lev, ref, lo, hi):
+                   own, lev, ref, lo, hi, anc_t, cell_t):
     """Per node: the gain (lower total cost) of its best move and the target class.
 
     The candidate classes of node ``x`` are the classes of its neighbours.
@@ -164,7 +186,7 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
             todo[c] = True
             own[c] = 0.0 if start[c + 1] == start[c] else _set_cost(
                 order[start[c]:start[c + 1]], start[c + 1] - start[c], codes, counts, tables)
-    _summaries(order, start, codes, tables, todo, lev, ref, lo, hi)
+    _summaries(order, start, codes, tables, anc_t, todo, lev, ref, lo, hi)
     without = np.empty(u + 1)
     scratch = np.zeros(tables[10].shape[0], dtype=np.int64)
     seen = np.full(n_classes, -1, dtype=np.int64)
@@ -201,7 +223,7 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
                 if bound + 1e-9 * (1.0 + own[b]) < max(best[x] - GAIN, GAIN):
                     continue
                 plus = _plus_cost(b, x, lev, ref, lo, hi, order, start, size, codes, counts,
-                                  tables)
+                                  tables, anc_t, cell_t)
                 gain = -(minus + plus - own[b])
                 if gain > best[x] + GAIN or (gain > GAIN and target[x] >= 0
                                              and abs(gain - best[x]) <= GAIN and b < target[x]):
@@ -293,6 +315,7 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
     tried = set()
     last_split = np.zeros(0, dtype=np.int64)
     ptr, adj = node_neighbours(eu, ev, len(labels))
+    anc_t, cell_t = code_major(tables)   # a code's ancestors side by side: one cache line
     d = codes.shape[1]
     # per class, kept between rounds: its cost (NaN: to cost again) and its summaries
     own = np.full(0, np.nan)
@@ -317,7 +340,7 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
             lo, hi = np.concatenate([lo, np.zeros((grow, d))]), np.concatenate(
                 [hi, np.zeros((grow, d))])
         _best_moves(labels, counts, ptr, adj, cell, int(k), tabu, active, gain, target, codes,
-                    tables, own, lev, ref, lo, hi)
+                    tables, own, lev, ref, lo, hi, anc_t, cell_t)
         ranked = np.lexsort((np.arange(len(gain)), -gain))
         ranked = ranked[gain[ranked] > GAIN]
         if failing is None and rounds > batch_rounds:
