@@ -45,20 +45,22 @@ from .resplit import split_big_classes
 from ._without import _costs_without
 from .costs import _set_cost
 from .mst import HAVE_NUMBA
+from ._layout import GAIN, _class_order, _neighbours_of_pairs, _ranked, code_major  # GAIN: a move gains more
 
 from .._jit import njit  # numba loads on a kernel's first call
 
 __all__ = ["refine_classes", "node_neighbours"]
 
-GAIN = 1e-9
-"""A move must lower the total cost by more than this."""
-
 
 def node_neighbours(eu, ev, n_nodes):
     """CSR ``(ptr, adj)`` of the nodes joined to each node by an edge (both directions)."""
+    eu, ev = np.asarray(eu, dtype=np.int64), np.asarray(ev, dtype=np.int64)
+    width = max(int(n_nodes), 1)
+    pairs = eu * width + ev               # sorted pairs eu < ev (block_edges'): no sort
+    if len(pairs) and (eu < ev).all() and (pairs[1:] > pairs[:-1]).all():
+        return _neighbours_of_pairs(eu, ev, int(n_nodes))
     src = np.concatenate([eu, ev]).astype(np.int64)
     dst = np.concatenate([ev, eu]).astype(np.int64)
-    width = max(int(n_nodes), 1)
     # (src, dst) in one int64 sorted by value: far faster than a lexsort of the two
     keys = np.sort(src * width + dst)
     ptr = np.zeros(n_nodes + 1, dtype=np.int64)
@@ -66,30 +68,10 @@ def node_neighbours(eu, ev, n_nodes):
     return ptr, keys % width
 
 
-def code_major(tables):
-    """The hierarchy tables ``anc`` and ``cell`` laid out code by code.
-
-    ``tables`` store a hierarchy attribute level by level (``anc[off + L * width + x]``):
-    the ancestors of one code lie ``width`` apart, a cache miss per level on a wide
-    hierarchy. The copies returned hold them side by side, ``anc_t[off + x * nlev + L]``
-    (same offsets, same size per attribute), so that walking up from a code reads one
-    line. Other attributes' entries are left as they are (unused).
-    """
-    kind, nlev, width, off, anc, cell = tables[:6]
-    anc_t, cell_t = anc.copy(), cell.copy()
-    for a in range(len(kind)):
-        if kind[a] != 0:
-            continue
-        base, h, m = int(off[a]), int(nlev[a]), int(width[a])
-        span = slice(base, base + h * m)
-        anc_t[span] = anc[span].reshape(h, m).T.ravel()
-        cell_t[span] = cell[span].reshape(h, m).T.ravel()
-    return anc_t, cell_t
-
-
 def _summaries(order, start, codes, tables, anc_t, todo, lev, ref, lo, hi):
     """Per class with ``todo`` and attribute: LCA level and a member code (hierarchy) or
-    the range, written into ``lev``, ``ref``, ``lo``, ``hi`` (``anc_t``: :func:`code_major`)."""
+    the range, written into ``lev``, ``ref``, ``lo``, ``hi`` (``anc_t``: the hierarchy
+    tables code by code, :func:`~kanon_graph.records._layout.code_major`)."""
     kind, nlev, off = tables[0], tables[1], tables[3]
     values = tables[6]
     n_classes = start.shape[0] - 1
@@ -122,7 +104,7 @@ def _summaries(order, start, codes, tables, anc_t, todo, lev, ref, lo, hi):
 
 def _plus_cost(b, x, lev, ref, lo, hi, order, start, size, codes, counts, tables, anc_t, cell_t):
     """Cost of class ``b`` with node ``x`` added, from ``b``'s summaries: O(d H)
-    (``anc_t``, ``cell_t``: :func:`code_major`)."""
+    (``anc_t``, ``cell_t``: :func:`~kanon_graph.records._layout.code_major`)."""
     kind, nlev, width, off, anc, cell, values, scale, settab, setoff, mark, mode = tables
     total_size = size[b] + counts[x]
     if mode == 1:
@@ -171,12 +153,7 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
     n_classes = 0
     for x in range(u):
         n_classes = max(n_classes, labels[x] + 1)
-    order = np.argsort(labels, kind="mergesort")
-    start = np.zeros(n_classes + 1, dtype=np.int64)
-    for x in range(u):
-        start[labels[x] + 1] += 1
-    for c in range(n_classes):
-        start[c + 1] += start[c]
+    order, start = _class_order(labels, n_classes)
     size = np.zeros(n_classes, dtype=np.int64)
     for x in range(u):
         size[labels[x]] += counts[x]
@@ -341,8 +318,7 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
                 [hi, np.zeros((grow, d))])
         _best_moves(labels, counts, ptr, adj, cell, int(k), tabu, active, gain, target, codes,
                     tables, own, lev, ref, lo, hi, anc_t, cell_t)
-        ranked = np.lexsort((np.arange(len(gain)), -gain))
-        ranked = ranked[gain[ranked] > GAIN]
+        ranked = _ranked(gain)
         if failing is None and rounds > batch_rounds:
             room = None if max_moves is None else max_moves - moves
             made, touched = apply_moves(ranked, labels, target, counts, k, codes, tables,
