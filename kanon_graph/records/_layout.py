@@ -89,6 +89,14 @@ def _neighbours_of_pairs(eu, ev, n_nodes):
     return ptr, adj
 
 
-if HAVE_NUMBA:
-    _class_order = njit(cache=True)(_class_order)
-    _neighbours_of_pairs = njit(cache=True)(_neighbours_of_pairs)
+def _class_order_work(labels, n_classes):
+    return 2 * len(labels) + int(n_classes)
+
+
+def _neighbours_work(eu, ev, n_nodes):
+    return 3 * len(eu) + int(n_nodes)
+
+
+if HAVE_NUMBA:      # small calls run as Python: a first run need not compile them
+    _class_order = njit(cache=True, work=_class_order_work)(_class_order)
+    _neighbours_of_pairs = njit(cache=True, work=_neighbours_work)(_neighbours_of_pairs)

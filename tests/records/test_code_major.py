@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import kanon_graph as kg
+from kanon_graph import _jit
 from kanon_graph.records import RecordGraph, _layout, refine
 from kanon_graph.records.costs import ClassCost, _set_cost_py
 
@@ -75,8 +76,9 @@ def test_plus_cost_from_code_major_summaries_is_set_cost(seed, compiled):
 
 @pytest.mark.parametrize("compiled", [False, True])
 @pytest.mark.parametrize("seed", range(5))
-def test_class_order_is_the_stable_argsort(seed, compiled):
+def test_class_order_is_the_stable_argsort(seed, compiled, monkeypatch):
     """The counting sort of a round gives mergesort's order and the classes' starts."""
+    monkeypatch.setattr(_jit, "PYTHON_WORK", 0)        # compiled: compile on the first call
     kernel = _layout._class_order if compiled else getattr(_layout._class_order, "py_func",
                                                           _layout._class_order)
     rng = np.random.default_rng(seed)
@@ -102,8 +104,9 @@ def test_ranked_moves_are_the_full_lexsort_filtered(seed):
 
 @pytest.mark.parametrize("compiled", [False, True])
 @pytest.mark.parametrize("seed", range(6))
-def test_neighbours_of_sorted_pairs_are_the_lexsort_lists(seed, compiled):
+def test_neighbours_of_sorted_pairs_are_the_lexsort_lists(seed, compiled, monkeypatch):
     """Sorted pairs ``eu < ev`` (block_edges' edges) give the lists without a sort."""
+    monkeypatch.setattr(_jit, "PYTHON_WORK", 0)        # compiled: compile on the first call
     kernel = _layout._neighbours_of_pairs if compiled else getattr(
         _layout._neighbours_of_pairs, "py_func", _layout._neighbours_of_pairs)
     rng = np.random.default_rng(seed)
