@@ -138,6 +138,7 @@ def test_set_cost_is_the_same_as_python_and_compiled(seed, metric):
 @pytest.mark.parametrize("metric", METRICS)
 def test_best_moves_and_apply_moves_are_the_same_as_python_and_compiled(seed, metric):
     from kanon_graph.records.apply import _apply_moves
+    from kanon_graph.records._layout import code_major
     from kanon_graph.records.refine import _best_moves, node_neighbours
 
     rng, cost, labels, counts = _graph_case(seed, metric)
@@ -155,7 +156,7 @@ def test_best_moves_and_apply_moves_are_the_same_as_python_and_compiled(seed, me
                 rng_tabu.copy(), np.ones(u, dtype=np.bool_), np.zeros(u),
                 np.full(u, -1, dtype=np.int64), cost.codes, tables, np.full(n_classes, np.nan),
                 np.zeros((n_classes, d), dtype=np.int64), np.zeros((n_classes, d), dtype=np.int64),
-                np.zeros((n_classes, d)), np.zeros((n_classes, d)))
+                np.zeros((n_classes, d)), np.zeros((n_classes, d)), *code_major(tables))
 
     rng_tabu = rng.random(u) < 0.1
     (_, py_args), (_, jit_args) = _both_ways(_best_moves, moves_args)

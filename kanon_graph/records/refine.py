@@ -45,20 +45,22 @@ from .resplit import split_big_classes
 from ._without import _costs_without
 from .costs import _set_cost
 from .mst import HAVE_NUMBA
+from ._layout import GAIN, _class_order, _neighbours_of_pairs, _ranked, code_major  # GAIN: a move gains more
 
 from .._jit import njit  # numba loads on a kernel's first call
 
 __all__ = ["refine_classes", "node_neighbours"]
 
-GAIN = 1e-9
-"""A move must lower the total cost by more than this."""
-
 
 def node_neighbours(eu, ev, n_nodes):
     """CSR ``(ptr, adj)`` of the nodes joined to each node by an edge (both directions)."""
+    eu, ev = np.asarray(eu, dtype=np.int64), np.asarray(ev, dtype=np.int64)
+    width = max(int(n_nodes), 1)
+    pairs = eu * width + ev               # sorted pairs eu < ev (block_edges'): no sort
+    if len(pairs) and (eu < ev).all() and (pairs[1:] > pairs[:-1]).all():
+        return _neighbours_of_pairs(eu, ev, int(n_nodes))
     src = np.concatenate([eu, ev]).astype(np.int64)
     dst = np.concatenate([ev, eu]).astype(np.int64)
-    width = max(int(n_nodes), 1)
     # (src, dst) in one int64 sorted by value: far faster than a lexsort of the two
     keys = np.sort(src * width + dst)
     ptr = np.zeros(n_nodes + 1, dtype=np.int64)
@@ -66,10 +68,11 @@ def node_neighbours(eu, ev, n_nodes):
     return ptr, keys % width
 
 
-def _summaries(order, start, codes, tables, todo, lev, ref, lo, hi):
+def _summaries(order, start, codes, tables, anc_t, todo, lev, ref, lo, hi):
     """Per class with ``todo`` and attribute: LCA level and a member code (hierarchy) or
-    the range, written into ``lev``, ``ref``, ``lo``, ``hi``."""
-    kind, nlev, width, off, anc = tables[0], tables[1], tables[2], tables[3], tables[4]
+    the range, written into ``lev``, ``ref``, ``lo``, ``hi`` (``anc_t``: the hierarchy
+    tables code by code, :func:`~kanon_graph.records._layout.code_major`)."""
+    kind, nlev, off = tables[0], tables[1], tables[3]
     values = tables[6]
     n_classes = start.shape[0] - 1
     d = kind.shape[0]
@@ -80,12 +83,12 @@ def _summaries(order, start, codes, tables, todo, lev, ref, lo, hi):
             r = codes[order[start[c]], a]
             ref[c, a] = r
             if kind[a] == 0:
-                m = width[a]
+                h = nlev[a]
                 level = 0
+                rr = off[a] + r * h
                 for j in range(start[c] + 1, start[c + 1]):
-                    x = codes[order[j], a]
-                    while level < nlev[a] - 1 and \
-                            anc[off[a] + level * m + x] != anc[off[a] + level * m + r]:
+                    xx = off[a] + codes[order[j], a] * h
+                    while level < h - 1 and anc_t[xx + level] != anc_t[rr + level]:
                         level += 1
                 lev[c, a] = level
             elif kind[a] == 1:
@@ -99,8 +102,9 @@ def _summaries(order, start, codes, tables, todo, lev, ref, lo, hi):
                 hi[c, a] = high
 
 
-def _plus_cost(b, x, lev, ref, lo, hi, order, start, size, codes, counts, tables):
-    """Cost of class ``b`` with node ``x`` added, from ``b``'s summaries: O(d H)."""
+def _plus_cost(b, x, lev, ref, lo, hi, order, start, size, codes, counts, tables, anc_t, cell_t):
+    """Cost of class ``b`` with node ``x`` added, from ``b``'s summaries: O(d H)
+    (``anc_t``, ``cell_t``: :func:`~kanon_graph.records._layout.code_major`)."""
     kind, nlev, width, off, anc, cell, values, scale, settab, setoff, mark, mode = tables
     total_size = size[b] + counts[x]
     if mode == 1:
@@ -109,13 +113,13 @@ def _plus_cost(b, x, lev, ref, lo, hi, order, start, size, codes, counts, tables
     for a in range(kind.shape[0]):
         cx = codes[x, a]
         if kind[a] == 0:
-            m = width[a]
-            r = ref[b, a]
+            h = nlev[a]
+            rr = off[a] + ref[b, a] * h
+            xx = off[a] + cx * h
             level = lev[b, a]
-            while level < nlev[a] - 1 and \
-                    anc[off[a] + level * m + cx] != anc[off[a] + level * m + r]:
+            while level < h - 1 and anc_t[xx + level] != anc_t[rr + level]:
                 level += 1
-            total += cell[off[a] + level * m + r]
+            total += cell_t[rr + level]
         elif kind[a] == 1:
             v = values[off[a] + cx]
             total += (max(hi[b, a], v) - min(lo[b, a], v)) * scale[a]
@@ -135,7 +139,7 @@ def _plus_cost(b, x, lev, ref, lo, hi, order, start, size, codes, counts, tables
 
 
 def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target, codes, tables,
-                   own, lev, ref, lo, hi):
+                   own, lev, ref, lo, hi, anc_t, cell_t):
     """Per node: the gain (lower total cost) of its best move and the target class.
 
     The candidate classes of node ``x`` are the classes of its neighbours.
@@ -149,12 +153,7 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
     n_classes = 0
     for x in range(u):
         n_classes = max(n_classes, labels[x] + 1)
-    order = np.argsort(labels, kind="mergesort")
-    start = np.zeros(n_classes + 1, dtype=np.int64)
-    for x in range(u):
-        start[labels[x] + 1] += 1
-    for c in range(n_classes):
-        start[c + 1] += start[c]
+    order, start = _class_order(labels, n_classes)
     size = np.zeros(n_classes, dtype=np.int64)
     for x in range(u):
         size[labels[x]] += counts[x]
@@ -164,7 +163,7 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
             todo[c] = True
             own[c] = 0.0 if start[c + 1] == start[c] else _set_cost(
                 order[start[c]:start[c + 1]], start[c + 1] - start[c], codes, counts, tables)
-    _summaries(order, start, codes, tables, todo, lev, ref, lo, hi)
+    _summaries(order, start, codes, tables, anc_t, todo, lev, ref, lo, hi)
     without = np.empty(u + 1)
     scratch = np.zeros(tables[10].shape[0], dtype=np.int64)
     seen = np.full(n_classes, -1, dtype=np.int64)
@@ -201,7 +200,7 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
                 if bound + 1e-9 * (1.0 + own[b]) < max(best[x] - GAIN, GAIN):
                     continue
                 plus = _plus_cost(b, x, lev, ref, lo, hi, order, start, size, codes, counts,
-                                  tables)
+                                  tables, anc_t, cell_t)
                 gain = -(minus + plus - own[b])
                 if gain > best[x] + GAIN or (gain > GAIN and target[x] >= 0
                                              and abs(gain - best[x]) <= GAIN and b < target[x]):
@@ -293,6 +292,7 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
     tried = set()
     last_split = np.zeros(0, dtype=np.int64)
     ptr, adj = node_neighbours(eu, ev, len(labels))
+    anc_t, cell_t = code_major(tables)   # a code's ancestors side by side: one cache line
     d = codes.shape[1]
     # per class, kept between rounds: its cost (NaN: to cost again) and its summaries
     own = np.full(0, np.nan)
@@ -317,9 +317,8 @@ def refine_classes(cost, labels, counts, eu, ev, k, *, cell_of_node=None, failin
             lo, hi = np.concatenate([lo, np.zeros((grow, d))]), np.concatenate(
                 [hi, np.zeros((grow, d))])
         _best_moves(labels, counts, ptr, adj, cell, int(k), tabu, active, gain, target, codes,
-                    tables, own, lev, ref, lo, hi)
-        ranked = np.lexsort((np.arange(len(gain)), -gain))
-        ranked = ranked[gain[ranked] > GAIN]
+                    tables, own, lev, ref, lo, hi, anc_t, cell_t)
+        ranked = _ranked(gain)
         if failing is None and rounds > batch_rounds:
             room = None if max_moves is None else max_moves - moves
             made, touched = apply_moves(ranked, labels, target, counts, k, codes, tables,

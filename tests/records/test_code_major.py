@@ -1,0 +1,123 @@
+"""The refinement's code-major hierarchy tables (issue 47: the 1M-row export).
+
+:func:`~kanon_graph.records._layout.code_major` lays a code's ancestors side by side;
+the summaries and the cost of a class with one more tuple, read from that layout, must
+be what the level-major tables give: the LCA level of the members and ``set_cost`` of
+the class with the tuple added, on random tables and random classes.
+"""
+
+import numpy as np
+import pytest
+
+import kanon_graph as kg
+from kanon_graph import _jit
+from kanon_graph.records import RecordGraph, _layout, refine
+from kanon_graph.records.costs import ClassCost, _set_cost_py
+
+from test_records_graph import random_schema, random_table
+
+
+def _cost(seed, metric):
+    data = kg.encode(random_table(int(np.random.default_rng(seed).integers(30, 200)), seed),
+                     random_schema())
+    graph = RecordGraph(data)
+    return graph, ClassCost(data, graph.codes, metric)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_code_major_holds_each_codes_levels_side_by_side(seed):
+    graph, cost = _cost(seed, "loss")
+    kind, nlev, width, off, anc, cell = cost.tables[:6]
+    anc_t, cell_t = _layout.code_major(cost.tables)
+    assert (kind == 0).any()
+    for a in np.flatnonzero(kind == 0):
+        for x in range(width[a]):
+            for level in range(nlev[a]):
+                at = off[a] + x * nlev[a] + level
+                assert anc_t[at] == anc[off[a] + level * width[a] + x]
+                assert cell_t[at] == cell[off[a] + level * width[a] + x]
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("seed", range(6))
+def test_plus_cost_from_code_major_summaries_is_set_cost(seed, compiled):
+    """Hierarchy, numeric-range and category-set attributes, every metric: the same floats."""
+    metric = ["loss", "gcp", "discernibility"][seed % 3]
+    graph, cost = _cost(seed, metric)
+    summaries = refine._summaries if compiled else getattr(refine._summaries, "py_func",
+                                                            refine._summaries)
+    plus = refine._plus_cost if compiled else getattr(refine._plus_cost, "py_func",
+                                                       refine._plus_cost)
+    codes, tables = cost.codes, cost.tables
+    anc_t, cell_t = _layout.code_major(tables)
+    rng = np.random.default_rng(seed)
+    counts = graph.counts.astype(np.int64)
+    u, d = codes.shape
+    for _ in range(30):
+        labels = rng.integers(0, max(2, u // 6), u).astype(np.int64)
+        n_classes = int(labels.max()) + 1
+        order = np.argsort(labels, kind="mergesort")
+        start = np.concatenate([[0], np.cumsum(np.bincount(labels, minlength=n_classes))])
+        size = np.bincount(labels, weights=counts, minlength=n_classes).astype(np.int64)
+        lev, ref = np.zeros((n_classes, d), np.int64), np.zeros((n_classes, d), np.int64)
+        lo, hi = np.zeros((n_classes, d)), np.zeros((n_classes, d))
+        summaries(order, start, codes, tables, anc_t, np.ones(n_classes, np.bool_),
+                  lev, ref, lo, hi)
+        for _ in range(10):
+            b = int(rng.integers(n_classes))
+            if start[b + 1] == start[b]:
+                continue
+            x = int(rng.integers(u))
+            got = plus(b, x, lev, ref, lo, hi, order, start, size, codes, counts, tables,
+                       anc_t, cell_t)
+            members = np.append(order[start[b]:start[b + 1]], x).astype(np.int64)
+            assert got == _set_cost_py(members, len(members), codes, counts, tables)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("seed", range(5))
+def test_class_order_is_the_stable_argsort(seed, compiled, monkeypatch):
+    """The counting sort of a round gives mergesort's order and the classes' starts."""
+    monkeypatch.setattr(_jit, "PYTHON_WORK", 0)        # compiled: compile on the first call
+    kernel = _layout._class_order if compiled else getattr(_layout._class_order, "py_func",
+                                                          _layout._class_order)
+    rng = np.random.default_rng(seed)
+    u = int(rng.integers(1, 3000))
+    labels = rng.integers(0, int(rng.integers(1, u + 1)), u).astype(np.int64)
+    n_classes = int(labels.max()) + 3               # empty classes at the end too
+    order, start = kernel(labels, n_classes)
+    assert (order == np.argsort(labels, kind="mergesort")).all()
+    assert (start == np.concatenate([[0], np.cumsum(np.bincount(labels,
+                                                                minlength=n_classes))])).all()
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_ranked_moves_are_the_full_lexsort_filtered(seed):
+    """Only the gaining nodes are sorted: the same order as sorting all and filtering."""
+    rng = np.random.default_rng(seed)
+    gain = np.where(rng.random(5000) < 0.1, rng.integers(-3, 4, 5000) * 0.5, 0.0)
+    gain[rng.random(5000) < 0.02] = refine.GAIN / 2
+    full = np.lexsort((np.arange(len(gain)), -gain))
+    assert (_layout._ranked(gain) == full[gain[full] > refine.GAIN]).all()
+    assert len(_layout._ranked(gain))
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("seed", range(6))
+def test_neighbours_of_sorted_pairs_are_the_lexsort_lists(seed, compiled, monkeypatch):
+    """Sorted pairs ``eu < ev`` (block_edges' edges) give the lists without a sort."""
+    monkeypatch.setattr(_jit, "PYTHON_WORK", 0)        # compiled: compile on the first call
+    kernel = _layout._neighbours_of_pairs if compiled else getattr(
+        _layout._neighbours_of_pairs, "py_func", _layout._neighbours_of_pairs)
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 80))
+    a, b = rng.integers(0, n, 400), rng.integers(0, n, 400)
+    keep = a != b
+    pairs = np.unique(np.minimum(a, b)[keep] * n + np.maximum(a, b)[keep])
+    eu, ev = pairs // n, pairs % n
+    src, dst = np.concatenate([eu, ev]), np.concatenate([ev, eu])
+    order = np.lexsort((dst, src))
+    expected_ptr = [0] + np.cumsum(np.bincount(src, minlength=n)).tolist()
+    for ptr, adj in (kernel(eu, ev, n), refine.node_neighbours(eu, ev, n)):
+        assert adj.tolist() == dst[order].tolist()
+        assert ptr.tolist() == expected_ptr
