@@ -143,7 +143,7 @@ def costs_without(members, codes, counts, cost):
     >>> c = ClassCost(data, g.codes)
     >>> members = np.array([0, 1, 2, 3])
     >>> out = costs_without(members, c.codes, g.counts, c)
-    >>> out[1] == set_cost(np.array([0, 2, 3]), 3, c.codes, g.counts, c.tables)
+    >>> bool(out[1] == set_cost(np.array([0, 2, 3]), 3, c.codes, g.counts, c.tables))
     True
     """
     members = np.asarray(members, dtype=np.int64)
