@@ -31,48 +31,10 @@ import numpy as np
 from pathlib import Path
 
 from ..exceptions import HierarchyError
+from ._rows import _MARK, _collector_paused, _plain_rows, _quoted_rows
 from ._tree import Hierarchy
 
 __all__ = ["read_hierarchy", "write_hierarchy", "load_hierarchies"]
-
-_MARK = re.compile(r"^\*(?=.*[^*])(.+)\*$")
-
-
-def _split(line: str, sep: str) -> list[tuple[str, bool]]:
-    """Cells of one CSV line as ``(text, quoted)`` pairs.
-
-    CSV quoting (RFC 4180): a cell that starts with ``"`` runs to the next
-    lone ``"``, and ``""`` inside it stands for one ``"``. A quoted cell is
-    taken literally: it is never read as a MAGVal mark.
-    """
-    cells, i, n = [], 0, len(line)
-    while True:
-        start = i
-        while i < n and line[i] in " \t" and line[i] != sep:
-            i += 1
-        if i < n and line[i] == '"':
-            i += 1
-            text = []
-            while i < n:
-                if line[i] == '"':
-                    if i + 1 < n and line[i + 1] == '"':
-                        text.append('"')
-                        i += 2
-                        continue
-                    break
-                text.append(line[i])
-                i += 1
-            i += 1  # the closing quote
-            end = line.find(sep, i) if sep else -1
-            end = n if end < 0 else end
-            cells.append(("".join(text) + line[i:end].rstrip(" \t"), True))
-        else:
-            end = line.find(sep, start)
-            end = n if end < 0 else end
-            cells.append((line[start:end], False))
-        if end >= n:
-            return cells
-        i = end + 1
 
 
 def _sniff_separator(text: str, path: str | os.PathLike[str]) -> str:
@@ -160,29 +122,17 @@ def read_hierarchy(path: str | os.PathLike[str], *, name: str | None = None,
     except UnicodeDecodeError as exc:
         raise HierarchyError(f"hierarchy file {str(path)!r} is not UTF-8 text: {exc}") from None
     sep = sep or _sniff_separator(text, path)
-    rows, lines, marks = [], [], []
-    for number, line in enumerate(text.splitlines(), start=1):
-        row = _split(line, sep)
-        if all(not cell.strip() and not quoted for cell, quoted in row):
-            continue
-        clean = []
-        for level, (cell, quoted) in enumerate(row):
-            if not quoted:      # a quoted cell keeps its spaces: data cells are never stripped
-                cell = cell.strip()
-            match = None if quoted else _MARK.match(cell)
-            if match:
-                cell = match.group(1).strip()
-                marks.append((level, cell))
-            clean.append(cell)
-        rows.append(clean)
-        lines.append(number)
-    if not rows:
-        raise HierarchyError(f"hierarchy file {str(path)!r} is empty")
-    known = _KNOWN_FILES.get(hashlib.sha256("\n".join(text.splitlines()).encode()).hexdigest())
-    if known is None:
-        hierarchy = Hierarchy(rows, name=name, source=str(path), lines=lines, implicit_root=True)
-    else:
-        hierarchy = _read_known(known, rows, name, path, lines)
+    with _collector_paused():
+        rows, lines, marks = (_plain_rows if '"' not in text else _quoted_rows)(text, sep)
+        if not rows:
+            raise HierarchyError(f"hierarchy file {str(path)!r} is empty")
+        known = _KNOWN_FILES.get(
+            hashlib.sha256("\n".join(text.splitlines()).encode()).hexdigest())
+        if known is None:
+            hierarchy = Hierarchy(rows, name=name, source=str(path), lines=lines,
+                                  implicit_root=True)
+        else:
+            hierarchy = _read_known(known, rows, name, path, lines)
     for level, label in marks:
         hierarchy.mark_magval(label, level)
     sidecar = path.with_name(path.name + ".magval")
