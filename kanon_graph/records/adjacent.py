@@ -37,6 +37,17 @@ def _find(parent, x):
     return x
 
 
+def _joint_level(level_a, level_b, r, x, att, nlev, width, off, anc):
+    """The lowest level of attribute ``att`` at or above both classes' LCA levels where
+    their member codes ``r`` and ``x`` meet."""
+    m = width[att]
+    base = off[att]
+    level = max(level_a, level_b)
+    while level < nlev[att] - 1 and anc[base + level * m + x] != anc[base + level * m + r]:
+        level += 1
+    return level
+
+
 def _union_cost(a, b, head, nxt, size, lev, ref, lo, hi, codes, tables):
     """:func:`~kanon_graph.records.costs.set_cost` of classes ``a`` and ``b`` together,
     from their summaries (``lev``/``ref``: the LCA level and a member's code per
@@ -49,15 +60,9 @@ def _union_cost(a, b, head, nxt, size, lev, ref, lo, hi, codes, tables):
     total = 0.0
     for att in range(kind.shape[0]):
         if kind[att] == 0:
-            m = width[att]
-            base = off[att]
-            r = ref[a, att]
-            x = ref[b, att]
-            level = max(lev[a, att], lev[b, att])
-            while level < nlev[att] - 1 and \
-                    anc[base + level * m + x] != anc[base + level * m + r]:
-                level += 1
-            total += cell[base + level * m + r]
+            level = _joint_level(lev[a, att], lev[b, att], ref[a, att], ref[b, att], att,
+                                 nlev, width, off, anc)
+            total += cell[off[att] + level * width[att] + ref[a, att]]
         elif kind[att] == 1:
             total += (max(hi[a, att], hi[b, att]) - min(lo[a, att], lo[b, att])) * scale[att]
         else:
@@ -81,15 +86,8 @@ def _merge_summary(keep, gone, lev, ref, lo, hi, tables):
     kind, nlev, width, off, anc = tables[0], tables[1], tables[2], tables[3], tables[4]
     for att in range(kind.shape[0]):
         if kind[att] == 0:
-            m = width[att]
-            base = off[att]
-            r = ref[keep, att]
-            x = ref[gone, att]
-            level = max(lev[keep, att], lev[gone, att])
-            while level < nlev[att] - 1 and \
-                    anc[base + level * m + x] != anc[base + level * m + r]:
-                level += 1
-            lev[keep, att] = level
+            lev[keep, att] = _joint_level(lev[keep, att], lev[gone, att], ref[keep, att],
+                                          ref[gone, att], att, nlev, width, off, anc)
         elif kind[att] == 1:
             lo[keep, att] = min(lo[keep, att], lo[gone, att])
             hi[keep, att] = max(hi[keep, att], hi[gone, att])
@@ -221,6 +219,7 @@ def _agglomerate_py(labels, eu, ev, small_of, k, cell, codes, counts, tables):
 
 if HAVE_NUMBA:
     _find = njit(cache=True, inline="always")(_find)
+    _joint_level = njit(cache=True, inline="always")(_joint_level)
     _union_cost = njit(cache=True)(_union_cost)
     _merge_summary = njit(cache=True)(_merge_summary)
     _class_summaries = njit(cache=True)(_class_summaries)
