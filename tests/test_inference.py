@@ -126,3 +126,40 @@ def test_walkthrough_on_a_clinic_table(tmp_path, capsys):
     assert main(["evaluate", str(tmp_path / "clinic.csv"), str(tmp_path / "auto.csv"),
                  "--qi", ",".join(QIS), "--identifiers", "patient_id", "--sensitive",
                  "diagnosis", "-k", "5", "--missing", "keep", "--check", "-q"]) == 0
+
+
+def test_numbers_with_a_few_text_cells_say_which_cell_keeps_them_text(tmp_path, capsys):
+    rng = np.random.default_rng(4)
+    table = pd.DataFrame({"age": rng.integers(18, 90, 300).astype(str).astype(object),
+                          "sex": rng.choice(["F", "M"], 300)})
+    table.loc[7, "age"] = "unknown"
+    schema = kg.Schema(quasi_identifiers=["age", "sex"])
+    assert schema.kind("age", table) == "categorical"
+    with pytest.warns(InferenceWarning, match=r"'age' holds numbers but for 'unknown' \(row 7\)"):
+        kg.anonymize(table, schema, k=5, algorithm="mondrian")
+    # the remedy it names works: read as missing, the column is numbers
+    path = tmp_path / "ages.csv"
+    table.to_csv(path, index=False)
+    assert main(["anonymize", str(path), "--qi", "age,sex", "-k", "5", "--na-values", "unknown",
+                 "--missing", "keep", "-o", str(tmp_path / "out.csv")]) == 0
+    released = pd.read_csv(tmp_path / "out.csv", dtype=str, keep_default_na=False)["age"]
+    assert not released.str.startswith("{").any()
+    # codes with a few letters among few numbers are categories without a word
+    codes = pd.DataFrame({"grade": ["1", "2", "3", "x"] * 30, "sex": ["F", "M", "M"] * 40})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", InferenceWarning)
+        kg.anonymize(codes, kg.Schema(quasi_identifiers=["grade", "sex"]), k=5,
+                     algorithm="mondrian")
+
+
+def test_an_inference_names_the_row_by_its_position_after_missing_rows(tmp_path):
+    rng = np.random.default_rng(5)
+    table = pd.DataFrame({"age": rng.integers(18, 90, 300).astype(str).astype(object),
+                          "sex": rng.choice(["F", "M"], 300)},
+                         index=pd.RangeIndex(1000, 1300))
+    table.loc[1005, "age"] = None
+    table.loc[1007, "age"] = "unknown"
+    for missing in ("keep", "drop"):
+        with pytest.warns(InferenceWarning, match=r"'unknown' \(row 7\)"):
+            kg.anonymize(table, kg.Schema(quasi_identifiers=["age", "sex"]), k=5,
+                         algorithm="mondrian", missing=missing)

@@ -6,7 +6,8 @@ from the right when no hierarchy is given (:mod:`kanon_graph.cells.kinds`); date
 text whose day/month order nobody can tell stays text, with a warning that
 says how to tell it, date text with one cell that is no date in the
 column's format (``31/02/2020``, a second separator) stays text with a
-warning naming that cell, and date text that cannot be read (two orders at
+warning naming that cell, so does a column of numbers with a few text cells
+(``unknown``), and date text that cannot be read (two orders at
 once, two-digit years) is an error. Each inference is one
 :class:`~kanon_graph.exceptions.InferenceWarning`, pointed at the user's
 call (:func:`_outside`).
@@ -20,7 +21,7 @@ import sys
 import warnings
 
 from ..cells.amounts import amount_reading
-from ..cells.kinds import is_code_column, is_text_column, parse_number
+from ..cells.kinds import is_code_column, is_number_text, is_text_column, parse_number
 from ..cells.date_text import column_date_format, date_reading, how_to_say
 from ..exceptions import DataError, InferenceWarning
 from ..hierarchy import masking
@@ -68,7 +69,37 @@ def _inferred(distinct, column, kind, hierarchy, where):
                                 f"text") from None
         elif is_code_column(distinct):
             return _masked(distinct, column, where)
+        else:
+            _not_quite_numbers(distinct, column, texts, where)
     return hierarchy
+
+
+def _not_quite_numbers(distinct, column, texts, where):
+    """Warn of a column of numbers kept as text for a few cells (``unknown``, ``n/a``),
+    naming the first such cell and its row.
+
+    Said when at least :data:`_NUMBERS_AT_LEAST` distinct cells are plain numbers and
+    at most :data:`_ODD_AT_MOST` are not (and those are under a twentieth of the
+    distinct cells): a column of codes such as ``1, 2, x`` stays text without a word.
+    """
+    odd = [t for t in texts if not is_number_text(t)]
+    numbers = len(texts) - len(odd)
+    if not odd or numbers < _NUMBERS_AT_LEAST or len(odd) > _ODD_AT_MOST \
+            or 20 * len(odd) >= len(texts):
+        return
+    cell = odd[0]
+    at = _row_of(distinct, cell)
+    others = f" and {len(odd) - 1} other text(s)" if len(odd) > 1 else ""
+    warnings.warn(f"{where}: column {column!r} holds numbers but for {cell!r}{at}{others}, "
+                  f"which is not a number: kept as text, released as sets of values; fix "
+                  f"that cell or make it missing (on the command line --na-values {cell}) "
+                  f"to release the column as numbers", InferenceWarning,
+                  stacklevel=_outside())
+
+
+#: A column is told to be "numbers but for a few cells" only with this many distinct
+#: numbers and at most that many other texts (see :func:`_not_quite_numbers`).
+_NUMBERS_AT_LEAST, _ODD_AT_MOST = 10, 3
 
 
 def _amounts(texts, column, where):
@@ -89,8 +120,7 @@ def _not_quite_dates(distinct, column, reading, where):
     """Warn of a column of date text kept as text for one cell (``31/02/2020``,
     or a second separator), naming the column, the cell and its row."""
     cell = reading.examples[0]
-    rows = distinct.index[(distinct == cell).to_numpy()]
-    at = f" (row {rows[0]!r})" if len(rows) else ""
+    at = _row_of(distinct, cell)
     shape = (f"date text in the format {reading.format}" if reading.format
              else "date text")
     warnings.warn(f"{where}: column {column!r} holds {shape} but for {cell!r}{at}, which "
@@ -99,6 +129,16 @@ def _not_quite_dates(distinct, column, reading, where):
                   f"as dates, or declare it a date (Schema(dates=[{column!r}]), --dates "
                   f"{column}) to have such cells refused", InferenceWarning,
                   stacklevel=_outside())
+
+
+def _row_of(distinct, cell):
+    """`` (row 7)``: the row label of ``cell`` in the column (a plain Python value,
+    not numpy's ``np.int64(7)``), or nothing when it is not found."""
+    rows = distinct.index[(distinct == cell).to_numpy()]
+    if not len(rows):
+        return ""
+    row = rows[0]
+    return f" (row {getattr(row, 'item', lambda: row)()!r})"
 
 
 def _telling(texts, fmt):

@@ -282,14 +282,17 @@ def encode(table, schema, *, missing="error", where="anonymize", weights=None):
         raise DataError(f"{where}: every row has a missing value; nothing is left to release")
 
     attributes = []
+    # a message names a row by its position in the caller's table: after dropped rows, or
+    # on a column's present cells, the cells are indexed by those positions (Python ints)
+    at = pd.Index(positions.astype(object), dtype=object) if dropped or kept else None
     for column in schema.quasi_identifiers:
+        series = table[column] if at is None else table[column].set_axis(at)
         if column in kept:
             mask = kept[column]
-            present = _encode_attribute(table[column][~mask].reset_index(drop=True), column,
-                                        schema, where)
+            present = _encode_attribute(series[~mask], column, schema, where)
             attributes.append(with_missing(present, mask))
         else:
-            attributes.append(_encode_attribute(table[column], column, schema, where))
+            attributes.append(_encode_attribute(series, column, schema, where))
     sensitive, sensitive_domain, sensitive_kinds, sensitive_missing = {}, {}, {}, {}
     for column in schema.sensitive:
         kind = column_kind(schema, column, table[column])
