@@ -203,19 +203,22 @@ class Hierarchy(RowChecksMixin, LeafMatchMixin, MagvalMixin):
 
     @classmethod
     def _from_columns(cls, columns: Sequence[Sequence[str]], *, name: str | None = None,
-                      source: str | None = None) -> Hierarchy:
+                      source: str | None = None, implicit_root: bool = False) -> Hierarchy:
         """Build from leaf-to-root columns of text (a builder's levels, one text per leaf).
 
-        The same hierarchy as ``cls(zip(*columns))``, read level by level in
-        numpy; columns that are no well-formed tree are read row by row, so
-        the error is the same.
+        The same hierarchy as ``cls(zip(*columns), implicit_root=implicit_root)``,
+        read level by level in numpy; columns that are no well-formed tree are
+        read row by row, so the error is the same.
         """
-        built = level_arrays(columns) if len(columns[0]) >= ARRAYS_FROM else None
+        added = implicit_root and len(set(columns[-1])) > 1
+        built = None
+        if len(columns[0]) >= ARRAYS_FROM and not (added and any("*" in c for c in columns)):
+            built = level_arrays([*columns, ["*"] * len(columns[0])] if added else columns)
         if built is None:
-            return cls(list(zip(*columns)), name=name, source=source)
+            return cls(list(zip(*columns)), name=name, source=source, implicit_root=implicit_root)
         self = cls.__new__(cls)
-        self.name, self.source, self.implicit_root = name, source, False
-        self.height = len(columns) - 1
+        self.name, self.source, self.implicit_root = name, source, bool(added)
+        self.height = len(built[0]) - 1
         self._tree = None
         self._set_levels(*built, dict(zip(built[0][0], range(1, len(columns[0]) + 1))))
         return self

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._jit import HAVE_NUMBA, njit  # numba loads on a kernel's first call
+
 __all__ = ["block_edges", "component_pairs"]
 
 MAX_COMPONENT_PAIRS = 5000
@@ -101,12 +103,46 @@ def block_edges(data, codes, *, window=2, free=2):
             same = key[step:] == key[:-step]
             us.append(order[:-step][same])
             vs.append(order[step:][same])
-    eu, ev = np.concatenate(us), np.concatenate(vs)
-    pairs = np.minimum(eu, ev) * u + np.maximum(eu, ev)
-    pairs.sort()                                 # sorting then dropping repeats beats unique()
-    if len(pairs):
-        pairs = pairs[np.concatenate([[True], pairs[1:] != pairs[:-1]])]
-    return (pairs // u).astype(np.int64), (pairs % u).astype(np.int64)
+    return _sorted_pairs(np.concatenate(us), np.concatenate(vs), u)
+
+
+def _sorted_pairs(eu, ev, u):
+    """The distinct pairs ``(min, max)`` of the edges, sorted: what sorting the pairs as one
+    int64 ``min * u + max`` and dropping repeats gives, by a counting sort on ``min`` and
+    a sort of each node's few partners (a million-tuple table's ~40 million chained pairs
+    were a sort of them all)."""
+    eu, ev = np.asarray(eu, dtype=np.int64), np.asarray(ev, dtype=np.int64)
+    if _pairs_kernel is None or len(eu) < 4096:
+        pairs = np.minimum(eu, ev) * u + np.maximum(eu, ev)
+        pairs.sort()                             # sorting then dropping repeats beats unique()
+        if len(pairs):
+            pairs = pairs[np.concatenate([[True], pairs[1:] != pairs[:-1]])]
+        return (pairs // u).astype(np.int64), (pairs % u).astype(np.int64)
+    return _pairs_kernel(eu, ev, int(u))
+
+
+def _pairs_py(eu, ev, u):
+    start = np.zeros(u + 1, dtype=np.int64)
+    for e in range(eu.shape[0]):
+        start[min(eu[e], ev[e]) + 1] += 1
+    for a in range(u):
+        start[a + 1] += start[a]
+    fill = start[:-1].copy()
+    high = np.empty(eu.shape[0], dtype=np.int64)
+    for e in range(eu.shape[0]):
+        a = min(eu[e], ev[e])
+        high[fill[a]] = max(eu[e], ev[e])
+        fill[a] += 1
+    out_u = np.empty(eu.shape[0], dtype=np.int64)
+    n = 0
+    for a in range(u):
+        run = np.sort(high[start[a]:start[a + 1]])
+        for j in range(run.shape[0]):
+            if j == 0 or run[j] != run[j - 1]:
+                out_u[n] = a
+                high[n] = run[j]             # n <= start[a] + j: nothing unread is overwritten
+                n += 1
+    return out_u[:n].copy(), high[:n].copy()
 
 
 def _dense(col):
@@ -133,6 +169,11 @@ def _mixed_radix(cols):
         key = key * width + col
         span *= width
     return key, span
+
+
+_pairs_kernel = None
+if HAVE_NUMBA:      # small calls run as Python: a first run need not compile it
+    _pairs_kernel = njit(cache=True, work=lambda eu, ev, u: 3 * len(eu) + u)(_pairs_py)
 
 
 def _dense_any(key):

@@ -44,6 +44,7 @@ from .apply import apply_moves
 from .resplit import split_big_classes
 from ._without import _costs_without
 from .costs import _set_cost
+from ._summaries import _attribute_order, _plus_cost, _rest_costs, _summaries
 from .mst import HAVE_NUMBA
 from ._layout import GAIN, _class_order, _neighbours_of_pairs, _ranked, code_major  # GAIN: a move gains more
 
@@ -68,76 +69,6 @@ def node_neighbours(eu, ev, n_nodes):
     return ptr, keys % width
 
 
-def _summaries(order, start, codes, tables, anc_t, todo, lev, ref, lo, hi):
-    """Per class with ``todo`` and attribute: LCA level and a member code (hierarchy) or
-    the range, written into ``lev``, ``ref``, ``lo``, ``hi`` (``anc_t``: the hierarchy
-    tables code by code, :func:`~kanon_graph.records._layout.code_major`)."""
-    kind, nlev, off = tables[0], tables[1], tables[3]
-    values = tables[6]
-    n_classes = start.shape[0] - 1
-    d = kind.shape[0]
-    for c in range(n_classes):
-        if not todo[c] or start[c + 1] == start[c]:
-            continue
-        for a in range(d):
-            r = codes[order[start[c]], a]
-            ref[c, a] = r
-            if kind[a] == 0:
-                h = nlev[a]
-                level = 0
-                rr = off[a] + r * h
-                for j in range(start[c] + 1, start[c + 1]):
-                    xx = off[a] + codes[order[j], a] * h
-                    while level < h - 1 and anc_t[xx + level] != anc_t[rr + level]:
-                        level += 1
-                lev[c, a] = level
-            elif kind[a] == 1:
-                low = np.inf
-                high = -np.inf
-                for j in range(start[c], start[c + 1]):
-                    v = values[off[a] + codes[order[j], a]]
-                    low = min(low, v)
-                    high = max(high, v)
-                lo[c, a] = low
-                hi[c, a] = high
-
-
-def _plus_cost(b, x, lev, ref, lo, hi, order, start, size, codes, counts, tables, anc_t, cell_t):
-    """Cost of class ``b`` with node ``x`` added, from ``b``'s summaries: O(d H)
-    (``anc_t``, ``cell_t``: :func:`~kanon_graph.records._layout.code_major`)."""
-    kind, nlev, width, off, anc, cell, values, scale, settab, setoff, mark, mode = tables
-    total_size = size[b] + counts[x]
-    if mode == 1:
-        return float(total_size) * float(total_size)
-    total = 0.0
-    for a in range(kind.shape[0]):
-        cx = codes[x, a]
-        if kind[a] == 0:
-            h = nlev[a]
-            rr = off[a] + ref[b, a] * h
-            xx = off[a] + cx * h
-            level = lev[b, a]
-            while level < h - 1 and anc_t[xx + level] != anc_t[rr + level]:
-                level += 1
-            total += cell_t[rr + level]
-        elif kind[a] == 1:
-            v = values[off[a] + cx]
-            total += (max(hi[b, a], v) - min(lo[b, a], v)) * scale[a]
-        else:
-            mark[0] += 1
-            stamp = mark[0]
-            distinct = 0
-            for j in range(start[b], start[b + 1]):
-                slot = 1 + off[a] + codes[order[j], a]
-                if mark[slot] != stamp:
-                    mark[slot] = stamp
-                    distinct += 1
-            if mark[1 + off[a] + cx] != stamp:
-                distinct += 1
-            total += settab[setoff[a] + distinct]
-    return total * total_size
-
-
 def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target, codes, tables,
                    own, lev, ref, lo, hi, anc_t, cell_t):
     """Per node: the gain (lower total cost) of its best move and the target class.
@@ -147,7 +78,10 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
     place): a node whose class and neighbours' classes did not change keeps
     its best move. ``own`` (a cost per class) and the summaries ``lev``,
     ``ref``, ``lo``, ``hi`` (a row per class) are kept between calls: only
-    the classes whose ``own`` is NaN (changed since) are costed again.
+    the classes whose ``own`` is NaN (changed since) are costed again. The
+    costs of each class without each of its members are taken class by class;
+    the nodes are then weighed in node order, so that the neighbour lists are
+    read front to back (class by class, each node's list was a jump in memory).
     """
     u = labels.shape[0]
     n_classes = 0
@@ -164,48 +98,56 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
             own[c] = 0.0 if start[c + 1] == start[c] else _set_cost(
                 order[start[c]:start[c + 1]], start[c + 1] - start[c], codes, counts, tables)
     _summaries(order, start, codes, tables, anc_t, todo, lev, ref, lo, hi)
-    without = np.empty(u + 1)
-    scratch = np.zeros(tables[10].shape[0], dtype=np.int64)
-    seen = np.full(n_classes, -1, dtype=np.int64)
+    d = codes.shape[1]
+    seq = _attribute_order(tables)
+    rest = np.empty((n_classes, d + 1))
+    _rest_costs(start, tables, cell_t, seq, lev, ref, lo, hi, rest)
+    cells = np.empty(d)
     for x in range(u):
         if active[x]:                   # even a node alone in its class: its old move is stale
             best[x] = 0.0
             target[x] = -1
+    # minus[x]: the cost x's class loses without x, for each node that may move
+    minus = np.full(u, np.nan)
+    without = np.empty(u + 1)
+    scratch = np.zeros(tables[10].shape[0], dtype=np.int64)
     for c in range(n_classes):
         m = start[c + 1] - start[c]
-        if m < 2:
-            continue
-        costed = False                  # without[i]: the class's cost without member i
-        for i in range(m):
+        for i in range(m if m >= 2 else 0):
             x = order[start[c] + i]
-            if not active[x]:
+            if active[x] and not tabu[x] and size[c] - counts[x] >= k:
+                _costs_without(order[start[c]:start[c + 1]], m, codes, counts, tables,
+                               without, scratch)
+                for j in range(m):
+                    minus[order[start[c] + j]] = without[j] - own[c]
+                break
+    seen = np.full(n_classes, -1, dtype=np.int64)
+    for x in range(u):
+        c = labels[x]
+        if not active[x] or tabu[x] or start[c + 1] - start[c] < 2 or size[c] - counts[x] < k:
+            continue
+        for q in range(ptr[x], ptr[x + 1]):
+            b = labels[adj[q]]
+            if b == c or seen[b] == x or cell[b] != cell[c]:
                 continue
-            if tabu[x] or size[c] - counts[x] < k:
+            seen[b] = x
+            # adding x to b costs at least counts[x] times b's cost per record (cells
+            # only widen), so b cannot beat the best move found when even that fails
+            floor = max(best[x] - GAIN, GAIN)
+            slack = 1e-9 * (1.0 + own[b])
+            if -minus[x] - counts[x] * own[b] / size[b] + slack < floor:
                 continue
-            minus = np.nan
-            for q in range(ptr[x], ptr[x + 1]):
-                b = labels[adj[q]]
-                if b == c or seen[b] == x or cell[b] != cell[c]:
-                    continue
-                seen[b] = x
-                if minus != minus:
-                    if not costed:
-                        _costs_without(order[start[c]:start[c + 1]], m, codes, counts, tables,
-                                       without, scratch)
-                        costed = True
-                    minus = without[i] - own[c]
-                # adding x to b costs at least counts[x] times b's cost per record (cells
-                # only widen), so b cannot beat the best move found when even that fails
-                bound = -minus - counts[x] * own[b] / size[b]
-                if bound + 1e-9 * (1.0 + own[b]) < max(best[x] - GAIN, GAIN):
-                    continue
-                plus = _plus_cost(b, x, lev, ref, lo, hi, order, start, size, codes, counts,
-                                  tables, anc_t, cell_t)
-                gain = -(minus + plus - own[b])
-                if gain > best[x] + GAIN or (gain > GAIN and target[x] >= 0
-                                             and abs(gain - best[x]) <= GAIN and b < target[x]):
-                    best[x] = gain
-                    target[x] = b
+            # nor when the cells found so far, and b's own on the rest, already fail it
+            plus = _plus_cost(b, x, lev, ref, lo, hi, rest, seq, cells, order, start, size,
+                              codes, counts, tables, anc_t, cell_t,
+                              own[b] - minus[x] - floor + slack)
+            if plus == np.inf:
+                continue
+            gain = -(minus[x] + plus - own[b])
+            if gain > best[x] + GAIN or (gain > GAIN and target[x] >= 0
+                                         and abs(gain - best[x]) <= GAIN and b < target[x]):
+                best[x] = gain
+                target[x] = b
 
 
 def _best_moves_work(labels, counts, ptr, adj, *rest):
@@ -216,8 +158,6 @@ def _best_moves_work(labels, counts, ptr, adj, *rest):
 
 
 if HAVE_NUMBA:
-    _summaries = njit(cache=True)(_summaries)
-    _plus_cost = njit(cache=True)(_plus_cost)
     # small calls run as Python: a first run need not compile it (kanon_graph._jit)
     _best_moves = njit(cache=True, work=_best_moves_work)(_best_moves_py)
 else:  # pragma: no cover

@@ -11,7 +11,7 @@ import pytest
 
 import kanon_graph as kg
 from kanon_graph import _jit
-from kanon_graph.records import RecordGraph, _layout, refine
+from kanon_graph.records import RecordGraph, _layout, _summaries, refine
 from kanon_graph.records.costs import ClassCost, _set_cost_py
 
 from test_records_graph import random_schema, random_table
@@ -41,18 +41,25 @@ def test_code_major_holds_each_codes_levels_side_by_side(seed):
 @pytest.mark.parametrize("compiled", [False, True])
 @pytest.mark.parametrize("seed", range(6))
 def test_plus_cost_from_code_major_summaries_is_set_cost(seed, compiled):
-    """Hierarchy, numeric-range and category-set attributes, every metric: the same floats."""
+    """Hierarchy, numeric-range and category-set attributes, every metric: the same floats;
+    with a limit, ``inf`` only when the cost is above it (else the same float)."""
     metric = ["loss", "gcp", "discernibility"][seed % 3]
     graph, cost = _cost(seed, metric)
-    summaries = refine._summaries if compiled else getattr(refine._summaries, "py_func",
-                                                            refine._summaries)
-    plus = refine._plus_cost if compiled else getattr(refine._plus_cost, "py_func",
-                                                       refine._plus_cost)
+
+    def kernel(name):
+        found = getattr(_summaries, name)
+        return found if compiled else getattr(found, "py_func", found)
+
+    summaries, plus, rest_costs = kernel("_summaries"), kernel("_plus_cost"), kernel("_rest_costs")
     codes, tables = cost.codes, cost.tables
     anc_t, cell_t = _layout.code_major(tables)
+    seq = kernel("_attribute_order")(tables)
     rng = np.random.default_rng(seed)
     counts = graph.counts.astype(np.int64)
     u, d = codes.shape
+    assert sorted(seq.tolist()) == list(range(d))
+    cells = np.empty(d)
+    cut = above = 0
     for _ in range(30):
         labels = rng.integers(0, max(2, u // 6), u).astype(np.int64)
         n_classes = int(labels.max()) + 1
@@ -63,15 +70,26 @@ def test_plus_cost_from_code_major_summaries_is_set_cost(seed, compiled):
         lo, hi = np.zeros((n_classes, d)), np.zeros((n_classes, d))
         summaries(order, start, codes, tables, anc_t, np.ones(n_classes, np.bool_),
                   lev, ref, lo, hi)
+        rest = np.empty((n_classes, d + 1))
+        rest_costs(start, tables, cell_t, seq, lev, ref, lo, hi, rest)
         for _ in range(10):
             b = int(rng.integers(n_classes))
             if start[b + 1] == start[b]:
                 continue
             x = int(rng.integers(u))
-            got = plus(b, x, lev, ref, lo, hi, order, start, size, codes, counts, tables,
-                       anc_t, cell_t)
             members = np.append(order[start[b]:start[b + 1]], x).astype(np.int64)
-            assert got == _set_cost_py(members, len(members), codes, counts, tables)
+            exact = _set_cost_py(members, len(members), codes, counts, tables)
+            got = plus(b, x, lev, ref, lo, hi, rest, seq, cells, order, start, size, codes,
+                       counts, tables, anc_t, cell_t, np.inf)
+            assert got == exact
+            limit = exact * float(rng.choice([0.0, 0.5, 0.9, 0.999, 1.0, 1.5]))
+            got = plus(b, x, lev, ref, lo, hi, rest, seq, cells, order, start, size, codes,
+                       counts, tables, anc_t, cell_t, limit)
+            # inf only above the limit, up to the rounding of a sum taken in another order
+            assert got == exact or (got == np.inf and exact > limit - 1e-12 * (1 + exact))
+            cut += got == np.inf
+            above += exact > limit
+    assert metric == "discernibility" or above == 0 or cut > 0    # the limit stopped some
 
 
 @pytest.mark.parametrize("compiled", [False, True])

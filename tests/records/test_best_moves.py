@@ -1,0 +1,89 @@
+"""The refinement's round (``refine._best_moves``) equals a plain reference on random inputs.
+
+The kernel weighs the nodes in node order, costs each class without each member class
+by class, and stops costing a candidate class as soon as it cannot be the best move
+(issue 47, the 1M-row export). The reference below costs every candidate in full with
+``set_cost`` and walks the classes as the round did before: each node's best gain and
+target class must be the very same, run as Python and compiled, on random tables
+(hierarchies, numeric ranges, category sets), metrics, labellings, tabu and active nodes.
+"""
+
+import numpy as np
+import pytest
+
+from kanon_graph.records import _layout, refine
+from kanon_graph.records.costs import _set_cost_py
+
+from test_code_major import _cost
+
+GAIN = refine.GAIN
+
+
+def reference_best_moves(labels, counts, ptr, adj, cell, k, tabu, active, best, target,
+                         codes, tables):
+    """Each active node's best move, every candidate costed in full by ``set_cost``."""
+    members = {}
+    for x in range(len(labels)):
+        members.setdefault(int(labels[x]), []).append(x)
+
+    def cost(nodes):
+        nodes = np.asarray(sorted(nodes), dtype=np.int64)
+        return _set_cost_py(nodes, len(nodes), codes, counts, tables) if len(nodes) else 0.0
+
+    size = {c: int(counts[m].sum()) for c, m in members.items()}
+    own = {c: cost(m) for c, m in members.items()}
+    for x in np.flatnonzero(active):
+        best[x], target[x] = 0.0, -1
+    for x in np.flatnonzero(active):
+        c = int(labels[x])
+        if tabu[x] or len(members[c]) < 2 or size[c] - counts[x] < k:
+            continue
+        minus = cost([y for y in members[c] if y != x]) - own[c]
+        seen = set()
+        for q in range(ptr[x], ptr[x + 1]):
+            b = int(labels[adj[q]])
+            if b == c or b in seen or cell[b] != cell[c]:
+                continue
+            seen.add(b)
+            gain = -(minus + cost(members[b] + [x]) - own[b])
+            if gain > best[x] + GAIN or (gain > GAIN and target[x] >= 0
+                                         and abs(gain - best[x]) <= GAIN and b < target[x]):
+                best[x], target[x] = gain, b
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("seed", range(8))
+def test_best_moves_are_the_reference_moves(seed, compiled):
+    metric = ["loss", "gcp", "discernibility", "ncp"][seed % 4]
+    graph, cost = _cost(seed, metric)
+    codes, tables = cost.codes, cost.tables
+    rng = np.random.default_rng(100 + seed)
+    u, d = codes.shape
+    counts = graph.counts.astype(np.int64)
+    n_classes = int(rng.integers(1, max(2, u // 3)))
+    labels = rng.permutation(np.concatenate([np.arange(n_classes),
+                                             rng.integers(0, n_classes, u - n_classes)]))
+    labels = labels.astype(np.int64)
+    eu, ev = rng.integers(0, u, 4 * u), rng.integers(0, u, 4 * u)
+    ptr, adj = refine.node_neighbours(eu, ev, u)
+    cell = rng.integers(0, 2 if seed % 2 else 1, n_classes).astype(np.int64)
+    k = int(rng.integers(1, 4))
+    tabu = rng.random(u) < 0.1
+    active = rng.random(u) < (1.0 if seed < 4 else 0.5)
+    best0 = np.where(rng.random(u) < 0.5, rng.random(u), 0.0)
+    target0 = np.where(best0 > 0, rng.integers(0, n_classes, u), -1).astype(np.int64)
+
+    expected_best, expected_target = best0.copy(), target0.copy()
+    reference_best_moves(labels, counts, ptr, adj, cell, k, tabu, active, expected_best,
+                         expected_target, codes, tables)
+    kernel = refine._best_moves.compile() if compiled else refine._best_moves_py
+    best, target = best0.copy(), target0.copy()
+    own = np.full(n_classes, np.nan)
+    lev, ref = np.zeros((n_classes, d), np.int64), np.zeros((n_classes, d), np.int64)
+    lo, hi = np.zeros((n_classes, d)), np.zeros((n_classes, d))
+    tables = tuple(t.copy() if isinstance(t, np.ndarray) else t for t in tables)
+    kernel(labels, counts, ptr, adj, cell, k, tabu, active, best, target, codes, tables,
+           own, lev, ref, lo, hi, *_layout.code_major(tables))
+    assert (expected_target >= 0).any()                    # moves to find: a real comparison
+    np.testing.assert_array_equal(target, expected_target)
+    np.testing.assert_array_equal(best, expected_best)
