@@ -78,7 +78,12 @@ def split_classes(data, class_of, k, check=None):
     next_label = int(out.max()) + 1
     order = np.argsort(out, kind="stable")
     bounds = np.flatnonzero(np.diff(out[order])) + 1
-    stack = [rows for rows in np.split(order, bounds) if out[rows[0]] >= 0]
+    # a class where no child of its common ancestor holds k records on any attribute has
+    # no cut (_cuts finds no large child): it is left out of the stack at once
+    cuttable = _may_cut(codes[order], weights[order], maps,
+                        np.concatenate([[0], bounds]).astype(np.int64), k)
+    stack = [rows for rows, may in zip(np.split(order, bounds), cuttable.tolist())
+             if may and out[rows[0]] >= 0]
     cuts = 0
     while stack:
         rows = stack.pop()
@@ -147,6 +152,27 @@ def _cuts(codes, weights, maps, costs, k):
             found.append((-gain, j, child, large))
     found.sort(key=lambda cut: cut[:2])
     return [cut[2:] for cut in found]
+
+
+def _may_cut(codes, weights, maps, starts, k):
+    """Per class (rows ``starts[i]:starts[i + 1]`` of ``codes``, sorted by class): whether
+    on some attribute a child of the class's common ancestor holds ``k`` records, which
+    :func:`_cuts` needs for any cut (a class without it has none)."""
+    of = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(codes))))
+    out = np.zeros(len(starts), dtype=bool)
+    for j, level_map in enumerate(maps):
+        col = codes[:, j]
+        level = class_levels(level_map, col, starts)[of]
+        below = level > 0
+        if not below.any():
+            continue
+        stacked = np.stack(level_map)          # (levels, leaves): each leaf's ancestors
+        child = stacked[level[below] - 1, col[below]]
+        width = int(stacked.max()) + 1
+        keys, inverse = np.unique(of[below] * width + child, return_inverse=True)
+        held = np.bincount(inverse.reshape(-1), weights=weights[below])
+        out[keys[held >= k] // width] = True
+    return out
 
 
 def class_levels(level_map, codes, starts):
