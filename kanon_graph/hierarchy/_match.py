@@ -205,12 +205,16 @@ def _own_leaves(leaves: list[Any], values: list[Any]) -> npt.NDArray[np.int64]:
     """Per value, the position of the leaf whose label is that very text; -1 for the rest.
 
     A ``str`` equal to a leaf's label is that leaf (:meth:`LeafMatchMixin._normalize`
-    returns it unchanged); any other value is left to the caller (-1).
+    returns it unchanged, and the lookup hashes and compares it as the leaf index's dict
+    does); any other value is left to the caller (-1).
     """
-    texts = np.full(len(values), None, dtype=object)
-    plain = np.fromiter((type(v) is str for v in values), dtype=bool, count=len(values))
+    texts = np.fromiter(values, dtype=object, count=len(values))
+    if pd.api.types.infer_dtype(texts, skipna=False) == "string":   # all strs: one C pass
+        plain = np.ones(len(values), dtype=bool)
+    else:
+        plain = np.fromiter((type(v) is str for v in values), dtype=bool, count=len(values))
+        texts[~plain] = None
     if not plain.any():
         return np.full(len(values), -1, dtype=np.int64)
-    texts[plain] = [v for v, p in zip(values, plain.tolist()) if p]
     found = pd.Index(leaves, dtype=object).get_indexer(pd.Index(texts, dtype=object))
     return np.where(plain, found, -1).astype(np.int64)

@@ -80,10 +80,10 @@ def split_classes(data, class_of, k, check=None):
     bounds = np.flatnonzero(np.diff(out[order])) + 1
     # a class where no child of its common ancestor holds k records on any attribute has
     # no cut (_cuts finds no large child): it is left out of the stack at once
-    cuttable = _may_cut(codes[order], weights[order], maps,
-                        np.concatenate([[0], bounds]).astype(np.int64), k)
-    stack = [rows for rows, may in zip(np.split(order, bounds), cuttable.tolist())
-             if may and out[rows[0]] >= 0]
+    starts = np.concatenate([[0], bounds]).astype(np.int64)
+    ends = np.append(bounds, len(order)).astype(np.int64)
+    keep = _may_cut(codes[order], weights[order], maps, starts, k) & (out[order[starts]] >= 0)
+    stack = [order[s:e] for s, e in zip(starts[keep].tolist(), ends[keep].tolist())]
     cuts = 0
     while stack:
         rows = stack.pop()
