@@ -20,9 +20,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..lattice.node_metrics import LossMetric
 
 __all__ = ["split_classes", "class_levels"]
+
+
+def cell_losses(data):
+    """``costs[j][level][code]``: ARX's cell loss of each node, ``(leaves under it - 1) /
+    (leaves - 1)`` (what :class:`~kanon_graph.lattice.node_metrics.LossMetric` holds as
+    ``cells``, without its per-level means over the records, which step 2 does not read)."""
+    out = []
+    for attr in data.attributes:
+        leaves = attr.hierarchy.n_leaves
+        out.append([(lc - 1) / (leaves - 1) if leaves > 1 else np.zeros(len(lc))
+                    for lc in attr.hierarchy.leaf_counts])
+    return out
 
 
 def _lca_level(level_map, codes, start=0):
@@ -68,7 +79,7 @@ def split_classes(data, class_of, k, check=None):
     """
     attrs = data.attributes
     maps = [a.hierarchy.level_map for a in attrs]
-    costs = LossMetric(data, 0).cells          # costs[j][level][code]: ARX cell loss
+    costs = cell_losses(data)                  # costs[j][level][code]: ARX cell loss
     codes = np.column_stack([a.codes for a in attrs])
     weights = np.ones(data.n, dtype=np.int64) if data.weights is None \
         else np.asarray(data.weights, dtype=np.int64)

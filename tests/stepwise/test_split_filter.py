@@ -62,6 +62,8 @@ def test_split_classes_is_the_same_with_the_filter(seed, monkeypatch):
     may = _split._may_cut(codes[order], weights[order], maps,
                           np.concatenate([[0], bounds]).astype(np.int64), k)
     costs = kg.lattice.node_metrics.LossMetric(data, 0).cells
+    mine = _split.cell_losses(data)            # step 2's own copy of the same cells
+    assert all(np.array_equal(a, b) for x, y in zip(costs, mine) for a, b in zip(x, y))
     for rows, kept in zip(np.split(order, bounds), may.tolist()):
         if not kept:
             assert _split._cuts(codes[rows], weights[rows], maps, costs, k) == []
