@@ -14,6 +14,7 @@ from ..cells.amounts import number_reader
 from ..cells.kinds import date_days, date_text, is_text_column, parse_date, parse_number
 from ..cells.date_text import column_date_format
 from ..exceptions import DataError
+from .plain import _plain_iso_days, number_texts
 
 
 def _factorize(series):
@@ -48,7 +49,7 @@ def _numeric_cells(series, column, where, factorized=None):
         rank = np.empty(len(order), dtype=np.int64)
         rank[order] = np.arange(len(order))
         ordered = fast[order]
-        return (rank[inverse], [_number_text(v) for v in ordered.tolist()],
+        return (rank[inverse], number_texts(ordered),
                 ordered.astype(float))
     reader = number_reader([u for u in uniques if isinstance(u, str)], parse_number)
     pairs = []
@@ -122,37 +123,6 @@ def _date_cells(series, column, where, fmt=None):
     texts = [triples[i][1] for i in order]
     days = np.array([date_days(triples[i][0]) for i in order], dtype=float)
     return rank[inverse], texts, days, fmt
-
-
-def _plain_iso_days(uniques):
-    """Days since 1970-01-01 of distinct ``YYYY-MM-DD`` texts, read by numpy at once.
-
-    None unless every value is such a text of a real day from year 1 on (then
-    each is read by :func:`~kanon_graph.cells.kinds.parse_date` as before, and
-    a bad one is named): numpy reads a shorter text as a month or a year, and
-    year 0, which Python's dates do not have.
-
-    >>> _plain_iso_days(["1970-01-02", "1969-12-31"]).tolist()
-    [1, -1]
-    >>> _plain_iso_days(["1970-01-02", "1970-02-30"]) is None    # no such day
-    True
-    >>> _plain_iso_days(["1970-01-02", "1970-01"]) is None       # not a day
-    True
-    """
-    if not len(uniques) or not all(isinstance(u, str) for u in uniques):
-        return None
-    texts = np.asarray(uniques, dtype="U10")
-    if texts.dtype.itemsize != 40 or any(len(u) != 10 for u in uniques):
-        return None
-    chars = texts.view(np.uint32).reshape(len(texts), 10)
-    digits = chars[:, [0, 1, 2, 3, 5, 6, 8, 9]]
-    if not (((digits >= 48) & (digits <= 57)).all() and (chars[:, [4, 7]] == 45).all()
-            and (digits[:, :4] > 48).any(axis=1).all()):
-        return None
-    try:
-        return np.asarray(texts, dtype="datetime64[D]").astype(np.int64)
-    except ValueError:
-        return None
 
 
 def _plain_numbers(uniques):

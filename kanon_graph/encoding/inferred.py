@@ -26,16 +26,21 @@ from ..cells.date_text import column_date_format, date_reading, how_to_say
 from ..exceptions import DataError, InferenceWarning
 from ..hierarchy import masking
 
-def _inferred(distinct, column, kind, hierarchy, where):
+def _inferred(distinct, column, kind, hierarchy, where, iso=False):
     """Say what was inferred of an undeclared column; a code column's masking hierarchy.
 
     Each inference is one warning; date text that cannot be read as one
     kind of date raises a :class:`~kanon_graph.exceptions.DataError`.
+    ``iso``: the caller found every value a plain ISO day
+    (:func:`~kanon_graph.encoding.plain.iso_column_days`), so the format is ISO's.
     """
-    texts = [v for v in distinct.dropna() if isinstance(v, str)] \
-        if is_text_column(distinct) else []
+    if iso:
+        texts = list(distinct)
+    else:
+        texts = [v for v in distinct.dropna() if isinstance(v, str)] \
+            if is_text_column(distinct) else []
     if kind == "date" and texts:
-        fmt = column_date_format(texts, column, where)
+        fmt = None if iso else column_date_format(texts, column, where)
         what = ("ISO 8601 date text" if fmt is None else
                 f"date text in the format {fmt} (told by cells such as "
                 f"{_telling(texts, fmt)!r})")

@@ -22,6 +22,7 @@ import pandas as pd
 
 from ..cells.kinds import column_kind, missing_mask
 from .cells import _date_cells, _factorize, _numeric_cells
+from .plain import _iso_cells, iso_column_days, plain_strings
 from .inferred import _inferred
 from .missing import MISSING, sensitive_with_missing, with_missing
 from ..exceptions import DataError
@@ -332,13 +333,22 @@ def _encode_attribute(series, column, schema, where):
         # the factorized values are the first cells themselves unless a dtype changed or
         # a missing value stood for several kinds of missing cell: then take the cells
         distinct, factorized = series.iloc[first], None
-    kind = column_kind(schema, column, distinct)
-    hierarchy = schema.hierarchy(column)
+    else:       # pandas' string dtype reads cell by cell slowly: its values as Python strs
+        distinct, factorized = plain_strings(distinct, inverse, uniques)
     declared = column in schema.numeric or column in schema.dates or column in schema.categorical
+    # undeclared, or a date without a format: distinct YYYY-MM-DD texts of real days are an
+    # ISO date column (what column_kind and the format rule say), read by numpy at once
+    maybe_iso = not declared or (column in schema.dates and schema.date_format(column) is None)
+    iso_days = iso_column_days(distinct, factorized) if maybe_iso else None
+    kind = "date" if iso_days is not None else column_kind(schema, column, distinct)
+    hierarchy = schema.hierarchy(column)
     if not declared:
-        hierarchy = _inferred(distinct, column, kind, hierarchy, where)
+        hierarchy = _inferred(distinct, column, kind, hierarchy, where,
+                              iso=iso_days is not None)
     if kind == "date":
-        codes, texts, days, fmt = _date_cells(series, column, where, schema.date_format(column))
+        codes, texts, days, fmt = (_iso_cells(factorized, iso_days) if iso_days is not None
+                                   else _date_cells(series, column, where,
+                                                    schema.date_format(column)))
         if hierarchy is not None:
             leaf_of_text = hierarchy.encode(np.asarray(texts, dtype=object))
             return EncodedAttribute(column, "numeric", leaf_of_text[codes], hierarchy,
@@ -358,7 +368,8 @@ def _encode_attribute(series, column, schema, where):
         return EncodedAttribute(column, kind, codes, None, texts, values)
     if hierarchy is not None:
         # match each distinct value once, not a Python object per row
-        leaf_of_value = hierarchy.encode(np.asarray(uniques, dtype=object))
+        leaf_of_value = hierarchy.encode(np.asarray(uniques if factorized is None
+                                                    else factorized[1], dtype=object))
         return EncodedAttribute(column, kind, leaf_of_value[inverse], hierarchy,
                                 hierarchy.leaf_labels, None)
     domain, codes = _factorize(series.astype(str))

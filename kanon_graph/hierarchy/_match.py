@@ -179,9 +179,12 @@ class LeafMatchMixin(HierarchyParts):
             uniques.append(values[np.flatnonzero(pd.isna(values))[0]])
         if self._number_index is None:
             uniques = [str(value) for value in uniques]
-        codes = np.empty(len(uniques), dtype=np.int64)
+        # a text that is a leaf's own label is that leaf: all such texts in one lookup
+        # (issue 47: a call's 20,000 patients, 34,000 values); the rest one by one as before
+        codes = _own_leaves(self._labels[0], uniques)
         missing = []
-        for i, value in enumerate(uniques):
+        for i in np.flatnonzero(codes < 0).tolist():
+            value = uniques[i]
             label = self._normalize(value)
             position = self._index[0].get(label)
             if position is None:
@@ -196,3 +199,22 @@ class LeafMatchMixin(HierarchyParts):
                 f"hierarchy: {shown}{more}"
             )
         return codes[inverse]
+
+
+def _own_leaves(leaves: list[Any], values: list[Any]) -> npt.NDArray[np.int64]:
+    """Per value, the position of the leaf whose label is that very text; -1 for the rest.
+
+    A ``str`` equal to a leaf's label is that leaf (:meth:`LeafMatchMixin._normalize`
+    returns it unchanged, and the lookup hashes and compares it as the leaf index's dict
+    does); any other value is left to the caller (-1).
+    """
+    texts = np.fromiter(values, dtype=object, count=len(values))
+    if pd.api.types.infer_dtype(texts, skipna=False) == "string":   # all strs: one C pass
+        plain = np.ones(len(values), dtype=bool)
+    else:
+        plain = np.fromiter((type(v) is str for v in values), dtype=bool, count=len(values))
+        texts[~plain] = None
+    if not plain.any():
+        return np.full(len(values), -1, dtype=np.int64)
+    found = pd.Index(leaves, dtype=object).get_indexer(pd.Index(texts, dtype=object))
+    return np.where(plain, found, -1).astype(np.int64)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .adjacent import _agglomerate
+from ._resplit_bound import may_split
 from .costs import _set_cost
 from .mst import HAVE_NUMBA
 
@@ -77,7 +78,9 @@ def split_big_classes(labels, counts, k, codes, tables, tried, eu, ev, candidate
     order = np.argsort(labels, kind="stable")
     start = np.concatenate([[0], np.cumsum(nodes_per)])
     local_of = None
-    for c in np.flatnonzero(big):
+    classes = np.flatnonzero(big)
+    # a class no part of k records can make cheaper is not agglomerated (_resplit_bound)
+    for c in classes[may_split(order, start, classes, counts, k, codes, tables)]:
         members = order[start[c]:start[c + 1]]
         key = members.tobytes()
         if key in tried or counts[members].max() >= sizes[c] - k + 1:

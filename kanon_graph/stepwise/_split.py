@@ -20,9 +20,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..lattice.node_metrics import LossMetric
 
 __all__ = ["split_classes", "class_levels"]
+
+
+def cell_losses(data):
+    """``costs[j][level][code]``: ARX's cell loss of each node, ``(leaves under it - 1) /
+    (leaves - 1)`` (what :class:`~kanon_graph.lattice.node_metrics.LossMetric` holds as
+    ``cells``, without its per-level means over the records, which step 2 does not read)."""
+    out = []
+    for attr in data.attributes:
+        leaves = attr.hierarchy.n_leaves
+        out.append([(lc - 1) / (leaves - 1) if leaves > 1 else np.zeros(len(lc))
+                    for lc in attr.hierarchy.leaf_counts])
+    return out
 
 
 def _lca_level(level_map, codes, start=0):
@@ -68,7 +79,7 @@ def split_classes(data, class_of, k, check=None):
     """
     attrs = data.attributes
     maps = [a.hierarchy.level_map for a in attrs]
-    costs = LossMetric(data, 0).cells          # costs[j][level][code]: ARX cell loss
+    costs = cell_losses(data)                  # costs[j][level][code]: ARX cell loss
     codes = np.column_stack([a.codes for a in attrs])
     weights = np.ones(data.n, dtype=np.int64) if data.weights is None \
         else np.asarray(data.weights, dtype=np.int64)
@@ -78,7 +89,12 @@ def split_classes(data, class_of, k, check=None):
     next_label = int(out.max()) + 1
     order = np.argsort(out, kind="stable")
     bounds = np.flatnonzero(np.diff(out[order])) + 1
-    stack = [rows for rows in np.split(order, bounds) if out[rows[0]] >= 0]
+    # a class where no child of its common ancestor holds k records on any attribute has
+    # no cut (_cuts finds no large child): it is left out of the stack at once
+    starts = np.concatenate([[0], bounds]).astype(np.int64)
+    ends = np.append(bounds, len(order)).astype(np.int64)
+    keep = _may_cut(codes[order], weights[order], maps, starts, k) & (out[order[starts]] >= 0)
+    stack = [order[s:e] for s, e in zip(starts[keep].tolist(), ends[keep].tolist())]
     cuts = 0
     while stack:
         rows = stack.pop()
@@ -147,6 +163,27 @@ def _cuts(codes, weights, maps, costs, k):
             found.append((-gain, j, child, large))
     found.sort(key=lambda cut: cut[:2])
     return [cut[2:] for cut in found]
+
+
+def _may_cut(codes, weights, maps, starts, k):
+    """Per class (rows ``starts[i]:starts[i + 1]`` of ``codes``, sorted by class): whether
+    on some attribute a child of the class's common ancestor holds ``k`` records, which
+    :func:`_cuts` needs for any cut (a class without it has none)."""
+    of = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(codes))))
+    out = np.zeros(len(starts), dtype=bool)
+    for j, level_map in enumerate(maps):
+        col = codes[:, j]
+        level = class_levels(level_map, col, starts)[of]
+        below = level > 0
+        if not below.any():
+            continue
+        stacked = np.stack(level_map)          # (levels, leaves): each leaf's ancestors
+        child = stacked[level[below] - 1, col[below]]
+        width = int(stacked.max()) + 1
+        keys, inverse = np.unique(of[below] * width + child, return_inverse=True)
+        held = np.bincount(inverse.reshape(-1), weights=weights[below])
+        out[keys[held >= k] // width] = True
+    return out
 
 
 def class_levels(level_map, codes, starts):
