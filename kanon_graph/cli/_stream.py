@@ -352,6 +352,7 @@ def run_counted(counted, args, progress):
     :func:`kanon_graph.cli._stream_write.write_release`.
     """
     from ..pipeline.run import Options, run_pipeline
+    from .._jit import numpy_only
     from .._progress import reporter
 
     options = Options(args.k, algorithm=args.algorithm, l=args.l, diversity=args.diversity,
@@ -364,6 +365,9 @@ def run_counted(counted, args, progress):
     inner = dataclasses.replace(counted.schema, identifiers=(), insensitive=None)
     progress.phase(f"anonymizing {counted.rows:,} rows ({len(counted.tuples):,} distinct "
                    f"tuples) with {args.algorithm} (k={args.k})")
-    with reporter(progress if progress.enabled else None, "anonymize") as report:
+    # numba forgone: its import, CPU target and LLVM would hold about 125 MiB, more than
+    # the counted tuples' whole search; the lattice's numpy path keeps its sets packed
+    with reporter(progress if progress.enabled else None, "anonymize") as report, \
+            numpy_only():
         return run_pipeline(counted.tuples, inner, options, progress=report,
                             weights=counted.counts)
