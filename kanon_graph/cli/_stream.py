@@ -41,6 +41,7 @@ from ..cells.kinds import is_numeric_column, missing_mask, parse_number
 from ..cells.date_text import cell_problem
 from ..io import is_parquet
 from ..io.chunks import CHUNK_ROWS, iter_text_chunks
+from ._memory import give_back_free_memory
 from ._common import (DataProblem, _check_columns, _missing_as_nan, check_hierarchies,
                       encoding_of, not_a_date, schema_from_args)
 
@@ -322,6 +323,7 @@ def count_tuples(args, progress, *, rows=CHUNK_ROWS):
         pieces.append(counted.rename(_COUNT).reset_index())
         if len(pieces) >= 8:                    # bounded: merged as the pass goes
             pieces = [_merge_counts(pieces, columns, dictionaries)]
+        give_back_free_memory()                 # the chunk's freed blocks, before the next
         progress.phase(f"counting the tuples of {args.input}: {n:,} rows")
     codes = _merge_counts(pieces, columns, dictionaries)
     del pieces
