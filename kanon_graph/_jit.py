@@ -39,6 +39,13 @@ wheel), the kernel is compiled without a cache, silently: users see no
 warning, only a recompilation in every new process.
 
 Without numba installed, the kernels run as plain Python (slowly).
+
+A run may forgo numba (:func:`numpy_only`): numba's import, its CPU target
+and LLVM hold about 125 MiB of a process however small the kernel, more
+than a streamed command line's whole data (issue 47). Inside the block
+:func:`compiling` is False, so the searches that have a numpy path take it
+(the lattice's frequency engine and node space), and a lazy kernel not yet
+compiled runs as plain Python; numba is never imported.
 """
 
 from __future__ import annotations
@@ -51,7 +58,8 @@ import threading
 import types
 import warnings
 
-__all__ = ["HAVE_NUMBA", "PYTHON_WORK", "LazyKernel", "njit", "kernels"]
+__all__ = ["HAVE_NUMBA", "PYTHON_WORK", "LazyKernel", "njit", "kernels", "compiling",
+           "numpy_only"]
 
 HAVE_NUMBA = importlib.util.find_spec("numba") is not None
 """Whether numba is installed (found without importing it)."""
@@ -68,6 +76,30 @@ _COMPILING = threading.RLock()  # kernels called from threads compile once (recu
 _ACCOUNT = threading.Lock()     # the work run as Python, counted once per call
 _PYTHON = threading.local()     # .depth > 0: inside a kernel running as Python
 _KERNELS = []                   # every LazyKernel made, in the order of definition
+_FORGONE = [0]                  # > 0: inside numpy_only() (nested blocks counted)
+
+
+def compiling() -> bool:
+    """Whether kernels may be compiled now: numba is installed and no :func:`numpy_only`
+    block is running. A caller with a numpy path of its own takes it when this is False."""
+    return HAVE_NUMBA and not _FORGONE[0]
+
+
+@contextlib.contextmanager
+def numpy_only():
+    """A block that never imports numba: :func:`compiling` is False inside it, and a lazy
+    kernel not compiled yet runs as plain Python (one compiled before keeps running
+    compiled: its memory is paid already).
+
+    >>> with numpy_only():
+    ...     compiling()
+    False
+    """
+    _FORGONE[0] += 1
+    try:
+        yield
+    finally:
+        _FORGONE[0] -= 1
 
 
 class LazyKernel:
@@ -121,7 +153,7 @@ class LazyKernel:
     def __call__(self, *args, **kwargs):
         if self._dispatcher is not None:
             return self._dispatcher(*args, **kwargs)
-        if self._as_python(args, kwargs):
+        if _FORGONE[0] or self._as_python(args, kwargs):
             return self._run_python(args, kwargs)
         kernel = self.compile()
         with _quiet_cache():  # numba compiles (and saves to its cache) on the first call

@@ -41,6 +41,7 @@ from ..cells.kinds import is_numeric_column, missing_mask, parse_number
 from ..cells.date_text import cell_problem
 from ..io import is_parquet
 from ..io.chunks import CHUNK_ROWS, iter_text_chunks
+from ._memory import give_back_free_memory
 from ._common import (DataProblem, _check_columns, _missing_as_nan, check_hierarchies,
                       encoding_of, not_a_date, schema_from_args)
 
@@ -322,6 +323,7 @@ def count_tuples(args, progress, *, rows=CHUNK_ROWS):
         pieces.append(counted.rename(_COUNT).reset_index())
         if len(pieces) >= 8:                    # bounded: merged as the pass goes
             pieces = [_merge_counts(pieces, columns, dictionaries)]
+        give_back_free_memory()                 # the chunk's freed blocks, before the next
         progress.phase(f"counting the tuples of {args.input}: {n:,} rows")
     codes = _merge_counts(pieces, columns, dictionaries)
     del pieces
@@ -352,6 +354,7 @@ def run_counted(counted, args, progress):
     :func:`kanon_graph.cli._stream_write.write_release`.
     """
     from ..pipeline.run import Options, run_pipeline
+    from .._jit import numpy_only
     from .._progress import reporter
 
     options = Options(args.k, algorithm=args.algorithm, l=args.l, diversity=args.diversity,
@@ -364,6 +367,9 @@ def run_counted(counted, args, progress):
     inner = dataclasses.replace(counted.schema, identifiers=(), insensitive=None)
     progress.phase(f"anonymizing {counted.rows:,} rows ({len(counted.tuples):,} distinct "
                    f"tuples) with {args.algorithm} (k={args.k})")
-    with reporter(progress if progress.enabled else None, "anonymize") as report:
+    # numba forgone: its import, CPU target and LLVM would hold about 125 MiB, more than
+    # the counted tuples' whole search; the lattice's numpy path keeps its sets packed
+    with reporter(progress if progress.enabled else None, "anonymize") as report, \
+            numpy_only():
         return run_pipeline(counted.tuples, inner, options, progress=report,
                             weights=counted.counts)

@@ -41,6 +41,7 @@ from ..io.tables import CRLF
 from ..io.write import atomic_file
 from ..recoding import SUPPRESSED
 from ._common import _missing_as_nan, encoding_of
+from ._memory import give_back_free_memory
 
 __all__ = ["Written", "write_release"]
 
@@ -208,6 +209,7 @@ def write_release(result, counted, args, progress, *, rows=CHUNK_ROWS, before_pu
             out.take(frame, done)
             done += len(frame)
             del frame                           # not held while the next chunk is read
+            give_back_free_memory()             # the chunk's freed blocks, before the next
             progress.phase(f"writing {args.output}: {done:,} rows")
         class_sizes = classes.sizes()
         _check(result, class_sizes, suppressed, done, expected)

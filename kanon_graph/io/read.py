@@ -183,7 +183,7 @@ def _allow_long_cells() -> None:
         csv.field_size_limit(_CELL_LIMIT)
 
 
-_BLOCK = 1 << 23            # the fast path checks the file 8 MiB at a time
+_BLOCK = 1 << 20            # the fast path checks the file 1 MiB at a time
 
 
 def _plain_lines(path: Path, sep: str,

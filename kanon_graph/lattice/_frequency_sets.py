@@ -159,26 +159,6 @@ def _check_levels(levels, heights):
     return levels
 
 
-def _sorted_groups(key, weights=None):
-    """Distinct keys (sorted) and their counts (or summed weights), by one sort."""
-    if weights is None:
-        ordered = np.sort(key)
-    else:
-        order = np.argsort(key)
-        ordered = key[order]
-    if len(ordered) == 0:
-        return ordered, np.zeros(0, dtype=np.int64)
-    first = np.empty(len(ordered), dtype=bool)
-    first[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
-    starts = np.flatnonzero(first)
-    if weights is None:
-        counts = np.diff(np.append(starts, len(ordered)))
-    else:
-        counts = np.add.reduceat(np.asarray(weights)[order], starts)
-    return ordered[starts], counts.astype(np.int64)
-
-
 def _level_to_level(attr, low, high):
     """Array mapping a node index at level ``low`` to its ancestor index at ``high``."""
     if attr.hierarchy is None:

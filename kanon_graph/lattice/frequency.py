@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import HAVE_NUMBA
-from ._frequency_sets import (FrequencySet, _check_levels, _level_to_level, _sorted_groups,
-                              spreads, suppression_budget)
+from .._jit import compiling
+from ._frequency_sets import (FrequencySet, _check_levels, _level_to_level, spreads,
+                              suppression_budget)
+from ._numpy_rollup import group_keys, rollup_keys
 from ._rollup_kernels import _hash_keys, packed_layout, rollup_flat, rollup_packed_layout
 from .capped import capped_rollup_map
 from .source_cache import SourceCache
@@ -54,7 +55,8 @@ class FrequencyEngine:
         MAGVal (Hussien et al. 2016, Definition 6).
     compiled : bool, optional
         Roll up with the compiled kernel (:func:`~._rollup_kernels.rollup`) rather than
-        numpy; default: when numba is installed. Both give the same frequency sets.
+        numpy; default: when numba is installed and the run has not forgone it
+        (:func:`kanon_graph._jit.numpy_only`). Both give the same frequency sets.
 
     Attributes
     ----------
@@ -97,14 +99,13 @@ class FrequencyEngine:
     def __init__(self, data, *, cache_tuples=None, capped=False, compiled=None):
         self.data = data
         self.capped = bool(capped)
-        self.compiled = HAVE_NUMBA if compiled is None else bool(compiled)
+        self.compiled = compiling() if compiled is None else bool(compiled)
         self.attributes = list(data.attributes)
         self.heights = tuple(data.heights)
         self.n = data.records                    # records (rows may be weighted tuples)
         self.cache_tuples = int(cache_tuples) if cache_tuples is not None else 8 * max(data.n, 1)
         self._cache = SourceCache(len(self.heights), self.cache_tuples)
         self._maps = {}
-        self._columns = {}
         self._widths = {}
         self._layouts = {}                       # levels -> packed key layout
         self._offsets = {}                       # (j, low, high) -> start in self._flat
@@ -131,12 +132,6 @@ class FrequencyEngine:
                                else _level_to_level(attr, low, high))
         return self._maps[key]
 
-    def _column(self, j, level):
-        key = (j, level)
-        if key not in self._columns:
-            self._columns[key] = self.attributes[j].at_level(level, self.capped)
-        return self._columns[key]
-
     def _check(self, levels):
         return _check_levels(levels, self.heights)
 
@@ -161,25 +156,19 @@ class FrequencyEngine:
         for col, shift, width in zip(columns, shifts, widths):
             if width:
                 key |= np.left_shift(col, int(shift), dtype=np.int64)
-        total = 1 << bits
-        if total <= 4 * m + 4096:
-            counts = np.bincount(key, weights=weights, minlength=total)
+        if (1 << bits) <= 4 * m + 4096:
+            counts = np.bincount(key, weights=weights, minlength=1 << bits)
             keys = np.flatnonzero(counts)
             counts = counts[keys].astype(np.int64)
-        elif self.compiled:
-            # one hash pass instead of a sort of the rows' keys; the set stays packed
-            # (sorted and unpacked on the first read of its codes, as a roll-up's is)
+        elif self.compiled:     # one hash pass instead of a sort of the rows' keys
             ones = (np.ones(m, dtype=np.int64) if weights is None
                     else np.asarray(weights, dtype=np.int64))
             keys, counts, _ = _hash_keys(key, ones, max(int(2 * max(m, 1) - 1).bit_length(), 4),
                                          -1)
-            return FrequencySet(levels, None, counts, keys=keys, widths=widths)
-        else:
-            keys, counts = _sorted_groups(key, weights)
-        codes = np.empty((len(keys), len(columns)), dtype=np.int64, order="F")
-        for j, (shift, width) in enumerate(zip(shifts, widths)):
-            codes[:, j] = (keys >> int(shift)) & ((1 << width) - 1)
-        return FrequencySet(levels, codes, counts, keys=keys.astype(np.int64, copy=False),
+        else:                   # numpy: one sort
+            keys, counts = group_keys(key, weights)
+        # packed, as a roll-up's set: sorted and unpacked on the first read of its codes
+        return FrequencySet(levels, None, counts, keys=keys.astype(np.int64, copy=False),
                             widths=widths)
 
     def _rollup(self, source, levels, limit=-1):
@@ -208,9 +197,14 @@ class FrequencyEngine:
             self.groups_read += source.n_groups
             codes, counts = rollup_flat(source.codes, source.counts, self._flat, offsets, widths)
             return FrequencySet(levels, codes, counts)
+        self.groups_read += source.n_groups
+        if source.packed is not None and key_bits <= 62:       # numpy, packed in and out
+            keys, counts = rollup_keys(*source.packed[:2], *self._layout(source.levels)[1:3],
+                                       [None if a == b else self._map(j, a, b)
+                                        for j, (a, b) in enumerate(pairs)], shifts)
+            return FrequencySet(levels, None, counts, keys=keys, widths=widths)
         columns = [source.codes[:, j] if a == b else self._map(j, a, b)[source.codes[:, j]]
                    for j, (a, b) in enumerate(pairs)]
-        self.groups_read += source.n_groups
         return self._group(columns, levels, weights=source.counts)
 
     def _width(self, j, level):
@@ -309,7 +303,8 @@ class FrequencyEngine:
                 return None
             self.rollups += 1
         else:
-            columns = [self._column(j, l) for j, l in enumerate(levels)]
+            # not kept: the bottom node's set, kept, is where later sets roll up from
+            columns = [a.at_level(l, self.capped) for a, l in zip(self.attributes, levels)]
             fs = self._group(columns, levels, weights=self.data.weights)
             self.row_scans += 1
         self.frequency_sets_computed += 1

@@ -27,7 +27,7 @@ import heapq
 
 import numpy as np
 
-from .._jit import HAVE_NUMBA, njit  # numba loads on a kernel's first call
+from .._jit import compiling, njit  # numba loads on a kernel's first call
 from .lattice import StatusMap
 
 __all__ = ["NodeSpace", "CandidateQueue", "ArrayStatus", "node_key"]
@@ -212,7 +212,7 @@ class NodeSpace:
     def _fill(self, low, high, target, value, keep_max, closed=False, up=True):
         low = np.asarray(low, dtype=np.int64)
         high = np.asarray(high, dtype=np.int64)
-        if not HAVE_NUMBA:          # pragma: no cover - the kernel as plain Python is slow
+        if not compiling():         # numpy (the kernel as plain Python is slow)
             idx = self._box(low, high)
             target[idx] = np.maximum(target[idx], value) if keep_max else value
             return len(idx)

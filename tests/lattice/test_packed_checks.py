@@ -176,7 +176,7 @@ def test_rows_are_grouped_by_one_hash_pass_into_the_numpy_engines_groups(monkeyp
     def no_sort(*args, **kwargs):
         raise AssertionError("the compiled engine sorted the rows' keys")
 
-    monkeypatch.setattr(frequency, "_sorted_groups", no_sort)
+    monkeypatch.setattr(frequency, "group_keys", no_sort)
     fs = FrequencyEngine(data).frequency_set((0,) * 6, rollup=False)
     assert fs.packed is not None                     # kept packed, like a roll-up's set
     assert np.array_equal(fs.codes, truth.codes) and np.array_equal(fs.counts, truth.counts)
