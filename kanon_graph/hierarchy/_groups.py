@@ -130,19 +130,23 @@ class Context:
         return self._coded[column]
 
     def stacked(self) -> tuple[np.ndarray, dict[str, tuple[int, int]], int]:
-        """Every column's profile codes side by side, each shifted to its own range of
-        bins (a missing cell to the one bin past them all): the matrix, each column's
-        ``(first bin, bins)`` and the number of bins with that last one."""
+        """Every column's profile codes, each shifted to its own range of bins (a
+        missing cell to the one bin past them all), one row of the matrix per column
+        (each column contiguous: :func:`profiles` adds the value's offset to a whole
+        row at once, several times faster than across a row-per-record matrix): the
+        matrix, each column's ``(first bin, bins)`` and the number of bins with that
+        last one."""
         if self._stacked is None:
             spans, at = {}, 0
             for column in self.table.columns:
                 spans[column] = (at, self.coded(column)[1])
                 at += spans[column][1]
             dtype = np.int16 if at < 2 ** 15 else np.int64
-            matrix = np.empty((len(self.table), len(spans)), dtype=dtype)
+            matrix = np.empty((len(spans), len(self.table)), dtype=dtype)
             for j, (column, (first, _)) in enumerate(spans.items()):
                 codes = self.coded(column)[0]
-                matrix[:, j] = np.where(codes >= 0, codes + first, at)
+                np.add(codes, first, out=matrix[j])
+                matrix[j][codes < 0] = at
             self._stacked = matrix, spans, at + 1
         return self._stacked
 
@@ -168,10 +172,10 @@ def profiles(context: Context, column: str, values: Sequence[str],
     index = lookup[codes]                    # codes -1 (missing) reads the last entry
     matrix, spans, bins = context.stacked()
     if not np.all(index >= 0):
-        matrix, index = matrix[index >= 0], index[index >= 0]
+        matrix, index = matrix[:, index >= 0], index[index >= 0]
     flat = np.zeros(len(values) * bins, dtype=np.int64)
     for start in range(0, len(index), _CHUNK):
-        keys = (index[start:start + _CHUNK] * bins)[:, None] + matrix[start:start + _CHUNK]
+        keys = matrix[:, start:start + _CHUNK] + index[start:start + _CHUNK] * bins
         flat += np.bincount(keys.ravel(), minlength=len(flat))
     counts = flat.reshape(len(values), bins)
     blocks = []

@@ -105,7 +105,23 @@ __all__ = ["suggest", "round_widths"]
 _CODE = re.compile(r"^[0-9.]+$")
 
 
-def _prefixed(present: pd.Series, column: str,
+class _Present:
+    """A column's present cells (``series.dropna()``), made on first use: most drafts
+    read only the distinct values, and dropping the missing cells of a text column
+    copies it."""
+
+    def __init__(self, series: pd.Series):
+        self._series = series
+        self._cells: pd.Series | None = None
+
+    @property
+    def cells(self) -> pd.Series:
+        if self._cells is None:
+            self._cells = self._series.dropna()
+        return self._cells
+
+
+def _prefixed(present: _Present, column: str,
               uniques: Sequence[object] = ()) -> tuple[Hierarchy, str] | None:
     """The prefix levels of an alphanumeric code column (None for another column).
 
@@ -115,7 +131,7 @@ def _prefixed(present: pd.Series, column: str,
     if (uniques and all(isinstance(u, str) for u in uniques)
             and not is_prefix_code_column(uniques)):       # type: ignore[arg-type]
         return None
-    counts = present.astype(str).value_counts(sort=False)
+    counts = present.cells.astype(str).value_counts(sort=False)
     texts = sorted(counts.index)
     if not is_prefix_code_column(texts):
         return None
@@ -235,12 +251,12 @@ _DATE_LEVELS = ("month", "quarter", "year", "5 years", "decade")
 def _suggest_one(series: pd.Series, column: str, kind: str,
                  date_format: str | None = None,
                  context: Context | None = None) -> tuple[Hierarchy, str]:
-    present = series.dropna()
-    if present.empty:
+    uniques = (context.distinct(column) if context is not None
+               and column in context.table.columns else list(pd.unique(series.dropna())))
+    if not uniques:
         raise HierarchyError(f"suggest: column {column!r} has no values to build a "
                              f"hierarchy from")
-    uniques = (context.distinct(column) if context is not None
-               and column in context.table.columns else list(pd.unique(present)))
+    present = _Present(series)          # the present cells, only when a draft reads them
     if kind == "date":
         return dates(uniques, levels=_DATE_LEVELS, name=column, format=date_format), \
             "date: month, quarter, year, 5 years, decade"
@@ -257,7 +273,7 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
         values = np.asarray(numbers, dtype=float)
         integral = bool(np.all(values == np.round(values)))
         widths = round_widths(values.min(), values.max(), integral=integral,
-                              bulk=_bulk(present, reader))
+                              bulk=_bulk(present.cells, reader))
         reading = None
         if integral and context is not None and len(uniques) >= MIN_VALUES:
             others = [c for c in context.table.columns if c != column]
@@ -277,7 +293,7 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
             bands = read_intervals(uniques, reader, widths=widths, name=column)
             kept = list(widths)
             if len(uniques) < MIN_VALUES:     # as few values as a category drawn value -> *
-                bands, kept = without_near_root(bands, present, widths)
+                bands, kept = without_near_root(bands, present.cells, widths)
             shown = ", ".join(f"{w:g}" for w in kept)
             if len(kept) < len(widths):
                 gone = ", ".join(f"{w:g}" for w in widths if w not in kept)
@@ -295,7 +311,7 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
              f"ZIP): the suffix dropped, then masked from the right")
     if kind != "numeric" and (_is_code_column(texts) or (  # its cells are digits only
             all(isinstance(u, str) and _CODE.match(u) for u in uniques)
-            and is_code_column(present))):
+            and is_code_column(present.cells))):
         return masking(texts, name=column), \
             f"code of {len(texts[0])} characters: masked from the right"
     if kind != "numeric" and len(texts) >= MIN_VALUES and context is not None:
