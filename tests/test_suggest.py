@@ -77,8 +77,8 @@ def test_cli_suggest_then_optimal(tmp_path, capsys):
 
 def test_a_numeric_range_across_zero_gets_finite_widths():
     # the two bands around zero never merge: the widths used to grow until overflow
-    assert kg.hierarchy.round_widths(-2500, 110000) == [10000, 20000, 100000, 200000]
-    assert kg.hierarchy.round_widths(-3, 4, integral=True) == [1, 2, 10]
+    assert kg.hierarchy.round_widths(-2500, 110000) == [10000, 20000, 40000, 80000, 160000]
+    assert kg.hierarchy.round_widths(-3, 4, integral=True) == [1, 2, 4, 8]
     table = pd.DataFrame({"balance": [-2500.5, -10.25, 0.0, 47.5, 61000.75, 110000.0]})
     hierarchy, _ = kg.hierarchy.suggest(table, kg.Schema(quasi_identifiers=["balance"]))["balance"]
     release = kg.anonymize(table, kg.Schema(quasi_identifiers=["balance"],

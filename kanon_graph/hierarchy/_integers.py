@@ -89,19 +89,41 @@ def _integers(uniques: Sequence[object]) -> bool:
     return True
 
 
+def _by_value(context: Context, column: str) -> tuple[list[str], np.ndarray]:
+    """The texts of an integer column's values that the order ratio compares, in
+    numeric order, and their row counts.
+
+    Every distinct present value when there are at most :data:`_MOST` and no two
+    texts are one number (counted from the column's factorization), else the
+    :data:`_MOST` most common, as ``value_counts`` ranks them.
+    """
+    codes, uniques = context.factorized(column)
+    numbers = [int(u) for u in uniques]
+    if len(numbers) <= _MOST and len(set(numbers)) == len(numbers):
+        seen = np.bincount(codes + 1, minlength=len(uniques) + 1)[1:]
+        order = np.argsort(numbers, kind="stable")
+        texts = context.texts(column)
+        return [texts[i] for i in order], seen[order].astype(float)
+    kept = context.column(column).dropna().value_counts().iloc[:_MOST]
+    order = np.argsort([int(v) for v in kept.index], kind="stable")
+    return [str(kept.index[i]) for i in order], kept.to_numpy(dtype=float)[order]
+
+
 def order_ratio(context: Context, column: str, others: Sequence[str]) -> float | None:
     """The order ratio of integer ``column`` (see the module's text), ``None`` without
     evidence (too few rows per value, no other column, or no spread beyond noise)."""
-    counts = context.table[column].dropna().value_counts()
-    if not others or len(counts) < 3 or counts.sum() / len(counts) < _ROWS_PER_VALUE:
+    codes = context.factorized(column)[0]
+    distinct = len(context.factorized(column)[1])
+    if not others or distinct < 3 or (codes >= 0).sum() / distinct < _ROWS_PER_VALUE:
         return None
-    kept = counts.iloc[:_MOST]
-    order = np.argsort([int(v) for v in kept.index], kind="stable")
-    values = [kept.index[i] for i in order]
-    weights = kept.to_numpy(dtype=float)[order]
-    points = profiles(context, column, [str(v) for v in values], others)
+    values, weights = _by_value(context, column)
+    points = profiles(context, column, values, others)
     noise = (points * (1 - points)).sum(axis=1) / weights
-    raw = ((points[:, None, :] - points[None, :, :]) ** 2).sum(axis=2)
+    # squared distances |p_i|^2 + |p_j|^2 - 2 p_i.p_j (one matrix product, not a
+    # values x values x bins array; equal to the direct sum within rounding)
+    square = (points * points).sum(axis=1)
+    raw = np.maximum(square[:, None] + square[None, :] - 2.0 * (points @ points.T), 0.0)
+    np.fill_diagonal(raw, 0.0)
     clean = raw - noise[:, None] - noise[None, :]      # not clipped: noise averages out
     pair = np.minimum(weights[:, None], weights[None, :])
     np.fill_diagonal(pair, 0.0)

@@ -5,7 +5,8 @@ ask a user to write four by hand, :func:`suggest` builds a first draft from
 the data, by the column's kind (:func:`kanon_graph.cells.kinds.column_kind`):
 
 * **numeric**: nested bands of round widths (1, 2, 5 times a power of ten,
-  each width dividing the next: 5, 10, 20, 100, ...), the finest giving
+  each width dividing the next: 5, 10, 20, 100, ...; from a finest width of
+  1 or 2 doubling, 2, 4, 8, 16, ..., see :func:`round_widths`), the finest giving
   about ``bands`` bands over the span of the middle 90% of the rows (so a
   few large incomes do not make every band 20,000 wide), up to one band
   covering every value (ARX's interval builder with fixed widths); money
@@ -105,7 +106,23 @@ __all__ = ["suggest", "round_widths"]
 _CODE = re.compile(r"^[0-9.]+$")
 
 
-def _prefixed(present: pd.Series, column: str,
+class _Present:
+    """A column's present cells (``series.dropna()``), made on first use: most drafts
+    read only the distinct values, and dropping the missing cells of a text column
+    copies it."""
+
+    def __init__(self, series: pd.Series):
+        self._series = series
+        self._cells: pd.Series | None = None
+
+    @property
+    def cells(self) -> pd.Series:
+        if self._cells is None:
+            self._cells = self._series.dropna()
+        return self._cells
+
+
+def _prefixed(present: _Present, column: str,
               uniques: Sequence[object] = ()) -> tuple[Hierarchy, str] | None:
     """The prefix levels of an alphanumeric code column (None for another column).
 
@@ -115,7 +132,7 @@ def _prefixed(present: pd.Series, column: str,
     if (uniques and all(isinstance(u, str) for u in uniques)
             and not is_prefix_code_column(uniques)):       # type: ignore[arg-type]
         return None
-    counts = present.astype(str).value_counts(sort=False)
+    counts = present.cells.astype(str).value_counts(sort=False)
     texts = sorted(counts.index)
     if not is_prefix_code_column(texts):
         return None
@@ -133,19 +150,24 @@ def round_widths(lo: float, hi: float, *, bands: int = 20, integral: bool = Fals
     The finest width is the smallest of 1, 2 or 5 times a power of ten that
     cuts the range (or ``bulk``, the span most values lie in, when given:
     a few large values then do not widen every band) into at most ``bands``
-    bands; the next ones follow
-    1 -> 2 -> 10 and 5 -> 10, so each divides the next, and they stop before
-    a width whose one band (from a multiple of it) holds every value. A range
-    that crosses zero never fits one band (``[-w, 0)`` and ``[0, w)`` stay
-    apart): it stops at the first width whose two bands around zero hold
-    every value.
+    bands. From 5 the next ones follow 5 -> 10 -> 20 -> 100 -> 200, so each
+    divides the next; from 1 or 2 they double (1 -> 2 -> 4 -> 8, 2 -> 4 -> 8 ->
+    16), where the round ones would jump five-fold, 2 -> 10, one level above
+    the finest (issue 48: FARS's day of death drafted 2 / 10 / 20 lost 22%
+    more by the data yardstick than its hand-built quarter and half months at
+    k = 10; 2 / 4 / 8 / 16 / 32 / 64 about as much). They stop before a width
+    whose one band (from a multiple of it) holds every value. A range that
+    crosses zero never fits one band (``[-w, 0)`` and ``[0, w)`` stay apart):
+    it stops at the first width whose two bands around zero hold every value.
 
     >>> round_widths(17, 90)
     [5, 10, 20]
+    >>> round_widths(0, 31)
+    [2, 4, 8, 16]
     >>> round_widths(12000.5, 151000.25)
-    [10000, 20000, 100000]
+    [10000, 20000, 40000, 80000]
     >>> round_widths(-2500, 110000)
-    [10000, 20000, 100000, 200000]
+    [10000, 20000, 40000, 80000, 160000]
     >>> round_widths(0, 250000, bulk=(15000, 95000))
     [5000, 10000, 20000, 100000, 200000]
     """
@@ -160,6 +182,7 @@ def round_widths(lo: float, hi: float, *, bands: int = 20, integral: bool = Fals
         mantissa, exponent = 1, exponent + 1
     if integral and exponent < 0:
         mantissa, exponent = 1, 0
+    doubling = mantissa in (1, 2)
     widths: list[float] = []
     while True:
         width = mantissa * 10 ** exponent if exponent >= 0 else mantissa / 10 ** -exponent
@@ -169,8 +192,11 @@ def round_widths(lo: float, hi: float, *, bands: int = 20, integral: bool = Fals
         widths.append(width)
         if (first, last) == (-1, 0):         # the two bands around zero hold every value
             return widths
-        mantissa, exponent = {1: (2, exponent), 2: (1, exponent + 1),
-                              5: (1, exponent + 1)}[mantissa]
+        if doubling:
+            mantissa *= 2
+        else:
+            mantissa, exponent = {1: (2, exponent), 2: (1, exponent + 1),
+                                  5: (1, exponent + 1)}[mantissa]
 
 
 def _is_code_column(texts: Sequence[str]) -> bool:
@@ -235,12 +261,12 @@ _DATE_LEVELS = ("month", "quarter", "year", "5 years", "decade")
 def _suggest_one(series: pd.Series, column: str, kind: str,
                  date_format: str | None = None,
                  context: Context | None = None) -> tuple[Hierarchy, str]:
-    present = series.dropna()
-    if present.empty:
+    uniques = (context.distinct(column) if context is not None
+               and column in context.table.columns else list(pd.unique(series.dropna())))
+    if not uniques:
         raise HierarchyError(f"suggest: column {column!r} has no values to build a "
                              f"hierarchy from")
-    uniques = (context.distinct(column) if context is not None
-               and column in context.table.columns else list(pd.unique(present)))
+    present = _Present(series)          # the present cells, only when a draft reads them
     if kind == "date":
         return dates(uniques, levels=_DATE_LEVELS, name=column, format=date_format), \
             "date: month, quarter, year, 5 years, decade"
@@ -257,7 +283,7 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
         values = np.asarray(numbers, dtype=float)
         integral = bool(np.all(values == np.round(values)))
         widths = round_widths(values.min(), values.max(), integral=integral,
-                              bulk=_bulk(present, reader))
+                              bulk=_bulk(present.cells, reader))
         reading = None
         if integral and context is not None and len(uniques) >= MIN_VALUES:
             others = [c for c in context.table.columns if c != column]
@@ -277,7 +303,7 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
             bands = read_intervals(uniques, reader, widths=widths, name=column)
             kept = list(widths)
             if len(uniques) < MIN_VALUES:     # as few values as a category drawn value -> *
-                bands, kept = without_near_root(bands, present, widths)
+                bands, kept = without_near_root(bands, present.cells, widths)
             shown = ", ".join(f"{w:g}" for w in kept)
             if len(kept) < len(widths):
                 gone = ", ".join(f"{w:g}" for w in widths if w not in kept)
@@ -295,7 +321,7 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
              f"ZIP): the suffix dropped, then masked from the right")
     if kind != "numeric" and (_is_code_column(texts) or (  # its cells are digits only
             all(isinstance(u, str) and _CODE.match(u) for u in uniques)
-            and is_code_column(present))):
+            and is_code_column(present.cells))):
         return masking(texts, name=column), \
             f"code of {len(texts[0])} characters: masked from the right"
     if kind != "numeric" and len(texts) >= MIN_VALUES and context is not None:
@@ -339,7 +365,7 @@ def suggest(table: pd.DataFrame, schema: Schema, *,
     >>> {c: how for c, (h, how) in made.items()}["zip"]
     'code of 5 characters: masked from the right'
     >>> made["age"][0].ancestors(37)
-    ['37', '[36-37]', '[30-39]', '[20-39]', '*']
+    ['37', '[36-37]', '[36-39]', '[32-39]', '[32-47]', '[32-63]', '*']
     >>> icd = pd.DataFrame({"icd": ["F32.1", "F32.0", "F33.2", "F41.1", "F41.0", "F20.0"]})
     >>> kg.hierarchy.suggest(icd, kg.Schema(quasi_identifiers=["icd"]))["icd"][0].ancestors("F32.1")
     ['F32.1', 'F32*', 'F3*', '*']
