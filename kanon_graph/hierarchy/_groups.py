@@ -49,10 +49,8 @@ _TOP = 12
 #: Each level has about this many times fewer groups than the one below.
 _FACTOR = 3
 #: A merge's Ward cost is weighed by the merged group's number of values to this power
-#: (issue 48: groups of even numbers of values; decided on the tuning tables, adult and
-#: fars, by the data yardstick: mean gap +2.9% with 0, -0.8% with 1 (every run lower),
-#: -3.7% with 2 and -6.5% with 4, while today's yardstick on adult was unchanged with 1
-#: and 13 and 44 points worse with 2 and 4).
+#: (issue 48; tuning tables adult and fars, data yardstick: mean gap +2.9% with 0, -0.8%
+#: with 1; 2 and 4 lower still but today's yardstick 13 and 44 points worse on adult).
 _BALANCE = 1.0
 
 
@@ -105,10 +103,8 @@ def _code_map(series: pd.Series, codes: np.ndarray, uniques: Any) -> tuple[np.nd
 
 def _codes(series: pd.Series,
            factorized: tuple[np.ndarray, Any] | None = None) -> tuple[np.ndarray, int]:
-    """Small integer codes of one other column (-1: missing): quintiles or top values.
-
-    ``factorized`` is ``pd.factorize(series)`` when the caller has it already.
-    """
+    """Small integer codes of one other column (-1: missing): quintiles or top values
+    (``factorized``: ``pd.factorize(series)`` when the caller has it already)."""
     codes, uniques = factorized if factorized is not None else pd.factorize(
         series, use_na_sentinel=True)
     mapping, width = _code_map(series, codes, uniques)
@@ -313,8 +309,8 @@ def _merges(points: np.ndarray, weights: np.ndarray,
 
 def group_levels(points: np.ndarray, weights: np.ndarray, *,
                  factor: int = _FACTOR, sizes: np.ndarray | None = None) -> list[np.ndarray]:
-    """Per level, finest first, the group id of every point (levels of about
-    ``1 / factor`` as many groups as the one below, down to two groups).
+    """Per level, finest first, each point's group id (each level about ``1 / factor``
+    as many groups as the one below, down to two groups).
 
     >>> pts = np.array([[0.0], [0.1], [5.0], [5.2], [9.0], [9.1]])
     >>> [g.tolist() for g in group_levels(pts, np.ones(6))]
@@ -384,13 +380,12 @@ def similar_groups(table: pd.DataFrame | Context, column: str, others: Sequence[
     rest = ordered[len(start):]
     points = profiles(context, column, ordered, others)
     weights = np.array([counts[v] for v in ordered], dtype=float)
+    sizes = np.ones(len(start) + bool(rest))
     if rest:                       # the rarest values start as one group
         tail = len(start)
         pooled = (points[tail:] * weights[tail:, None]).sum(axis=0) / weights[tail:].sum()
         points = np.vstack([points[:tail], pooled])
         weights = np.append(weights[:tail], weights[tail:].sum())
-    sizes = np.ones(len(points))
-    if rest:
         sizes[-1] = len(rest)
     levels = group_levels(points, weights, factor=factor, sizes=sizes)
     rows = {v: [v] for v in ordered}
