@@ -87,3 +87,55 @@ def test_best_moves_are_the_reference_moves(seed, compiled):
     assert (expected_target >= 0).any()                    # moves to find: a real comparison
     np.testing.assert_array_equal(target, expected_target)
     np.testing.assert_array_equal(best, expected_best)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("seed", range(1, 7))
+def test_a_second_round_weighs_the_changed_classes_as_the_reference(seed, compiled):
+    # a round after moves keeps own / the summaries of the classes that did not change and
+    # the best moves of the nodes whose class and target did not change: each active node's
+    # best move must still be the one the reference finds from scratch
+    metric = ["loss", "gcp", "discernibility", "ncp"][seed % 4]
+    graph, cost = _cost(seed, metric)
+    codes, tables = cost.codes, tuple(t.copy() if isinstance(t, np.ndarray) else t
+                                      for t in cost.tables)
+    rng = np.random.default_rng(200 + seed)
+    u, d = codes.shape
+    counts = graph.counts.astype(np.int64)
+    n_classes = int(rng.integers(2, max(3, u // 3)))
+    labels = rng.permutation(np.concatenate([np.arange(n_classes),
+                                             rng.integers(0, n_classes, u - n_classes)]))
+    labels = labels.astype(np.int64)
+    eu, ev = rng.integers(0, u, 4 * u), rng.integers(0, u, 4 * u)
+    ptr, adj = refine.node_neighbours(eu, ev, u)
+    cell = np.zeros(n_classes, dtype=np.int64)
+    k, tabu = 1, np.zeros(u, dtype=np.bool_)
+    kernel = refine._best_moves.compile() if compiled else refine._best_moves_py
+    best, target = np.zeros(u), np.full(u, -1, dtype=np.int64)
+    own = np.full(n_classes, np.nan)
+    lev, ref = np.zeros((n_classes, d), np.int64), np.zeros((n_classes, d), np.int64)
+    lo, hi = np.zeros((n_classes, d)), np.zeros((n_classes, d))
+    anc_t, cell_t = _layout.code_major(tables)
+    args = (codes, tables, own, lev, ref, lo, hi, anc_t, cell_t)
+    kernel(labels, counts, ptr, adj, cell, k, tabu, np.ones(u, dtype=np.bool_), best, target,
+           *args)
+    # move a few nodes (never emptying a class), as refine_classes does between rounds
+    changed = np.zeros(n_classes, dtype=bool)
+    for x in rng.permutation(u)[:2]:
+        a, b = labels[x], int(rng.integers(0, n_classes))
+        if a != b and (labels == a).sum() > 1:
+            labels[x] = b
+            changed[[a, b]] = True
+    own[changed] = np.nan
+    hit = changed[labels]
+    active = hit.copy()
+    active[eu[hit[ev]]] = True
+    active[ev[hit[eu]]] = True
+    expected_best, expected_target = best.copy(), target.copy()
+    reference_best_moves(labels, counts, ptr, adj, cell, k, tabu, active, expected_best,
+                         expected_target, codes, tables)
+    kernel(labels, counts, ptr, adj, cell, k, tabu, active.copy(), best, target, *args)
+    kept = active & ~changed[labels]                # nodes whose class did not change
+    assert (expected_target[kept] >= 0).any()       # and have a move: a real comparison
+    np.testing.assert_array_equal(target, expected_target)
+    np.testing.assert_array_equal(best, expected_best)
