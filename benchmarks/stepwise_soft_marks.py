@@ -39,9 +39,9 @@ def soft_marks_cleared():
     """Every step of ``release_steps`` starts with no soft mark (the re-checked half)."""
     original = _steps._first_releasing
 
-    def first_releasing(space, bound, failed, counter, need, soft):
+    def first_releasing(space, bound, failed, counter, need, soft, **options):
         soft[:] = 0
-        return original(space, bound, failed, counter, need, soft)
+        return original(space, bound, failed, counter, need, soft, **options)
 
     _steps._first_releasing = first_releasing
     try:

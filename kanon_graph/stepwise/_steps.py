@@ -204,7 +204,7 @@ def release_steps(data, model, *, step=STEP, combine="mean", check=None, progres
     need_each = max(1, math.ceil(step * total_records))
     class_of = np.full(data.n, -1, dtype=np.int64)
     remaining = np.arange(data.n)
-    steps, checked, next_class = [], 0, 0
+    steps, checked, next_class, more = [], 0, 0, 0
     while _records(weights, remaining) >= model.k:
         sub = subset(data, remaining)
         need = min(need_each, sub.records)
@@ -214,7 +214,8 @@ def release_steps(data, model, *, step=STEP, combine="mean", check=None, progres
             marked = need
         counter = _NodeCounter(sub, model, check, remaining, data.n)
         bound = _GeneralizationLoss(sub, combine, whole).lower_bound(nodes)
-        found, more = _first_releasing(space, bound, failed, counter, need, soft)
+        found, more = _first_releasing(space, bound, failed, counter, need, soft,
+                                       climb=more > _CHUNK and model.superset_closed)
         checked += more
         if found is None:
             break
@@ -312,15 +313,40 @@ def _with_sensitive(data, name):
     return dataclasses.replace(data, attributes=[*data.attributes, extra])
 
 
-def _first_releasing(space, bound, failed, counter, need, soft):
+def _first_releasing(space, bound, failed, counter, need, soft, climb=False):
     """The node of least ``bound`` that releases at least ``need`` records (ties: lower index).
 
     Candidates are taken :data:`_CHUNK` at a time in bound order; a node
     whose relaxation releases too few marks every more specific node in
     ``failed``.
+
+    With ``climb`` (a superset-closed model, the step after one that
+    checked more than a chunk of nodes) the top node is counted first, and each node whose relaxation
+    releases too few is followed up the lattice: its direct generalizations
+    are counted, and those that release too few are followed in turn. Late
+    in step 1 most nodes fail, and a failing general node marks all the
+    nodes below it at once, which the bound order reaches one by one (census,
+    60,000 rows, distinct l = 2, k = 5: 23,163 nodes counted without, 15,156
+    with). The node found is the same: the marks are bounds whatever the
+    order of the counts, and a node counted by a climb is judged on its
+    counts when the bound order reaches it, as if counted then.
     """
     candidates = np.flatnonzero((failed == 0) & (soft == 0))
     checked = 0
+    known = {}                  # nodes counted by a climb: (released, possible)
+
+    def fails(i):               # count node i out of bound order; True if it marks below
+        nonlocal checked
+        known[i] = counter.released(tuple(int(v) for v in space.nodes[i]), need)
+        checked += 1
+        if known[i][1] >= need:
+            return False
+        space.fill_below(int(i), failed, 1, closed=True)
+        return True
+
+    climb = climb and counter.batch is None
+    if climb and fails(space.index(space.lattice.heights)):    # nothing releases enough
+        return None, checked
     while len(candidates):
         take = min(_CHUNK, len(candidates))
         part = np.argpartition(bound[candidates], take - 1)[:take] if take < len(candidates) \
@@ -331,21 +357,28 @@ def _first_releasing(space, bound, failed, counter, need, soft):
         for at, i in enumerate(chunk):
             if failed[i] or soft[i]:
                 continue
-            if counter.batch is not None:
+            if i in known:
+                released, possible = known[i]
+            elif counter.batch is not None:
                 if i not in counted:        # the next live nodes in one call, more each time
                     live = chunk[at:]
                     live = live[(failed[live] == 0) & (soft[live] == 0)][:batch]
                     counted = dict(zip(live.tolist(), counter.batch.released(space.nodes[live])))
                     batch = min(2 * batch, _CHUNK)
                 released = possible = int(counted[i])
+                checked += 1
             else:
                 levels = tuple(int(v) for v in space.nodes[i])
                 released, possible = counter.released(levels, need)
-            checked += 1
+                checked += 1
             if released >= need:
                 return int(i), checked
             if possible < need:
                 space.fill_below(int(i), failed, 1, closed=True)
+                stack = [int(i)] if climb else []
+                while stack:                    # up while the generalizations fail too
+                    stack += [j for j in space.successors(stack.pop())
+                              if not failed[j] and j not in known and fails(j)]
             else:
                 soft[i] = 1
         done = np.zeros(len(candidates), dtype=bool)

@@ -10,6 +10,7 @@ import kanon_graph as kg
 from kanon_graph.lattice.frequency import FrequencyEngine
 from kanon_graph.privacy import PrivacyModel
 from kanon_graph.scale.sharding import subset
+from kanon_graph.stepwise import _steps
 from kanon_graph.stepwise._steps import generalization_loss, release_steps
 
 
@@ -99,3 +100,24 @@ def test_marks_come_from_a_superset_closed_relaxation():
     assert check.failing_rows(np.array([0, 0, 1, 1])).tolist() == [False, True]
     assert check.failing_rows(np.array([0, 0, 0, 0])).tolist() == [True]
     assert not model.superset_closed
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("model", [PrivacyModel(4), PrivacyModel(3, l=2)],
+                         ids=["k", "distinct-l"])
+def test_climbing_after_failing_nodes_finds_the_same_nodes(seed, model, monkeypatch):
+    """A step that follows failing nodes up the lattice (and counts the top node first)
+    takes the very nodes the bound order takes alone (climbing at every step, counts differ)."""
+    data = _table(400, seed)
+    model = model.bind(data)
+    original = _steps._first_releasing
+    runs = {}
+    for climb in (False, True):
+        monkeypatch.setattr(_steps, "_first_releasing",
+                            lambda *args, forced=climb, **_: original(*args, climb=forced))
+        runs[climb] = release_steps(data, model, step=0.01)
+    (plain, plain_stats), (climbed, climbed_stats) = runs[False], runs[True]
+    np.testing.assert_array_equal(climbed, plain)
+    assert climbed_stats["steps"] == plain_stats["steps"]
+    assert climbed_stats["left"] == plain_stats["left"]
+    assert climbed_stats["nodes_checked"] != plain_stats["nodes_checked"]   # it climbed
