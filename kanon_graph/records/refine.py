@@ -44,7 +44,7 @@ from .apply import apply_moves
 from .resplit import split_big_classes
 from ._without import _costs_without
 from .costs import _set_cost
-from ._summaries import _attribute_order, _plus_cost, _rest_costs, _summaries
+from ._summaries import _attribute_order, _plus_cost, _plus_levels, _rest_costs, _summaries
 from .mst import HAVE_NUMBA
 from ._layout import GAIN, _class_order, _neighbours_of_pairs, _ranked, code_major  # GAIN: a move gains more
 
@@ -103,6 +103,8 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
     rest = np.empty((n_classes, d + 1))
     _rest_costs(start, tables, cell_t, seq, lev, ref, lo, hi, rest)
     cells = np.empty(d)
+    nlev, off = tables[1], tables[3]
+    levels_only = tables[11] == 0 and (tables[0] == 0).all()      # _plus_levels' case
     for x in range(u):
         if active[x]:                   # even a node alone in its class: its old move is stale
             best[x] = 0.0
@@ -138,9 +140,13 @@ def _best_moves_py(labels, counts, ptr, adj, cell, k, tabu, active, best, target
             if -minus[x] - counts[x] * own[b] / size[b] + slack < floor:
                 continue
             # nor when the cells found so far, and b's own on the rest, already fail it
-            plus = _plus_cost(b, x, lev, ref, lo, hi, rest, seq, cells, order, start, size,
-                              codes, counts, tables, anc_t, cell_t,
-                              own[b] - minus[x] - floor + slack)
+            if levels_only:
+                plus = _plus_levels(b, x, lev, ref, rest, seq, cells, codes, nlev, off, anc_t,
+                                    cell_t, size[b] + counts[x], own[b] - minus[x] - floor + slack)
+            else:
+                plus = _plus_cost(b, x, lev, ref, lo, hi, rest, seq, cells, order, start, size,
+                                  codes, counts, tables, anc_t, cell_t,
+                                  own[b] - minus[x] - floor + slack)
             if plus == np.inf:
                 continue
             gain = -(minus[x] + plus - own[b])
