@@ -156,7 +156,8 @@ def test_best_moves_and_apply_moves_are_the_same_as_python_and_compiled(seed, me
                 rng_tabu.copy(), np.ones(u, dtype=np.bool_), np.zeros(u),
                 np.full(u, -1, dtype=np.int64), cost.codes, tables, np.full(n_classes, np.nan),
                 np.zeros((n_classes, d), dtype=np.int64), np.zeros((n_classes, d), dtype=np.int64),
-                np.zeros((n_classes, d)), np.zeros((n_classes, d)), *code_major(tables))
+                np.zeros((n_classes, d)), np.zeros((n_classes, d)), *code_major(tables),
+                np.zeros(u), np.zeros(n_classes, dtype=np.bool_))
 
     rng_tabu = rng.random(u) < 0.1
     (_, py_args), (_, jit_args) = _both_ways(_best_moves, moves_args)
