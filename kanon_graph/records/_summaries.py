@@ -142,8 +142,37 @@ def _plus_cost(b, x, lev, ref, lo, hi, rest, seq, cells, order, start, size, cod
     return total * total_size
 
 
+def _plus_levels(b, x, lev, ref, rest, seq, cells, codes, nlev, off, anc_t, cell_t, total_size,
+                 limit):
+    """:func:`_plus_cost` where every attribute has a hierarchy and the metric is not the
+    discernibility: the same steps, so the same float or ``inf``; ``total_size`` is
+    ``size[b] + counts[x]``. Ten arrays where :func:`_plus_cost` takes eighteen and a
+    tuple of eleven: on patients (20,000 tuples, k = 20) a round weighs 65,000
+    candidate moves, and entering the general kernel (a reference count taken and
+    dropped per array) cost more than the costing: the first round took 22 ms, 8 ms now."""
+    d = seq.shape[0]
+    partial = 0.0
+    for t in range(d):
+        a = seq[t]
+        h = nlev[a]
+        rr = off[a] + ref[b, a] * h
+        xx = off[a] + codes[x, a] * h
+        level = lev[b, a]
+        while level < h - 1 and anc_t[xx + level] != anc_t[rr + level]:
+            level += 1
+        cells[a] = cell_t[rr + level]
+        partial += cells[a]
+        if (partial + rest[b, t + 1]) * total_size > limit:
+            return np.inf
+    total = 0.0
+    for a in range(d):              # summed in attribute order: set_cost's very float
+        total += cells[a]
+    return total * total_size
+
+
 if HAVE_NUMBA:
     _summaries = njit(cache=True)(_summaries)
     _attribute_order = njit(cache=True)(_attribute_order)
     _rest_costs = njit(cache=True)(_rest_costs)
     _plus_cost = njit(cache=True)(_plus_cost)
+    _plus_levels = njit(cache=True, inline="always")(_plus_levels)

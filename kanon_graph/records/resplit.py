@@ -14,6 +14,7 @@ import numpy as np
 
 from .adjacent import _agglomerate
 from ._resplit_bound import may_split
+from ._layout import _class_order
 from .costs import _set_cost
 from .mst import HAVE_NUMBA
 
@@ -75,8 +76,7 @@ def split_big_classes(labels, counts, k, codes, tables, tried, eu, ev, candidate
         big &= keep
     if not big.any():
         return changed
-    order = np.argsort(labels, kind="stable")
-    start = np.concatenate([[0], np.cumsum(nodes_per)])
+    order, start = _class_order(labels, len(nodes_per))   # the stable argsort, O(u)
     local_of = None
     classes = np.flatnonzero(big)
     # a class no part of k records can make cheaper is not agglomerated (_resplit_bound)

@@ -32,6 +32,7 @@ import numpy as np
 
 from .._jit import njit  # numba loads on a kernel's first call
 from ..lattice.node_metrics import LossMetric
+from ._placed_checked import histograms, place_checked
 from ._split import class_levels
 
 __all__ = ["place_leftovers"]
@@ -195,6 +196,24 @@ def place_leftovers(data, class_of, check=None, budget=0, model=None):
             out[unit] = labels[c]
         stats["placed"] += int(unit_m.sum())
         units = []
+    elif check.model.t is None and check.model.diversity in ("entropy", "recursive"):
+        found = histograms(check, np.searchsorted(labels, out[order]), order, len(labels))
+        if found is not None:            # one compiled pass, each class's histogram kept
+            hist, dense = found
+            unit_codes = codes[[u[0] for u in units]]
+            unit_m = np.array([_records(data, u) for u in units], dtype=np.int64)
+            per = _padded([p.T for p in per_class], 0.0)
+            chosen = place_checked(
+                check, units, dense, unit_codes, unit_m, level, ref, sizes.astype(np.int64),
+                np.column_stack(old), per, _padded(list(tables.anc), 0), _lca_table(tables),
+                all(bool((np.diff(p, axis=1) >= 0).all()) for p in per_class), hist)
+            for unit, c, m in zip(units, chosen.tolist(), unit_m.tolist()):
+                if c < 0:
+                    unplaced.append(unit)
+                else:
+                    out[unit] = labels[c]
+                    stats["placed"] += m
+            units = []
     for unit in units:
         new_levels, new = tables.widen(level, ref, codes[unit], per_class)
         m = _records(data, unit)

@@ -83,15 +83,63 @@ def test_best_moves_are_the_reference_moves(seed, compiled):
     lo, hi = np.zeros((n_classes, d)), np.zeros((n_classes, d))
     tables = tuple(t.copy() if isinstance(t, np.ndarray) else t for t in tables)
     kernel(labels, counts, ptr, adj, cell, k, tabu, active, best, target, codes, tables,
-           own, lev, ref, lo, hi, *_layout.code_major(tables))
+           own, lev, ref, lo, hi, *_layout.code_major(tables), np.zeros(u),
+           np.zeros(n_classes, dtype=np.bool_))
     assert (expected_target >= 0).any()                    # moves to find: a real comparison
     np.testing.assert_array_equal(target, expected_target)
     np.testing.assert_array_equal(best, expected_best)
 
 
 @pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("seed", range(1, 7))      # seed 0's table has no gaining move
+def test_a_second_round_with_the_kept_class_state_is_the_reference(seed, compiled):
+    """Between rounds the refinement keeps, per class, its cost, summaries and costs
+    without each member (``minus`` / ``minus_ok``), marking only the changed classes
+    (``own`` NaN): after some tuples move, a round from that kept state finds the very
+    moves the reference finds from scratch."""
+    metric = ["loss", "gcp", "discernibility"][seed % 3]
+    graph, cost = _cost(seed, metric)
+    codes, tables = cost.codes, cost.tables
+    rng = np.random.default_rng(200 + seed)
+    u, d = codes.shape
+    counts = graph.counts.astype(np.int64)
+    n_classes = int(rng.integers(6, max(7, u // 3)))
+    labels = rng.permutation(np.concatenate([np.arange(n_classes),
+                                             rng.integers(0, n_classes, u - n_classes)]))
+    labels = labels.astype(np.int64)
+    eu, ev = rng.integers(0, u, 4 * u), rng.integers(0, u, 4 * u)
+    ptr, adj = refine.node_neighbours(eu, ev, u)
+    cell = np.zeros(n_classes, dtype=np.int64)
+    k, tabu = 1, np.zeros(u, dtype=np.bool_)
+    kernel = refine._best_moves.compile() if compiled else refine._best_moves_py
+    tables = tuple(t.copy() if isinstance(t, np.ndarray) else t for t in tables)
+    state = (np.full(n_classes, np.nan), np.zeros((n_classes, d), np.int64),
+             np.zeros((n_classes, d), np.int64), np.zeros((n_classes, d)),
+             np.zeros((n_classes, d)), *_layout.code_major(tables), np.zeros(u),
+             np.zeros(n_classes, dtype=np.bool_))
+    best, target = np.zeros(u), np.full(u, -1, dtype=np.int64)
+    kernel(labels, counts, ptr, adj, cell, k, tabu, np.ones(u, np.bool_), best, target, codes,
+           tables, *state)
+    assert state[-1].any()                                 # costs without each member taken
+    moved = rng.choice(u, size=2, replace=False)            # two tuples to the next class
+    changed = np.unique(np.concatenate([labels[moved], (labels[moved] + 1) % n_classes]))
+    labels[moved] = (labels[moved] + 1) % n_classes
+    state[0][changed] = np.nan                             # what refine_classes marks
+    kept_ok = state[-1].copy()
+    kernel(labels, counts, ptr, adj, cell, k, tabu, np.ones(u, np.bool_), best, target, codes,
+           tables, *state)
+    assert (kept_ok & ~np.isin(np.arange(n_classes), changed)).any()     # some were kept
+    expected_best, expected_target = np.zeros(u), np.full(u, -1, dtype=np.int64)
+    reference_best_moves(labels, counts, ptr, adj, cell, k, tabu, np.ones(u, np.bool_),
+                         expected_best, expected_target, codes, tables)
+    assert (expected_target >= 0).any()
+    np.testing.assert_array_equal(target, expected_target)
+    np.testing.assert_array_equal(best, expected_best)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
 @pytest.mark.parametrize("seed", range(1, 7))
-def test_a_second_round_weighs_the_changed_classes_as_the_reference(seed, compiled):
+def test_nodes_whose_class_and_target_stay_weigh_the_changed_classes_as_the_reference(seed, compiled):
     # a round after moves keeps own / the summaries of the classes that did not change and
     # the best moves of the nodes whose class and target did not change: each active node's
     # best move must still be the one the reference finds from scratch
@@ -116,7 +164,8 @@ def test_a_second_round_weighs_the_changed_classes_as_the_reference(seed, compil
     lev, ref = np.zeros((n_classes, d), np.int64), np.zeros((n_classes, d), np.int64)
     lo, hi = np.zeros((n_classes, d)), np.zeros((n_classes, d))
     anc_t, cell_t = _layout.code_major(tables)
-    args = (codes, tables, own, lev, ref, lo, hi, anc_t, cell_t)
+    args = (codes, tables, own, lev, ref, lo, hi, anc_t, cell_t, np.zeros(u),
+            np.zeros(n_classes, dtype=np.bool_))
     kernel(labels, counts, ptr, adj, cell, k, tabu, np.ones(u, dtype=np.bool_), best, target,
            *args)
     # move a few nodes (never emptying a class), as refine_classes does between rounds

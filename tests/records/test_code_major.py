@@ -12,6 +12,7 @@ import pytest
 import kanon_graph as kg
 from kanon_graph import _jit
 from kanon_graph.records import RecordGraph, _layout, _summaries, refine
+from kanon_graph.hierarchy import intervals
 from kanon_graph.records.costs import ClassCost, _set_cost_py
 
 from test_records_graph import random_schema, random_table
@@ -139,3 +140,57 @@ def test_neighbours_of_sorted_pairs_are_the_lexsort_lists(seed, compiled, monkey
     for ptr, adj in (kernel(eu, ev, n), refine.node_neighbours(eu, ev, n)):
         assert adj.tolist() == dst[order].tolist()
         assert ptr.tolist() == expected_ptr
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("seed", range(4))
+def test_plus_levels_is_plus_cost_when_every_attribute_has_a_hierarchy(seed, compiled):
+    """The refinement's lean costing (every attribute under a hierarchy, ARX's Loss or
+    GCP) returns the very float, or ``inf``, that the general kernel returns, limit or not."""
+    rng = np.random.default_rng(seed)
+    table = random_table(int(rng.integers(40, 200)), seed)
+    hierarchies = {"age": intervals(range(0, 100), widths=[5, 10, 20], name="age"),
+                   "income": intervals([10.0, 25.5, 40.0, 80.0], widths=[20, 40], name="income"),
+                   "sex": kg.Hierarchy([["F", "*"], ["M", "*"]], name="sex"),
+                   "job": random_schema().hierarchies["job"]}
+    data = kg.encode(table, kg.Schema(quasi_identifiers=list(hierarchies), sensitive=["disease"],
+                                      hierarchies=hierarchies))
+    graph = RecordGraph(data)
+    cost = ClassCost(data, graph.codes, ["loss", "gcp"][seed % 2])
+    codes, tables = cost.codes, cost.tables
+    assert (tables[0] == 0).all() and tables[11] == 0
+    general = _summaries._plus_cost
+    lean = _summaries._plus_levels if compiled else getattr(_summaries._plus_levels, "py_func",
+                                                            _summaries._plus_levels)
+    anc_t, cell_t = _layout.code_major(tables)
+    seq = _summaries._attribute_order(tables)
+    counts = graph.counts.astype(np.int64)
+    u, d = codes.shape
+    cells = np.empty(d)
+    cut = 0
+    for _ in range(20):
+        labels = rng.integers(0, max(2, u // 5), u).astype(np.int64)
+        n_classes = int(labels.max()) + 1
+        order = np.argsort(labels, kind="mergesort")
+        start = np.concatenate([[0], np.cumsum(np.bincount(labels, minlength=n_classes))])
+        size = np.bincount(labels, weights=counts, minlength=n_classes).astype(np.int64)
+        lev, ref = np.zeros((n_classes, d), np.int64), np.zeros((n_classes, d), np.int64)
+        lo, hi = np.zeros((n_classes, d)), np.zeros((n_classes, d))
+        _summaries._summaries(order, start, codes, tables, anc_t, np.ones(n_classes, np.bool_),
+                              lev, ref, lo, hi)
+        rest = np.empty((n_classes, d + 1))
+        _summaries._rest_costs(start, tables, cell_t, seq, lev, ref, lo, hi, rest)
+        for _ in range(10):
+            b, x = int(rng.integers(n_classes)), int(rng.integers(u))
+            if start[b + 1] == start[b]:
+                continue
+            exact = general(b, x, lev, ref, lo, hi, rest, seq, cells, order, start, size, codes,
+                            counts, tables, anc_t, cell_t, np.inf)
+            for limit in (np.inf, exact * float(rng.choice([0.0, 0.5, 0.9, 0.999, 1.0, 1.5]))):
+                want = general(b, x, lev, ref, lo, hi, rest, seq, cells, order, start, size,
+                               codes, counts, tables, anc_t, cell_t, limit)
+                got = lean(b, x, lev, ref, rest, seq, cells, codes, tables[1], tables[3], anc_t,
+                           cell_t, size[b] + counts[x], limit)
+                assert got == want
+                cut += got == np.inf
+    assert cut > 0                                            # the limit stopped some

@@ -239,3 +239,26 @@ def test_batch_counts_are_the_engines(seed, compiled, monkeypatch):
     engine = FrequencyEngine(data)
     expected = [data.records - engine.frequency_set(tuple(v)).failing_records(k) for v in nodes]
     assert counted.tolist() == expected and len(set(expected)) > 1
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("seed", range(6))
+def test_cost_of_labels_is_the_sum_of_set_cost_class_by_class(seed, compiled, monkeypatch):
+    """``of_labels`` in one kernel call: the float of the per-class loop it replaced (the
+    classes in label order, empty labels skipped), every metric; negative labels still
+    take the loop."""
+    from kanon_graph.records import costs
+
+    monkeypatch.setattr(_jit, "PYTHON_WORK", 0 if compiled else 10 ** 12)
+    if not compiled:
+        monkeypatch.setattr(costs, "_classes_cost", costs._classes_cost.py_func)
+    _, graph, cost = _graph_cost(seed, ["loss", "gcp", "discernibility"][seed % 3])
+    rng = np.random.default_rng(seed)
+    u = len(graph.counts)
+    for labels in (rng.integers(0, max(2, u // 4), u), rng.integers(0, 3 * u, u) * 2,
+                   np.zeros(u, dtype=np.int64), rng.integers(-1, 5, u)):
+        order = np.argsort(labels, kind="stable").astype(np.int64)
+        total = 0.0
+        for chunk in np.split(order, np.flatnonzero(np.diff(labels[order])) + 1):
+            total += _set_cost_py(chunk, len(chunk), cost.codes, graph.counts, cost.tables)
+        assert cost.of_labels(labels, graph.counts) == total
