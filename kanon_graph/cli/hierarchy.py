@@ -69,8 +69,9 @@ def register(commands):
     sug = sub.add_parser("suggest", help="draft a hierarchy for every quasi-identifier",
                          description="Build a draft hierarchy for every quasi-identifier of "
                          "a table (without one in --hierarchies): numeric columns get nested "
-                         "bands of round widths, dates month/year/decade, fixed-length codes "
-                         "masking from the right, categories of 5+ values groups of values "
+                         "bands of round widths, dates month/quarter/year/5 years/decade, "
+                         "fixed-length codes masking from the right, categories of 5+ values "
+                         "groups of values "
                          "whose records look alike, others value -> *. Says per column the "
                          "kind it read, the levels it drew and the share of rows each level "
                          "groups with other values. Writes one ARX-format file per column to "
