@@ -135,9 +135,22 @@ class AnonymizationResult:
         True
         """
         dp = self.stats.get("dp") or {}
-        if dp.get("withheld_rows") == "drop" and self.suppressed_mask is not None:
-            return ~np.asarray(self.suppressed_mask, dtype=bool)
+        withheld = self.withheld_mask
+        if dp.get("withheld_rows") == "drop" and withheld is not None:
+            return ~withheld
         return None
+
+    @property
+    def withheld_mask(self) -> np.ndarray | None:
+        """``safepub``'s withheld rows of ``table`` (``*`` in every column); None otherwise.
+
+        Its unsampled records and those of classes below k. A class released
+        with every quasi-identifier ``*`` is suppressed by definition
+        (``suppressed_mask``) but not withheld: its sensitive and other
+        columns are published, as SafePub releases them.
+        """
+        mask = getattr(self.release, "withheld_mask", None)
+        return None if mask is None else np.asarray(mask, dtype=bool)
 
     def write(self, path: Any, *, keep_order: bool = False, escape_formulas: bool = False,
               sep: str = ",", seed: int | None = None) -> Any:

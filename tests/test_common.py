@@ -106,7 +106,8 @@ def test_identifiers_are_gone(run):
     name, table, schema, k, res = run
     for column in schema.identifiers:
         assert column not in res.table.columns
-    withheld = res.suppressed_mask if res.release.withheld else np.zeros(len(table), bool)
+    withheld = (res.withheld_mask if res.withheld_mask is not None
+                else np.zeros(len(table), bool))
     for column in schema.sensitive:    # a withheld row (safepub) is '*' in every column
         released = res.table[column].to_numpy(dtype=object)
         assert released[~withheld].tolist() == table[column].to_numpy(dtype=object)[

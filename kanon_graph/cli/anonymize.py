@@ -187,8 +187,7 @@ def released_text(released, schema, text, withheld=None):
 
 def _withheld(res):
     """The rows whose every column the algorithm withheld (None: only the QIs are suppressed)."""
-    release = getattr(res, "release", None)
-    return res.suppressed_mask if getattr(release, "withheld", False) else None
+    return res.withheld_mask
 
 
 def check_paths(args, dask):

@@ -74,7 +74,8 @@ def recode_release(data: EncodedTable, partition: Partition, algorithm: str) -> 
         release = recode_aggregate(data, partition.class_of, aggregate)
     else:
         release = recode_partition(data, partition.class_of)
-    return replace(release, withheld=True) if partition.withheld else release
+    # safepub's withheld records, told apart before a class at the top joins them as suppressed
+    return replace(release, withheld_mask=class_of < 0) if partition.withheld else release
 
 
 def check_cover(release: Release) -> None:
@@ -204,7 +205,8 @@ def check_release(model: PrivacyModel, release: Release, table: pd.DataFrame,
     ------
     PrivacyError
         When either fails, or when the rows the release counts as suppressed
-        are not exactly its all-``*`` rows; the release is not returned.
+        are not exactly its all-``*`` rows, or a withheld row (``safepub``)
+        shows a cell that is not ``*``; the release is not returned.
     """
     data = cast("EncodedTable", release.data)
     qis = list(data.schema.quasi_identifiers)
@@ -217,6 +219,14 @@ def check_release(model: PrivacyModel, release: Release, table: pd.DataFrame,
                            f"whose quasi-identifier cells are {'' if starred[row] else 'not '}"
                            f"all '*' (a record is suppressed exactly when they are); it is not "
                            f"returned")
+    withheld = release.withheld_mask            # safepub's: '*' in every column, or refused
+    if withheld is not None and withheld.any():
+        said = table[withheld].astype(str) != SUPPRESSED
+        if said.to_numpy().any():
+            column = str(said.columns[said.to_numpy().any(axis=0)][0])
+            raise PrivacyError(f"algorithm {algorithm!r} produced a release that withholds "
+                               f"{int(withheld.sum())} records but shows their {column!r} "
+                               f"cells; it is not returned")
     cells = released_classes(table, qis, ~starred)
     independent = model.verify(cells, data)
     if not verification.holds:

@@ -125,7 +125,8 @@ def _take(data: EncodedTable, rows: np.ndarray, weights: np.ndarray | None) -> E
 
 def spread(release: Release, data: EncodedTable, inverse: np.ndarray) -> Release:
     """A release made on ``collapse(data)``'s tuples, as a release of ``data``'s rows."""
-    return dataclasses.replace(release, data=data, class_of=release.class_of[inverse])
+    return dataclasses.replace(release, data=data, class_of=release.class_of[inverse],
+                               withheld_mask=_rows(release.withheld_mask, inverse))
 
 
 def expand(tuples: EncodedTable) -> EncodedTable:
@@ -153,7 +154,13 @@ def onto_tuples(release: Release, tuples: EncodedTable, algorithm: str) -> Relea
         raise PrivacyError(f"algorithm {algorithm!r} released copies of one tuple "
                            f"differently; a table of counted tuples needs a global recoding "
                            f"or one registered weighted (stepwise)")
-    return dataclasses.replace(release, data=tuples, class_of=class_of[starts])
+    return dataclasses.replace(release, data=tuples, class_of=class_of[starts],
+                               withheld_mask=_rows(release.withheld_mask, starts))
+
+
+def _rows(mask: np.ndarray | None, rows: np.ndarray) -> np.ndarray | None:
+    """A per-row mask taken at ``rows`` (None stays None)."""
+    return None if mask is None else mask[rows]
 
 
 def for_algorithm(data: EncodedTable, weighted: bool, name: str, *, sensitive: bool = False

@@ -67,9 +67,9 @@ class Release:
         The level vector, for a global recoding.
     capped : bool
         Whether the levels were capped at each value's MAGVal.
-    withheld : bool
-        Whether a suppressed record releases ``*`` in every column, not only
-        in its quasi-identifiers.
+    withheld_mask : ndarray of bool, shape (n,), or None
+        ``safepub``'s withheld records (``*`` in every column); a class at the
+        top is suppressed (``class_of`` -1), not withheld: its other columns go out.
     at_top : int
         Suppressed records the algorithm released all ``*`` (suppressed by
         definition), with t those of classes that then failed t too.
@@ -81,7 +81,7 @@ class Release:
     attributes: dict
     levels: tuple | None = None
     capped: bool = False
-    withheld: bool = False
+    withheld_mask: np.ndarray | None = None
     at_top: int = 0
 
     @property
@@ -110,7 +110,8 @@ class Release:
         out = {}
         # one label per class, and "*" after them for the suppressed rows
         index = np.where(self.class_of < 0, self.n_classes, self.class_of)
-        withheld = self.class_of < 0 if self.withheld and self.suppressed else None
+        withheld = self.withheld_mask       # safepub's withheld rows, if any
+        withheld = withheld if withheld is not None and withheld.any() else None
         for column in schema.released_columns(source):
             if column in self.attributes:
                 rel = self.attributes[column]

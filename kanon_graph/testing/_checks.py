@@ -130,8 +130,8 @@ def _classes_share(name, table, schema, k, res):
 def _identifiers(name, table, schema, k, res):
     assert not set(schema.identifiers) & set(res.table.columns), "an identifier is released"
     # a withheld row (safepub's unreleased records) is '*' in every column
-    withheld = res.suppressed_mask if getattr(res.release, "withheld", False) \
-        else np.zeros(len(table), dtype=bool)
+    withheld = (res.withheld_mask if res.withheld_mask is not None
+                else np.zeros(len(table), dtype=bool))
     for column in schema.sensitive:
         released = res.table[column].to_numpy(dtype=object)
         assert released[~withheld].tolist() == table[column].to_numpy(dtype=object)[

@@ -150,7 +150,7 @@ class Checker:
             if col not in out.columns:
                 raise Finding("column lost", col)
             a, b = src[col].to_numpy(), out[col].to_numpy()
-            withheld = set(suppressed_positions(self.res).tolist()) if self.withholds else set()
+            withheld = set(withheld_positions(self.res)) if self.withholds else set()
             starred = [i for i in withheld if b[i] != SUPPRESSED]
             if starred:
                 self.fail("withheld row not starred", f"{col!r} row {starred[0]}: {b[starred[0]]!r}")
@@ -404,6 +404,15 @@ def check_release(case, res, *, recoding, supports_suppression, withholds=False)
     """
     return Checker(case, res, recoding=recoding, supports_suppression=supports_suppression,
                    withholds=withholds).run()
+
+
+def withheld_positions(res):
+    """safepub's withheld rows: as many as it says, all suppressed (a class at the top is not)."""
+    rows, dp = np.flatnonzero(res.withheld_mask), res.stats["dp"]
+    if len(rows) != dp["not_sampled"] + dp["suppressed"] or \
+            not set(rows.tolist()) <= set(suppressed_positions(res).tolist()):
+        raise Finding("withheld rows miscounted", f"{len(rows)} withheld, stats {dp}")
+    return rows.tolist()
 
 
 def suppressed_positions(res):

@@ -210,3 +210,77 @@ def test_cli_safepub(tmp_path, census):
     assert main(base + ["--algorithm", "safepub", "-k", "5"]) == 2
     assert main(base + ["--algorithm", "optimal", "-k", "5", "--epsilon", "1"]) == 2
     assert main(base + ["--algorithm", "optimal"]) == 2
+
+
+def _released_at_top(table, schema, **options):
+    """A safepub release whose search picked the top node (the first seed that does)."""
+    top = tuple(schema.hierarchy(q).height for q in schema.quasi_identifiers)
+    for seed in range(200):
+        res = kg.anonymize(table, schema, algorithm="safepub", epsilon=2.0, delta=1e-4,
+                           steps=5, seed=seed, **options)
+        if res.stats["dp"]["node"] == top:
+            return res
+    raise AssertionError("no seed in 0..199 picked the top node")
+
+
+@pytest.fixture(scope="module")
+def small_census():
+    table = kg.datasets.make_census(400, seed=1)
+    table["note"] = [f"note {i}" for i in range(len(table))]
+    base = kg.datasets.census_schema()
+    return table, kg.Schema(quasi_identifiers=base.quasi_identifiers, sensitive=["salary-class"],
+                            hierarchies=base.hierarchies)
+
+
+def test_a_class_at_the_top_keeps_its_other_columns(small_census):
+    # every quasi-identifier '*' is suppressed by definition, but SafePub releases the
+    # class's records: their sensitive and other cells go out; only withheld rows say nothing
+    table, schema = small_census
+    res = _released_at_top(table, schema, withheld="star")
+    dp = res.stats["dp"]
+    withheld = res.withheld_mask
+    assert dp["released"] > 0 and int(withheld.sum()) == dp["not_sampled"] + dp["suppressed"]
+    assert res.suppressed_mask.all()               # all '*' in the quasi-identifiers
+    out = res.table
+    shown = ~withheld
+    for column in ("salary-class", "note"):
+        assert out.loc[withheld, column].astype(str).eq("*").all()
+        assert out.loc[shown, column].astype(str).tolist() == \
+            table.loc[shown, column].astype(str).tolist()
+
+
+def test_a_class_at_the_top_is_published_when_withheld_rows_are_dropped(small_census):
+    table, schema = small_census
+    res = _released_at_top(table, schema)              # withheld="drop", the default
+    kept = res.published_mask()
+    assert int(kept.sum()) == res.stats["dp"]["released"] > 0
+    assert not res.table.loc[kept, "note"].astype(str).eq("*").any()
+
+
+def test_cli_writes_a_class_at_the_top(tmp_path, small_census):
+    table, schema = small_census
+    data = tmp_path / "t.csv"
+    table.to_csv(data, index=False)
+    hdir = tmp_path / "h"
+    hdir.mkdir()
+    for q in schema.quasi_identifiers:
+        kg.write_hierarchy(schema.hierarchy(q), hdir / f"{q}.csv")
+    top = tuple(schema.hierarchy(q).height for q in schema.quasi_identifiers)
+    for attempt in range(200):                         # the CLI's randomness is fresh
+        out, report = tmp_path / f"out{attempt}.csv", tmp_path / f"r{attempt}.json"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert main(["anonymize", str(data), "--qi", ",".join(schema.quasi_identifiers),
+                         "--sensitive", "salary-class", "--hierarchies", str(hdir),
+                         "--algorithm", "safepub", "--epsilon", "2", "--delta", "1e-4",
+                         "--steps", "5", "-o", str(out), "--report", str(report), "-q"]) == 0
+        dp = json.loads(report.read_text())["stats"]["dp"]
+        if tuple(dp["node"]) == top:
+            break
+    else:
+        raise AssertionError("the CLI's search never picked the top node in 200 runs")
+    written = pd.read_csv(out, dtype=str, keep_default_na=False)
+    assert len(written) == dp["released"] > 0
+    assert (written[list(schema.quasi_identifiers)] == "*").all().all()
+    assert sorted(written["note"]) == sorted(set(written["note"])) and \
+        set(written["note"]) <= set(table["note"])
