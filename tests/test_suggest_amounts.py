@@ -50,6 +50,13 @@ def test_money_columns_get_bands_and_a_release_in_numbers():
     for column, (h, note) in made.items():
         assert note.startswith("numeric"), (column, note)
         assert set(h.leaf_labels) == set(table[column])
+    # the draft says it read the text as numbers, as anonymize warns
+    assert "amounts in $ written as text, read as numbers" in made["pay"][1]
+    assert "amounts in EUR written as text" in made["rent"][1]
+    assert "percentages written as text" in made["share"][1]
+    plain = kg.hierarchy.suggest(pd.DataFrame({"n": np.arange(600) * 1.5}),
+                                 kg.Schema(quasi_identifiers=["n"]))["n"][1]
+    assert "written as text" not in plain
     assert made["pay"][0].ancestors(table["pay"][0])[1].startswith("[")
     schema = kg.Schema(quasi_identifiers=list(table),
                        hierarchies={c: h for c, (h, _) in made.items()})

@@ -66,7 +66,7 @@ from typing import Any, Protocol
 import numpy as np
 import pandas as pd
 
-from ..cells.amounts import number_reader
+from ..cells.amounts import amount_reading, number_reader
 from ..cells.kinds import column_kind, is_code_column, parse_number
 from ..exceptions import HierarchyError, SchemaError
 from ._builders import masking, read_intervals
@@ -309,7 +309,12 @@ def _suggest_one(series: pd.Series, column: str, kind: str,
                 gone = ", ".join(f"{w:g}" for w in widths if w not in kept)
                 shown += (f" (a level of width {gone} left out: one band held "
                           f"{ALMOST_ALL:.0%} of the rows or more)")
-            return bands, f"numeric{why}: bands of width {shown}"
+            texts = [u for u in uniques if isinstance(u, str)]
+            amounts = amount_reading(texts) if texts else None    # money or percent text
+            unit = (None if amounts is None else "percentages" if amounts.unit == "%"
+                    else f"amounts in {amounts.unit}")
+            said = f"{unit} written as text, read as numbers; " if unit else ""
+            return bands, f"numeric{why}: {said}bands of width {shown}"
     texts = [str(u) for u in uniques]
     made = _prefixed(present, column, uniques) if kind != "numeric" else None
     if made is not None:
