@@ -87,3 +87,16 @@ def test_the_command_line_and_the_report_name_it(tmp_path, capsys):
     res.report(tmp_path / "r.json")
     notes = json.loads((tmp_path / "r.json").read_text())["loss"]["collapsed"]
     assert list(notes) == ["dob"] and "no level between" in notes["dob"]["cause"]
+
+
+def test_a_two_valued_column_is_not_told_to_get_levels():
+    # five M among 60 records: at k = 20 sex must be '*' (no suppression); a level between
+    # F / M and * cannot exist, so the note says what can help instead
+    table = pd.DataFrame({"sex": ["M"] * 5 + ["F"] * 55, "code": ["a", "b", "c"] * 20})
+    schema = kg.Schema(quasi_identifiers=["sex", "code"], hierarchies={
+        "sex": kg.Hierarchy([["F", "*"], ["M", "*"]]),
+        "code": kg.Hierarchy([["a", "*"], ["b", "*"], ["c", "*"]])})
+    res = _quiet(lambda: kg.anonymize(table, schema, k=20, algorithm="optimal"))
+    note = res.stats["collapsed_notes"]["sex"]
+    assert "it has 2 value(s)" in note["cause"] and "cannot help" in note["remedy"]
+    assert "hierarchy build" not in note["remedy"] and "code" not in res.stats["collapsed_notes"]

@@ -53,6 +53,11 @@ def _cause(attr: Any, records: int) -> tuple[str, str]:
     drop = ("if it names people, drop it from the release (--identifiers, "
             "Schema(identifiers=...)); if it is a date or a number, declare it so (--dates, "
             "--date-format, numeric) to release ranges")
+    if attr.hierarchy is not None and attr.hierarchy.height == 1 and len(present) <= 2:
+        return (f"it has {len(present)} value(s): each is released as itself or *, and k with "
+                f"the other quasi-identifiers needs *",
+                "a smaller k, a suppression budget or fewer (or coarser) other "
+                "quasi-identifiers; a level between its values and * cannot help")
     if attr.hierarchy is not None and attr.hierarchy.height == 1:
         return ("its hierarchy has no level between the value and *"
                 + (f", over {many}" if distinct else ""),
