@@ -180,14 +180,19 @@ def test_report_states_the_guarantee(tmp_path, release):
     assert "(2, 0.0001)-differential privacy" in release.summary()
 
 
-def test_cli_safepub(tmp_path, census):
-    table, schema = census
-    data = tmp_path / "census.csv"
+def _cli_inputs(tmp_path, table, schema):
+    """The table as a CSV and its hierarchies as a folder, for the command line."""
+    data, hdir = tmp_path / "table.csv", tmp_path / "h"
     table.to_csv(data, index=False)
-    hdir = tmp_path / "h"
     hdir.mkdir()
     for q in schema.quasi_identifiers:
         kg.write_hierarchy(schema.hierarchy(q), hdir / f"{q}.csv")
+    return data, hdir
+
+
+def test_cli_safepub(tmp_path, census):
+    table, schema = census
+    data, hdir = _cli_inputs(tmp_path, table, schema)
     out, report = tmp_path / "out.csv", tmp_path / "report.json"
     base = ["anonymize", str(data), "--qi", ",".join(schema.quasi_identifiers),
             "--sensitive", "salary-class", "--identifiers", "name",
@@ -259,12 +264,7 @@ def test_a_class_at_the_top_is_published_when_withheld_rows_are_dropped(small_ce
 
 def test_cli_writes_a_class_at_the_top(tmp_path, small_census):
     table, schema = small_census
-    data = tmp_path / "t.csv"
-    table.to_csv(data, index=False)
-    hdir = tmp_path / "h"
-    hdir.mkdir()
-    for q in schema.quasi_identifiers:
-        kg.write_hierarchy(schema.hierarchy(q), hdir / f"{q}.csv")
+    data, hdir = _cli_inputs(tmp_path, table, schema)
     top = tuple(schema.hierarchy(q).height for q in schema.quasi_identifiers)
     for attempt in range(200):                         # the CLI's randomness is fresh
         out, report = tmp_path / f"out{attempt}.csv", tmp_path / f"r{attempt}.json"
