@@ -110,7 +110,8 @@ def _place_checked_py(unit_codes, unit_m, unit_start, unit_vals, unit_counts, le
 
     The added-loss and joining loops repeat :func:`~._leftovers._place_units_py`'s on
     purpose: as shared kernels (numba ``inline="always"``) the same releases took 1.7-2x
-    the CPU (census 60k, distinct l = 2: 4.2 -> 7.2 s; screening recursive: 0.59 -> 1.18 s)."""
+    the CPU (``benchmarks/time_placement.py``: census 60k, distinct l = 2, 4.2 -> 7.2 s;
+    screening recursive, 0.59 -> 1.18 s)."""
     n_units, d = unit_codes.shape
     n_classes = level.shape[0]
     chosen = np.full(n_units, -1, dtype=np.int64)
