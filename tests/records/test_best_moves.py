@@ -51,21 +51,31 @@ def reference_best_moves(labels, counts, ptr, adj, cell, k, tabu, active, best, 
                 best[x], target[x] = gain, b
 
 
+def _labelled(seed, metric, base, fewest):
+    """A random table's tuples (``_cost``) in random classes, none empty, and random
+    neighbours: ``(codes, tables, counts, rng, n_classes, labels, eu, ev, ptr, adj)``,
+    the tables copied (the kernel may write into them), ``rng`` seeded ``base + seed``."""
+    graph, cost = _cost(seed, metric)
+    codes = cost.codes
+    tables = tuple(t.copy() if isinstance(t, np.ndarray) else t for t in cost.tables)
+    rng = np.random.default_rng(base + seed)
+    u = codes.shape[0]
+    n_classes = int(rng.integers(fewest, max(fewest + 1, u // 3)))
+    labels = rng.permutation(np.concatenate([np.arange(n_classes),
+                                             rng.integers(0, n_classes, u - n_classes)]))
+    eu, ev = rng.integers(0, u, 4 * u), rng.integers(0, u, 4 * u)
+    ptr, adj = refine.node_neighbours(eu, ev, u)
+    return (codes, tables, graph.counts.astype(np.int64), rng, n_classes,
+            labels.astype(np.int64), eu, ev, ptr, adj)
+
+
 @pytest.mark.parametrize("compiled", [False, True])
 @pytest.mark.parametrize("seed", range(8))
 def test_best_moves_are_the_reference_moves(seed, compiled):
     metric = ["loss", "gcp", "discernibility", "ncp"][seed % 4]
-    graph, cost = _cost(seed, metric)
-    codes, tables = cost.codes, cost.tables
-    rng = np.random.default_rng(100 + seed)
+    codes, tables, counts, rng, n_classes, labels, _, _, ptr, adj = _labelled(seed, metric,
+                                                                             100, 1)
     u, d = codes.shape
-    counts = graph.counts.astype(np.int64)
-    n_classes = int(rng.integers(1, max(2, u // 3)))
-    labels = rng.permutation(np.concatenate([np.arange(n_classes),
-                                             rng.integers(0, n_classes, u - n_classes)]))
-    labels = labels.astype(np.int64)
-    eu, ev = rng.integers(0, u, 4 * u), rng.integers(0, u, 4 * u)
-    ptr, adj = refine.node_neighbours(eu, ev, u)
     cell = rng.integers(0, 2 if seed % 2 else 1, n_classes).astype(np.int64)
     k = int(rng.integers(1, 4))
     tabu = rng.random(u) < 0.1
@@ -81,7 +91,6 @@ def test_best_moves_are_the_reference_moves(seed, compiled):
     own = np.full(n_classes, np.nan)
     lev, ref = np.zeros((n_classes, d), np.int64), np.zeros((n_classes, d), np.int64)
     lo, hi = np.zeros((n_classes, d)), np.zeros((n_classes, d))
-    tables = tuple(t.copy() if isinstance(t, np.ndarray) else t for t in tables)
     kernel(labels, counts, ptr, adj, cell, k, tabu, active, best, target, codes, tables,
            own, lev, ref, lo, hi, *_layout.code_major(tables), np.zeros(u),
            np.zeros(n_classes, dtype=np.bool_))
@@ -98,21 +107,12 @@ def test_a_second_round_with_the_kept_class_state_is_the_reference(seed, compile
     (``own`` NaN): after some tuples move, a round from that kept state finds the very
     moves the reference finds from scratch."""
     metric = ["loss", "gcp", "discernibility"][seed % 3]
-    graph, cost = _cost(seed, metric)
-    codes, tables = cost.codes, cost.tables
-    rng = np.random.default_rng(200 + seed)
+    codes, tables, counts, rng, n_classes, labels, _, _, ptr, adj = _labelled(seed, metric,
+                                                                             200, 6)
     u, d = codes.shape
-    counts = graph.counts.astype(np.int64)
-    n_classes = int(rng.integers(6, max(7, u // 3)))
-    labels = rng.permutation(np.concatenate([np.arange(n_classes),
-                                             rng.integers(0, n_classes, u - n_classes)]))
-    labels = labels.astype(np.int64)
-    eu, ev = rng.integers(0, u, 4 * u), rng.integers(0, u, 4 * u)
-    ptr, adj = refine.node_neighbours(eu, ev, u)
     cell = np.zeros(n_classes, dtype=np.int64)
     k, tabu = 1, np.zeros(u, dtype=np.bool_)
     kernel = refine._best_moves.compile() if compiled else refine._best_moves_py
-    tables = tuple(t.copy() if isinstance(t, np.ndarray) else t for t in tables)
     state = (np.full(n_classes, np.nan), np.zeros((n_classes, d), np.int64),
              np.zeros((n_classes, d), np.int64), np.zeros((n_classes, d)),
              np.zeros((n_classes, d)), *_layout.code_major(tables), np.zeros(u),
@@ -144,18 +144,9 @@ def test_nodes_whose_class_and_target_stay_weigh_the_changed_classes_as_the_refe
     # the best moves of the nodes whose class and target did not change: each active node's
     # best move must still be the one the reference finds from scratch
     metric = ["loss", "gcp", "discernibility", "ncp"][seed % 4]
-    graph, cost = _cost(seed, metric)
-    codes, tables = cost.codes, tuple(t.copy() if isinstance(t, np.ndarray) else t
-                                      for t in cost.tables)
-    rng = np.random.default_rng(200 + seed)
+    codes, tables, counts, rng, n_classes, labels, eu, ev, ptr, adj = _labelled(seed, metric,
+                                                                               200, 2)
     u, d = codes.shape
-    counts = graph.counts.astype(np.int64)
-    n_classes = int(rng.integers(2, max(3, u // 3)))
-    labels = rng.permutation(np.concatenate([np.arange(n_classes),
-                                             rng.integers(0, n_classes, u - n_classes)]))
-    labels = labels.astype(np.int64)
-    eu, ev = rng.integers(0, u, 4 * u), rng.integers(0, u, 4 * u)
-    ptr, adj = refine.node_neighbours(eu, ev, u)
     cell = np.zeros(n_classes, dtype=np.int64)
     k, tabu = 1, np.zeros(u, dtype=np.bool_)
     kernel = refine._best_moves.compile() if compiled else refine._best_moves_py
